@@ -1,0 +1,123 @@
+//! Destruction: detach, mark the subtree destroyed, drop it from every index, apply
+//! reference policies, queue the lifecycle event, lock `Parent`, log deletions.
+//!
+//! Destroyed nodes stay in their slots as readable tombstones (see
+//! [`LifecycleView`](crate::LifecycleView)) until the second event drain after their
+//! destruction frees the slots. Destroying twice is a no-op.
+
+use super::{Arena, TopologyChange};
+use crate::class::Class;
+use crate::error::ArenaError;
+use crate::events::InstanceEvent;
+use crate::id::Id;
+use crate::value::{AttributeValue, NodeFlags, RefField};
+use std::sync::Arc;
+
+impl Arena {
+    /// Destroys `id` and its whole subtree. Returns `false` (doing nothing) if it was already
+    /// destroyed.
+    ///
+    /// Refuses with `Destroy: the entity belongs to the platform` when any node of the
+    /// subtree is platform-owned, changing nothing.
+    pub fn destroy(&mut self, id: Id) -> Result<bool, ArenaError> {
+        let node = self.store.node(id).ok_or(ArenaError::NotFound(id))?;
+        if node.is_destroyed() {
+            return Ok(false);
+        }
+        if matches!(node.class(), Class::DataModel | Class::Workspace) {
+            return Err(ArenaError::ParentLocked(id));
+        }
+        let subtree = self.subtree(id);
+        if let Some(&owned) =
+            subtree.iter().find(|&&d| self.read(self.slot_of(d)).flags().contains(NodeFlags::PLATFORM_OWNED))
+        {
+            return Err(ArenaError::DestroyPlatformOwned(owned));
+        }
+        let rev = self.revisions.bump();
+        let subtree: Arc<[Id]> = Arc::from(subtree);
+
+        // 1. Detach the root (queues the removal events of a move to nowhere).
+        let slot = self.slot_of(id);
+        let parent = self.read(slot).parent();
+        if parent.is_some() {
+            self.move_node(id, slot, parent, None, rev);
+        } else {
+            self.stamp(slot, rev);
+        }
+
+        // 2. Mark destroyed and locked; drop index membership.
+        let mut parts_left_world = false;
+        let mut had_tags = false;
+        for &d in subtree.iter() {
+            let dslot = self.slot_of(d);
+            let node = self.read(dslot);
+            let (class, flags) = (node.class(), node.flags());
+            let extras = node.extras().clone();
+            if flags.contains(NodeFlags::IN_WORLD) {
+                if let Some(f) = class.family() {
+                    self.family_remove(f, dslot);
+                    self.revisions.families[f.index()] = rev;
+                }
+                if matches!(class, Class::Part | Class::Model) {
+                    self.part_writes.push(rev, d);
+                    parts_left_world |= class == Class::Part;
+                }
+            }
+            for tag in &extras.tags {
+                self.indexes.tag_remove(*tag, d);
+                had_tags = true;
+            }
+            if let Some(p) = extras.persistent_id {
+                self.indexes.persistent.remove(&p);
+            }
+            if let Some(h) = extras.handle {
+                self.indexes.handles.remove(&h);
+            }
+            for (field, target) in extras.references() {
+                self.indexes.ref_remove(target, d, field);
+            }
+            let (page, i) = self.page_mut(dslot);
+            page.flags[i].set(NodeFlags::DESTROYED, true);
+            page.flags[i].set(NodeFlags::LOCKED, true);
+            page.flags[i].set(NodeFlags::IN_WORLD, false);
+            self.deletions.push(rev, d);
+        }
+        self.live -= subtree.len();
+
+        // 3. Reference policies: live holders of references to destroyed nodes drop them.
+        for &d in subtree.iter() {
+            let Some(holders) = self.indexes.refs.remove(&d) else { continue };
+            for (holder, field) in holders {
+                let Some(hslot) = self.store.locate(holder) else { continue };
+                if self.read(hslot).is_destroyed() {
+                    continue;
+                }
+                let (page, i) = self.page_mut(hslot);
+                let extras = page.extras_mut(i);
+                match field {
+                    RefField::Builtin(k) => extras.refs[k as usize] = None,
+                    RefField::Attribute(name) => {
+                        if let Some((_, v)) = extras.attributes.iter_mut().find(|(n, _)| *n == name) {
+                            *v = AttributeValue::Ref(None);
+                        }
+                    }
+                }
+                page.trim_extras(i);
+                self.stamp(hslot, rev);
+            }
+        }
+
+        if parts_left_world {
+            self.revisions.collision = rev;
+        }
+        if had_tags {
+            self.revisions.tags = rev;
+        }
+        self.moves += 1;
+        self.revisions.topology = rev;
+        self.topology.push(rev, TopologyChange::Destroyed { id });
+        self.doomed.extend(subtree.iter().copied());
+        self.events.push(InstanceEvent::Destroyed { root: id, subtree });
+        Ok(true)
+    }
+}

@@ -1,0 +1,296 @@
+//! Hierarchy edits and queries: creating nodes, reparenting, and walking the tree.
+//!
+//! A move validates everything before its first write, skips no-op moves, keeps child order,
+//! updates both link directions, world membership (with family indexes and the part-write
+//! log), the topology revision and journal, marks the moved root's transform dirty, and
+//! queues the move events sharing one `Arc<[Id]>` of moved ids.
+
+use super::{Arena, TopologyChange};
+use crate::class::Class;
+use crate::error::ArenaError;
+use crate::events::InstanceEvent;
+use crate::id::{Id, Slot};
+use crate::value::NodeFlags;
+use std::sync::Arc;
+
+impl Arena {
+    /// Creates a node of `class` named `name`, under `parent` (or detached).
+    ///
+    /// Attached creation queues `ChildAdded` and `DescendantAdded`.
+    pub fn create(&mut self, class: Class, name: &str, parent: Option<Id>) -> Result<Id, ArenaError> {
+        self.create_inner(None, class, name, parent)
+    }
+
+    /// Creates a node with an explicitly chosen id (a replica mirroring server ids). The id
+    /// must never have been used in this arena.
+    pub fn insert_with_id(
+        &mut self,
+        id: Id,
+        class: Class,
+        name: &str,
+        parent: Option<Id>,
+    ) -> Result<Id, ArenaError> {
+        if id.is_none() || self.store.locate(id).is_some() {
+            return Err(ArenaError::IdInUse(id));
+        }
+        let id = self.create_inner(Some(id), class, name, parent)?;
+        self.ids.observe(id);
+        Ok(id)
+    }
+
+    fn create_inner(
+        &mut self,
+        id: Option<Id>,
+        class: Class,
+        name: &str,
+        parent: Option<Id>,
+    ) -> Result<Id, ArenaError> {
+        if !class.is_creatable() {
+            return Err(ArenaError::NotCreatable(class));
+        }
+        if let Some(p) = parent {
+            self.validate_destination(class, p, None)?;
+        }
+        let name = self.intern(name);
+        let rev = self.revisions.bump();
+        let id = self.new_node(id, class, name, NodeFlags::NEW, rev)?;
+        self.topology.push(rev, TopologyChange::Created { id, parent });
+        self.revisions.topology = rev;
+        if let Some(p) = parent {
+            let pslot = self.slot_of(p);
+            self.link(id, p);
+            self.stamp(pslot, rev);
+            let moved: Arc<[Id]> = Arc::from([id]);
+            if self.read(pslot).flags().contains(NodeFlags::IN_WORLD) {
+                self.set_world_membership(&moved, true, rev);
+            }
+            let ancestors = self.ancestor_chain(p);
+            self.events.push(InstanceEvent::ChildAdded { parent: p, child: id });
+            self.events.push(InstanceEvent::DescendantAdded { ancestors, moved });
+        }
+        Ok(id)
+    }
+
+    /// Sets `id`'s parent (`None` detaches; it does not destroy). Returns whether anything
+    /// moved: a move to the current parent is a no-op and produces no edit.
+    ///
+    /// Refuses, changing nothing, when: the node is missing or destroyed; its `Parent` is
+    /// locked; it or its current parent belongs to the platform; the new parent is missing,
+    /// destroyed or platform-owned; class containment forbids it; or it would make a cycle.
+    pub fn set_parent(&mut self, id: Id, parent: Option<Id>) -> Result<bool, ArenaError> {
+        let slot = self.live_slot(id)?;
+        let node = self.read(slot);
+        let (class, flags, old) = (node.class(), node.flags(), node.parent());
+        if flags.contains(NodeFlags::LOCKED) {
+            return Err(ArenaError::ParentLocked(id));
+        }
+        let old_parent_platform =
+            old.is_some_and(|p| self.read(self.slot_of(p)).flags().contains(NodeFlags::PLATFORM_OWNED));
+        if flags.contains(NodeFlags::PLATFORM_OWNED) || old_parent_platform {
+            return Err(ArenaError::EntityPlatformOwned(id));
+        }
+        if old == parent {
+            return Ok(false);
+        }
+        if let Some(p) = parent {
+            self.validate_destination(class, p, Some(id))?;
+        }
+        let rev = self.revisions.bump();
+        self.move_node(id, slot, old, parent, rev);
+        Ok(true)
+    }
+
+    /// Checks that a node of `class` (the node `moving`, if it exists) may go under `parent`.
+    pub(crate) fn validate_destination(
+        &self,
+        class: Class,
+        parent: Id,
+        moving: Option<Id>,
+    ) -> Result<(), ArenaError> {
+        let p = match self.store.node(parent) {
+            None => return Err(ArenaError::ParentMissing(parent)),
+            Some(p) if p.is_destroyed() => return Err(ArenaError::ParentDestroyed(parent)),
+            Some(p) => p,
+        };
+        if p.flags().contains(NodeFlags::PLATFORM_OWNED) {
+            return Err(ArenaError::NewParentPlatformOwned(parent));
+        }
+        if !class.may_be_child_of(p.class()) {
+            return Err(ArenaError::Containment { child: class, parent: p.class() });
+        }
+        if let Some(m) = moving
+            && (m == parent || self.ancestors(parent).any(|a| a == m))
+        {
+            return Err(ArenaError::Cycle { child: m, parent });
+        }
+        Ok(())
+    }
+
+    /// Performs a validated move of `id` from `old` to `new`, stamped at `rev`.
+    pub(crate) fn move_node(&mut self, id: Id, slot: Slot, old: Option<Id>, new: Option<Id>, rev: u64) {
+        let moved: Arc<[Id]> = Arc::from(self.subtree(id));
+        let old_ancestors = old.map(|p| self.ancestor_chain(p));
+        if let Some(p) = old {
+            let pslot = self.slot_of(p);
+            self.unlink(id, p);
+            self.stamp(pslot, rev);
+        }
+        let mut in_world = false;
+        if let Some(p) = new {
+            let pslot = self.slot_of(p);
+            self.link(id, p);
+            self.stamp(pslot, rev);
+            in_world = self.read(pslot).flags().contains(NodeFlags::IN_WORLD);
+        }
+        self.stamp(slot, rev);
+        if self.read(slot).flags().contains(NodeFlags::IN_WORLD) != in_world {
+            self.set_world_membership(&moved, in_world, rev);
+        }
+        self.moves += 1;
+        self.revisions.topology = rev;
+        self.topology.push(rev, TopologyChange::Moved { id, parent: new });
+        self.dirty_transforms.push(id);
+        if let (Some(p), Some(ancestors)) = (old, old_ancestors) {
+            self.events.push(InstanceEvent::DescendantRemoving { ancestors, moved: moved.clone() });
+            self.events.push(InstanceEvent::ChildRemoved { parent: p, child: id });
+        }
+        if let Some(p) = new {
+            self.events.push(InstanceEvent::ChildAdded { parent: p, child: id });
+        }
+        self.events.push(InstanceEvent::AncestryChanged { parent: new, moved: moved.clone() });
+        if let Some(p) = new {
+            let ancestors = self.ancestor_chain(p);
+            self.events.push(InstanceEvent::DescendantAdded { ancestors, moved });
+        }
+    }
+
+    /// Sets or clears `IN_WORLD` on every node of `moved`, keeping family indexes, the
+    /// part-write log and the collision revision in step.
+    pub(crate) fn set_world_membership(&mut self, moved: &[Id], in_world: bool, rev: u64) {
+        let mut parts = false;
+        for &id in moved {
+            let slot = self.slot_of(id);
+            let (page, i) = self.page_mut(slot);
+            page.flags[i].set(NodeFlags::IN_WORLD, in_world);
+            let class = page.classes[i];
+            if let Some(f) = class.family() {
+                if in_world {
+                    self.indexes.family_insert(f, id, slot);
+                } else {
+                    self.family_remove(f, slot);
+                }
+                self.revisions.families[f.index()] = rev;
+            }
+            if matches!(class, Class::Part | Class::Model) {
+                self.part_writes.push(rev, id);
+                parts |= class == Class::Part;
+            }
+        }
+        if parts {
+            self.revisions.collision = rev;
+        }
+    }
+
+    /// Appends `child` to `parent`'s children and points `child` at `parent`.
+    pub(crate) fn link(&mut self, child: Id, parent: Id) {
+        let cslot = self.slot_of(child);
+        let pslot = self.slot_of(parent);
+        let (page, i) = self.store.table.page_mut(pslot.0);
+        let pos = page.children[i].push(child);
+        self.child_pos[cslot.index()] = pos;
+        let (page, i) = self.store.table.page_mut(cslot.0);
+        page.parents[i] = parent;
+    }
+
+    /// Removes `child` from `parent`'s children (by its remembered position) and clears its
+    /// parent link.
+    pub(crate) fn unlink(&mut self, child: Id, parent: Id) {
+        let cslot = self.slot_of(child);
+        let pslot = self.slot_of(parent);
+        let pos = self.child_pos[cslot.index()];
+        let (page, i) = self.store.table.page_mut(pslot.0);
+        if page.children[i].remove_at(pos, child) {
+            let store = &self.store;
+            let page = store.table.page(pslot.0).expect("parent page").0;
+            for (p, c) in page.children[i].iter_positions() {
+                let s = store.locate(c).expect("child of a consistent tree");
+                self.child_pos[s.index()] = p;
+            }
+        }
+        self.child_pos[cslot.index()] = u32::MAX;
+        let (page, i) = self.store.table.page_mut(cslot.0);
+        page.parents[i] = Id::NONE;
+    }
+
+    /// `id` followed by its ancestors up to the root, shared; cached for repeated creation
+    /// under one parent until the next move or destruction.
+    pub(crate) fn ancestor_chain(&mut self, id: Id) -> Arc<[Id]> {
+        if let Some((p, moves, chain)) = &self.ancestor_cache
+            && *p == id
+            && *moves == self.moves
+        {
+            return chain.clone();
+        }
+        let chain: Arc<[Id]> = std::iter::once(id).chain(self.ancestors(id)).collect();
+        self.ancestor_cache = Some((id, self.moves, chain.clone()));
+        chain
+    }
+
+    /// Ancestors of `id`, nearest first (works for tombstones too).
+    pub fn ancestors(&self, id: Id) -> impl Iterator<Item = Id> + '_ {
+        let mut cur = self.store.node(id).and_then(|n| n.parent());
+        std::iter::from_fn(move || {
+            let id = cur?;
+            cur = self.store.node(id).and_then(|n| n.parent());
+            Some(id)
+        })
+    }
+
+    /// Whether `ancestor` is a proper ancestor of `id`.
+    pub fn is_ancestor_of(&self, ancestor: Id, id: Id) -> bool {
+        self.ancestors(id).any(|a| a == ancestor)
+    }
+
+    /// The children of `id`, in order (empty for a missing node).
+    pub fn children(&self, id: Id) -> impl DoubleEndedIterator<Item = Id> + '_ {
+        self.get(id).into_iter().flat_map(|n| n.children().iter())
+    }
+
+    /// `id` and its descendants in pre-order (parent before child, siblings in order).
+    pub fn subtree(&self, id: Id) -> Vec<Id> {
+        let mut out = Vec::new();
+        let mut stack = vec![id];
+        while let Some(id) = stack.pop() {
+            out.push(id);
+            if let Some(n) = self.store.node(id) {
+                stack.extend(n.children().iter().rev());
+            }
+        }
+        out
+    }
+
+    /// The first child of `parent` named `name`. Hashes `name` once; a name never interned
+    /// returns `None` without reading any child; otherwise compares 32-bit name ids along the
+    /// child array.
+    pub fn find_first_child(&self, parent: Id, name: &str) -> Option<Id> {
+        let name = self.names.find(name)?;
+        let node = self.get(parent)?;
+        node.children().iter().find(|&c| self.store.node(c).is_some_and(|n| n.name() == name))
+    }
+
+    /// The first descendant of `parent` named `name`, searching children before
+    /// grandchildren at each level (breadth first), so the shallowest match wins.
+    pub fn find_first_descendant(&self, parent: Id, name: &str) -> Option<Id> {
+        let name = self.names.find(name)?;
+        let mut queue = std::collections::VecDeque::from([parent]);
+        while let Some(id) = queue.pop_front() {
+            for c in self.get(id)?.children().iter() {
+                if self.store.node(c).is_some_and(|n| n.name() == name) {
+                    return Some(c);
+                }
+                queue.push_back(c);
+            }
+        }
+        None
+    }
+}

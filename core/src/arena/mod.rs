@@ -1,0 +1,576 @@
+//! [`Arena`]: the live place tree — allocation, lookup, revision stamping, event draining,
+//! slot reclamation, checkpoints and snapshots. Edits live in the sibling modules:
+//! `edit` (properties, attributes, tags, handles), `hierarchy` (reparenting and queries),
+//! `destroy`, and `copy` (clone and graft).
+//!
+//! Invariants kept across every public call:
+//! - parent and child links agree in both directions, and the tree has no cycle;
+//! - a node's `IN_WORLD` flag is set exactly when it is the Workspace or under it;
+//! - every mutation stamps the nodes it writes with one new global revision;
+//! - a refused call changes nothing (validation runs before the first write);
+//! - destroyed nodes are tombstones until the second event drain after their destruction.
+
+mod copy;
+mod destroy;
+mod edit;
+mod hierarchy;
+mod indexes;
+
+pub use copy::GraftPolicy;
+pub use edit::NodeMut;
+
+use crate::class::{Class, Family};
+use crate::error::ArenaError;
+use crate::events::InstanceEvent;
+use crate::id::{Id, IdAllocator, IdRange, Slot};
+use crate::journal::{BoundedLog, HistoryUnavailable, PART_WRITE_LOG_CAPACITY};
+use crate::names::{NameId, NamePool};
+use crate::page::{LocalTransform, NodePage, NodeRef, PAGE_SIZE};
+use crate::revision::Revisions;
+use crate::snapshot::Snapshot;
+use crate::store::NodeStore;
+use crate::value::{Appearance, Guid, NodeExtras, NodeFlags};
+use glam::Vec3;
+use indexes::Indexes;
+use std::sync::Arc;
+
+/// How an arena is set up.
+#[derive(Clone, Debug)]
+pub struct ArenaConfig {
+    /// Which id range the arena mints from.
+    pub id_range: IdRange,
+    /// Most nodes (live and tombstones) the arena will hold; allocation beyond fails cleanly.
+    pub max_nodes: usize,
+    /// Seed for GUIDs and persistent ids (same seed, same operations → same ids).
+    pub seed: u64,
+    /// Capacity of the part-write log.
+    pub part_write_log_capacity: usize,
+    /// Capacity of the topology journal and the deletion log.
+    pub journal_capacity: usize,
+}
+
+impl Default for ArenaConfig {
+    fn default() -> Self {
+        Self {
+            id_range: IdRange::Server,
+            max_nodes: u32::MAX as usize - 1,
+            seed: 0x00A7_B0E5_EED0_0001,
+            part_write_log_capacity: PART_WRITE_LOG_CAPACITY,
+            journal_capacity: PART_WRITE_LOG_CAPACITY,
+        }
+    }
+}
+
+/// One entry of the topology journal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TopologyChange {
+    /// A node was created (under `parent`).
+    Created {
+        /// The new node.
+        id: Id,
+        /// Its parent, if created attached.
+        parent: Option<Id>,
+    },
+    /// A node (with its subtree) was moved under `parent` (`None`: detached).
+    Moved {
+        /// The moved root.
+        id: Id,
+        /// The new parent.
+        parent: Option<Id>,
+    },
+    /// A subtree rooted at `id` was destroyed.
+    Destroyed {
+        /// The destroyed root.
+        id: Id,
+    },
+}
+
+/// An owned copy of one node's state, used to create nodes in bulk (clone, graft, place
+/// loading). Names are ids of the pool of the arena the data came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeData {
+    /// Class.
+    pub class: Class,
+    /// Name.
+    pub name: NameId,
+    /// User flags (see [`NodeFlags::USER`]); structural flags are ignored.
+    pub flags: NodeFlags,
+    /// GUID (a fresh one is drawn where the operation asks for it).
+    pub guid: Guid,
+    /// Local transform.
+    pub transform: LocalTransform,
+    /// Size.
+    pub size: Vec3,
+    /// Appearance.
+    pub appearance: Appearance,
+    /// Attributes, tags, references, persistent id, handle.
+    pub extras: Option<Box<NodeExtras>>,
+}
+
+impl NodeRef<'_> {
+    /// An owned copy of this node's state.
+    pub fn to_data(&self) -> NodeData {
+        NodeData {
+            class: self.class(),
+            name: self.name(),
+            flags: NodeFlags(self.flags().0 & NodeFlags::USER.0),
+            guid: self.guid(),
+            transform: self.transform(),
+            size: self.size(),
+            appearance: self.appearance(),
+            extras: self.page.extras[self.i].clone(),
+        }
+    }
+}
+
+/// A rollback point for batch construction (clone, graft): the allocation counter and the
+/// positions of the event queue and journals.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Checkpoint {
+    next_id: u64,
+    events: usize,
+    part_writes: u64,
+    topology: u64,
+}
+
+/// Counts and byte sizes of an arena's storage.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MemoryReport {
+    /// Live nodes.
+    pub live_nodes: usize,
+    /// Occupied slots (live nodes and tombstones).
+    pub occupied_slots: usize,
+    /// Node pages.
+    pub pages: usize,
+    /// Bytes of the fixed page columns.
+    pub page_bytes: usize,
+    /// Heap bytes owned by pages (child arrays, extras).
+    pub page_heap_bytes: usize,
+    /// Bytes of arena-only side tables and indexes (approximate for hash maps).
+    pub side_bytes: usize,
+}
+
+impl MemoryReport {
+    /// All bytes counted.
+    pub fn total_bytes(&self) -> usize {
+        self.page_bytes + self.page_heap_bytes + self.side_bytes
+    }
+
+    /// Bytes per live node.
+    pub fn bytes_per_node(&self) -> f64 {
+        self.total_bytes() as f64 / self.live_nodes.max(1) as f64
+    }
+}
+
+/// Deterministic 64-bit generator for GUIDs and persistent ids (SplitMix64).
+#[derive(Clone, Debug)]
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn next_u128(&mut self) -> u128 {
+        ((self.next() as u128) << 64) | self.next() as u128
+    }
+}
+
+/// The place tree: nodes, hierarchy, indexes, revisions, events and journals.
+///
+/// ```
+/// use arbor_core::{Arena, Class};
+/// let mut arena = Arena::new();
+/// let ws = arena.workspace();
+/// let model = arena.create(Class::Model, "Car", Some(ws)).unwrap();
+/// let wheel = arena.create(Class::Part, "Wheel", Some(model)).unwrap();
+/// assert_eq!(arena.find_first_child(model, "Wheel"), Some(wheel));
+/// let snap = arena.snapshot();
+/// arena.destroy(model).unwrap();
+/// assert!(arena.get(wheel).is_none());
+/// assert!(snap.get(wheel).is_some()); // the snapshot never changes
+/// ```
+pub struct Arena {
+    pub(crate) store: NodeStore,
+    pub(crate) names: Arc<NamePool>,
+    ids: IdAllocator,
+    config: ArenaConfig,
+    pub(crate) revisions: Revisions,
+    vacant: Vec<Slot>,
+    live: usize,
+    occupied: usize,
+    /// Position of each slot's node in its parent's child array.
+    child_pos: Vec<u32>,
+    indexes: Indexes,
+    events: Vec<InstanceEvent>,
+    doomed: Vec<Id>,
+    reclaimable: Vec<Id>,
+    part_writes: BoundedLog<Id>,
+    topology: BoundedLog<TopologyChange>,
+    deletions: BoundedLog<Id>,
+    dirty_transforms: Vec<Id>,
+    rng: SplitMix64,
+    /// Ancestor chain of the last parent created under (parent, topology revision, chain).
+    ancestor_cache: Option<(Id, u64, Arc<[Id]>)>,
+    /// Moves and destructions so far (keys the ancestor cache).
+    moves: u64,
+    root: Id,
+    workspace: Id,
+}
+
+impl Default for Arena {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Arena {
+    /// A server arena holding a `DataModel` root (id 1) and its `Workspace` (id 2).
+    pub fn new() -> Self {
+        Self::with_config(ArenaConfig::default())
+    }
+
+    /// An arena set up by `config`, holding a `DataModel` root and its `Workspace`.
+    pub fn with_config(config: ArenaConfig) -> Self {
+        let mut arena = Arena {
+            store: NodeStore::default(),
+            names: Arc::new(NamePool::new()),
+            ids: IdAllocator::new(config.id_range),
+            part_writes: BoundedLog::new(config.part_write_log_capacity),
+            topology: BoundedLog::new(config.journal_capacity),
+            deletions: BoundedLog::new(config.journal_capacity),
+            rng: SplitMix64(config.seed),
+            config,
+            revisions: Revisions::default(),
+            vacant: Vec::new(),
+            live: 0,
+            occupied: 0,
+            child_pos: Vec::new(),
+            indexes: Indexes::default(),
+            events: Vec::new(),
+            doomed: Vec::new(),
+            reclaimable: Vec::new(),
+            dirty_transforms: Vec::new(),
+            ancestor_cache: None,
+            moves: 0,
+            root: Id::NONE,
+            workspace: Id::NONE,
+        };
+        let rev = arena.revisions.bump();
+        let root_name = arena.intern("Game");
+        let ws_name = arena.intern("Workspace");
+        let locked = NodeFlags::NEW.with(NodeFlags::LOCKED, true);
+        arena.root = arena.new_node(None, Class::DataModel, root_name, locked, rev).expect("fresh arena");
+        arena.workspace = arena
+            .new_node(None, Class::Workspace, ws_name, locked.with(NodeFlags::IN_WORLD, true), rev)
+            .expect("fresh arena");
+        arena.link(arena.workspace, arena.root);
+        arena.events.clear();
+        arena
+    }
+
+    /// The `DataModel` root.
+    pub fn root(&self) -> Id {
+        self.root
+    }
+
+    /// The `Workspace`: nodes under it are in the world.
+    pub fn workspace(&self) -> Id {
+        self.workspace
+    }
+
+    /// The live node with `id`.
+    #[inline]
+    pub fn get(&self, id: Id) -> Option<NodeRef<'_>> {
+        self.store.live(id)
+    }
+
+    /// Whether `id` names a live node.
+    #[inline]
+    pub fn contains(&self, id: Id) -> bool {
+        self.get(id).is_some()
+    }
+
+    /// The live node with `id`, or why there is none.
+    pub fn node(&self, id: Id) -> Result<NodeRef<'_>, ArenaError> {
+        match self.store.node(id) {
+            Some(n) if n.is_destroyed() => Err(ArenaError::Destroyed(id)),
+            Some(n) => Ok(n),
+            None => Err(ArenaError::NotFound(id)),
+        }
+    }
+
+    /// Live nodes.
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// Whether the arena holds no live node (never true: the root always exists).
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
+    /// Every live node, in slot order.
+    pub fn iter(&self) -> impl Iterator<Item = NodeRef<'_>> + '_ {
+        self.store.iter().filter(|n| !n.is_destroyed())
+    }
+
+    /// The name pool.
+    pub fn names(&self) -> &NamePool {
+        &self.names
+    }
+
+    /// The text of a node's name.
+    pub fn name_of(&self, id: Id) -> Option<&str> {
+        self.get(id).map(|n| self.names.text(n.name()))
+    }
+
+    /// Interns `text` (copying the pool once if a snapshot shares it).
+    pub fn intern(&mut self, text: &str) -> NameId {
+        match self.names.find(text) {
+            Some(id) => id,
+            None => Arc::make_mut(&mut self.names).intern(text),
+        }
+    }
+
+    /// Current revision counters.
+    pub fn revisions(&self) -> &Revisions {
+        &self.revisions
+    }
+
+    /// Parts and models written, or entering or leaving the world, after revision `since`
+    /// (oldest first, possibly repeated), or [`HistoryUnavailable`].
+    pub fn part_writes_since(&self, since: u64) -> Result<impl Iterator<Item = Id> + '_, HistoryUnavailable> {
+        Ok(self.part_writes.since(since)?.map(|(_, id)| *id))
+    }
+
+    /// Topology changes after revision `since`, or [`HistoryUnavailable`].
+    pub fn topology_since(
+        &self,
+        since: u64,
+    ) -> Result<impl Iterator<Item = (u64, TopologyChange)> + '_, HistoryUnavailable> {
+        Ok(self.topology.since(since)?.copied())
+    }
+
+    /// Ids destroyed after revision `since` (for replication), or [`HistoryUnavailable`].
+    pub fn deletions_since(&self, since: u64) -> Result<impl Iterator<Item = Id> + '_, HistoryUnavailable> {
+        Ok(self.deletions.since(since)?.map(|(_, id)| *id))
+    }
+
+    /// The live in-world members of `family`, as one shared list rebuilt only after
+    /// membership changed.
+    pub fn family(&self, family: Family) -> Arc<[Id]> {
+        self.indexes.family_list(family)
+    }
+
+    /// Takes the nodes whose transform became dirty (written, or moved with their subtree)
+    /// since the last call. A node may appear more than once.
+    pub fn take_dirty_transforms(&mut self) -> Vec<Id> {
+        std::mem::take(&mut self.dirty_transforms)
+    }
+
+    /// Events queued so far, without draining them.
+    pub fn pending_events(&self) -> &[InstanceEvent] {
+        &self.events
+    }
+
+    /// Returns the queued events. Nodes destroyed before this drain become reclaimable;
+    /// nodes made reclaimable by the previous drain are freed now, so tombstones stay
+    /// readable to the consumers of the batch that announced them.
+    pub fn drain_events(&mut self) -> Vec<InstanceEvent> {
+        for id in std::mem::take(&mut self.reclaimable) {
+            self.free_node(id);
+        }
+        self.reclaimable = std::mem::take(&mut self.doomed);
+        std::mem::take(&mut self.events)
+    }
+
+    /// A copy-on-write snapshot: shares every page, copies the top-level page table.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot::new(self.store.clone(), self.names.clone(), self.revisions, self.root, self.workspace, self.live)
+    }
+
+    /// Byte sizes of the arena's storage.
+    pub fn memory_report(&self) -> MemoryReport {
+        let pages = self.store.table.page_count();
+        let page_heap_bytes = (0..pages).map(|p| self.store.table.page_at(p).heap_bytes()).sum();
+        let side_bytes = self.child_pos.capacity() * 4
+            + self.indexes.family_pos.capacity() * 4
+            + self.vacant.capacity() * 4
+            + self.store.map.len() * 24
+            + self.indexes.families.iter().map(|f| f.list.capacity() * 8).sum::<usize>();
+        MemoryReport {
+            live_nodes: self.live,
+            occupied_slots: self.occupied,
+            pages,
+            page_bytes: pages * std::mem::size_of::<NodePage>(),
+            page_heap_bytes,
+            side_bytes,
+        }
+    }
+
+    // ---- internals shared by the edit modules ----
+
+    /// The slot of live node `id`.
+    #[inline]
+    pub(crate) fn live_slot(&self, id: Id) -> Result<Slot, ArenaError> {
+        let slot = self.store.locate(id).ok_or(ArenaError::NotFound(id))?;
+        let (page, i) = self.store.table.page(slot.0).expect("located slot");
+        if page.flags[i].contains(NodeFlags::DESTROYED) {
+            return Err(ArenaError::Destroyed(id));
+        }
+        Ok(slot)
+    }
+
+    #[inline]
+    pub(crate) fn slot_of(&self, id: Id) -> Slot {
+        self.store.locate(id).expect("node of a consistent tree")
+    }
+
+    #[inline]
+    pub(crate) fn read(&self, slot: Slot) -> NodeRef<'_> {
+        self.store.at(slot).expect("occupied slot")
+    }
+
+    #[inline]
+    pub(crate) fn page_mut(&mut self, slot: Slot) -> (&mut NodePage, usize) {
+        self.store.table.page_mut(slot.0)
+    }
+
+    /// Stamps the node in `slot` as written at `rev` and feeds the domains its class watches.
+    pub(crate) fn stamp(&mut self, slot: Slot, rev: u64) {
+        let (page, i) = self.store.table.page_mut(slot.0);
+        page.revisions[i] = rev;
+        let (class, flags, id) = (page.classes[i], page.flags[i], page.ids[i]);
+        if flags.contains(NodeFlags::IN_WORLD) && matches!(class, Class::Part | Class::Model) {
+            self.part_writes.push(rev, id);
+        }
+        if let Some(f) = class.family() {
+            self.revisions.families[f.index()] = rev;
+        }
+        if class.is_animation() {
+            self.revisions.animation = rev;
+        }
+    }
+
+    fn next_guid(&mut self) -> Guid {
+        Guid(self.rng.next_u128())
+    }
+
+    /// Allocates a node; `id` is minted unless given. It starts detached.
+    pub(crate) fn new_node(
+        &mut self,
+        id: Option<Id>,
+        class: Class,
+        name: NameId,
+        flags: NodeFlags,
+        rev: u64,
+    ) -> Result<Id, ArenaError> {
+        if self.occupied >= self.config.max_nodes {
+            return Err(ArenaError::Full(self.config.max_nodes));
+        }
+        let id = match id {
+            Some(id) => id,
+            None => self.ids.allocate().ok_or(ArenaError::IdsExhausted)?,
+        };
+        let slot = match self.vacant.pop() {
+            Some(slot) => slot,
+            None => {
+                if self.store.slots as usize == self.store.table.capacity() {
+                    self.store.table.grow();
+                }
+                self.store.slots += 1;
+                Slot(self.store.slots - 1)
+            }
+        };
+        if id.direct_slot() != Some(slot) {
+            self.store.map.insert(id, slot);
+        }
+        let guid = self.next_guid();
+        let (page, i) = self.store.table.page_mut(slot.0);
+        page.ids[i] = id;
+        page.classes[i] = class;
+        page.names[i] = name;
+        page.flags[i] = flags;
+        page.revisions[i] = rev;
+        page.guids[i] = guid;
+        if self.child_pos.len() <= slot.index() {
+            let len = (slot.index() + 1).next_multiple_of(PAGE_SIZE);
+            self.child_pos.resize(len, u32::MAX);
+            self.indexes.ensure_slot(Slot(len as u32 - 1));
+        }
+        self.occupied += 1;
+        self.live += 1;
+        Ok(id)
+    }
+
+    /// Frees a node's slot at once, dropping it from every index (reclamation and rollback).
+    fn free_node(&mut self, id: Id) {
+        let Some(slot) = self.store.locate(id) else { return };
+        let node = self.read(slot);
+        let was_live = !node.is_destroyed();
+        let class = node.class();
+        let extras = node.extras().clone();
+        if let Some(f) = class.family() {
+            self.family_remove(f, slot);
+        }
+        for tag in &extras.tags {
+            self.indexes.tag_remove(*tag, id);
+        }
+        for (field, target) in extras.references() {
+            self.indexes.ref_remove(target, id, field);
+        }
+        if let Some(p) = extras.persistent_id
+            && self.indexes.persistent.get(&p) == Some(&id)
+        {
+            self.indexes.persistent.remove(&p);
+        }
+        if let Some(h) = extras.handle
+            && self.indexes.handles.get(&h) == Some(&id)
+        {
+            self.indexes.handles.remove(&h);
+        }
+        let (page, i) = self.store.table.page_mut(slot.0);
+        page.clear(i);
+        self.store.map.remove(id);
+        self.child_pos[slot.index()] = u32::MAX;
+        self.vacant.push(slot);
+        self.occupied -= 1;
+        if was_live {
+            self.live -= 1;
+        }
+    }
+
+    pub(crate) fn family_remove(&mut self, family: Family, slot: Slot) {
+        let store = &self.store;
+        self.indexes.family_remove(family, slot, |id| store.locate(id));
+    }
+
+    pub(crate) fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            next_id: self.ids.peek(),
+            events: self.events.len(),
+            part_writes: self.part_writes.mark(),
+            topology: self.topology.mark(),
+        }
+    }
+
+    /// Frees every node allocated since `cp` (in any order: they form detached subtrees)
+    /// and restores the allocation counter and the event and journal positions.
+    pub(crate) fn rollback(&mut self, cp: Checkpoint, allocated: &[Id]) {
+        for &id in allocated.iter().rev() {
+            self.free_node(id);
+        }
+        self.ids.rewind(cp.next_id);
+        self.events.truncate(cp.events);
+        self.part_writes.truncate_to(cp.part_writes);
+        self.topology.truncate_to(cp.topology);
+    }
+}
+
+#[cfg(test)]
+mod tests;

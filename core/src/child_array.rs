@@ -1,0 +1,147 @@
+//! [`ChildArray`]: a node's ordered, contiguous child list.
+//!
+//! Removing a child leaves a hole instead of shifting the tail, and the array compacts when
+//! holes pass half its length. Order is kept, iteration reads one contiguous buffer, and
+//! emptying a folder of N children one at a time costs O(N) in total (each compaction
+//! moves at most as many entries as were removed since the last one), where shifting would
+//! cost O(N^2). The arena remembers each child's position so removal needs no scan.
+//!
+//! Invariant: `holes` equals the number of `Id::NONE` entries in `entries`.
+
+use crate::id::Id;
+
+/// Ordered child ids with holes left by removals.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChildArray {
+    entries: Vec<Id>,
+    holes: u32,
+}
+
+impl ChildArray {
+    /// Appends `child` and returns its position.
+    #[inline]
+    pub fn push(&mut self, child: Id) -> u32 {
+        let pos = self.entries.len() as u32;
+        self.entries.push(child);
+        pos
+    }
+
+    /// Removes the child at `pos` (which must hold `child`), leaving a hole.
+    ///
+    /// Returns `true` when the array compacted, so every remaining child's position changed.
+    pub fn remove_at(&mut self, pos: u32, child: Id) -> bool {
+        debug_assert_eq!(self.entries.get(pos as usize), Some(&child));
+        self.entries[pos as usize] = Id::NONE;
+        self.holes += 1;
+        if pos as usize + 1 == self.entries.len() {
+            // Trailing holes cost nothing to drop.
+            while self.entries.last() == Some(&Id::NONE) {
+                self.entries.pop();
+                self.holes -= 1;
+            }
+            if self.entries.is_empty() {
+                self.entries = Vec::new();
+            }
+            return false;
+        }
+        if self.holes as usize * 2 > self.entries.len() {
+            self.entries.retain(|c| !c.is_none());
+            self.holes = 0;
+            return true;
+        }
+        false
+    }
+
+    /// Position of `child`, by scanning (for callers without a remembered position).
+    pub fn position(&self, child: Id) -> Option<u32> {
+        self.entries.iter().position(|&c| c == child).map(|p| p as u32)
+    }
+
+    /// Live children, in order.
+    #[inline]
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = Id> + '_ {
+        self.entries.iter().copied().filter(|c| !c.is_none())
+    }
+
+    /// Live children with their positions, in order.
+    pub fn iter_positions(&self) -> impl Iterator<Item = (u32, Id)> + '_ {
+        self.entries.iter().enumerate().filter(|(_, c)| !c.is_none()).map(|(i, c)| (i as u32, *c))
+    }
+
+    /// Number of live children.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.entries.len() - self.holes as usize
+    }
+
+    /// Whether there are no live children.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Heap bytes held.
+    pub fn heap_bytes(&self) -> usize {
+        self.entries.capacity() * std::mem::size_of::<Id>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn removal_keeps_order_and_compacts() {
+        let mut a = ChildArray::default();
+        for i in 1..=6 {
+            assert_eq!(a.push(Id(i)), (i - 1) as u32);
+        }
+        assert!(!a.remove_at(1, Id(2)));
+        assert!(!a.remove_at(2, Id(3)));
+        assert_eq!(a.iter().collect::<Vec<_>>(), vec![Id(1), Id(4), Id(5), Id(6)]);
+        // Third hole of six passes half: compacts.
+        assert!(a.remove_at(0, Id(1)) || a.len() == 3);
+        assert_eq!(a.iter().collect::<Vec<_>>(), vec![Id(4), Id(5), Id(6)]);
+        assert_eq!(a.position(Id(5)), Some(1));
+    }
+
+    #[test]
+    fn trailing_removal_shrinks() {
+        let mut a = ChildArray::default();
+        a.push(Id(1));
+        a.push(Id(2));
+        assert!(!a.remove_at(1, Id(2)));
+        assert!(!a.remove_at(0, Id(1)));
+        assert!(a.is_empty());
+        assert_eq!(a.heap_bytes(), 0);
+    }
+
+    proptest! {
+        #[test]
+        fn matches_a_vec_model(ops in prop::collection::vec(any::<(bool, u16)>(), 1..200)) {
+            let mut a = ChildArray::default();
+            let mut model: Vec<Id> = Vec::new();
+            let mut positions: std::collections::HashMap<Id, u32> = Default::default();
+            let mut next = 1u64;
+            for (push, pick) in ops {
+                if push || model.is_empty() {
+                    let id = Id(next);
+                    next += 1;
+                    positions.insert(id, a.push(id));
+                    model.push(id);
+                } else {
+                    let victim = model.remove(pick as usize % model.len());
+                    let pos = positions.remove(&victim).unwrap();
+                    if a.remove_at(pos, victim) {
+                        for (p, c) in a.iter_positions() {
+                            positions.insert(c, p);
+                        }
+                    }
+                }
+                prop_assert_eq!(a.iter().collect::<Vec<_>>(), model.clone());
+                prop_assert_eq!(a.len(), model.len());
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+//! # arbor-core
+//!
+//! The place tree of the Arbor game server: a tree of instances stored by column in
+//! copy-on-write pages, with runtime ids that are never reused, interned names and handles,
+//! revision domains and bounded change logs, hierarchy edits that validate first and queue
+//! events, destruction with tombstones and two-phase reclamation, clone and graft with
+//! reference remapping, and snapshots that cost one pointer per directory of pages.
+//!
+//! The entry point is [`Arena`]. See `DESIGN.md` for the architecture and the seed documents
+//! for the behaviour this crate implements.
+
+mod arena;
+mod child_array;
+mod class;
+mod error;
+mod events;
+mod id;
+mod journal;
+mod lifecycle;
+mod names;
+mod page;
+mod page_table;
+mod revision;
+mod snapshot;
+mod store;
+mod value;
+
+pub use arena::{Arena, ArenaConfig, GraftPolicy, MemoryReport, NodeData, NodeMut, TopologyChange};
+pub use child_array::ChildArray;
+pub use class::{ALL_CLASSES, ALL_FAMILIES, Class, Family};
+pub use error::ArenaError;
+pub use events::InstanceEvent;
+pub use id::{CLIENT_ID_BASE, CLIENT_ID_LIMIT, Id, IdAllocator, IdRange, Slot};
+pub use journal::{BoundedLog, HistoryUnavailable, PART_WRITE_LOG_CAPACITY};
+pub use lifecycle::LifecycleView;
+pub use names::{NameId, NamePool};
+pub use page::{DEFAULT_SIZE, LocalTransform, NodeRef, PAGE_SIZE};
+pub use page_table::DIR_SIZE;
+pub use revision::Revisions;
+pub use snapshot::{Snapshot, SnapshotDiff};
+pub use value::{
+    Appearance, AttributeValue, Color, Guid, Material, NodeExtras, NodeFlags, PersistentId, RefField, Shape,
+};
+
+/// Re-exported math types used in the public API.
+pub use glam::{Quat, Vec3};

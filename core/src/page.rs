@@ -1,0 +1,250 @@
+//! [`NodePage`]: 64 nodes stored by column, and [`NodeRef`], a read view of one node.
+//!
+//! A page is the unit of copy-on-write: snapshots share pages through `Arc`, and the first
+//! write to a shared page copies that page alone. Inside a page each field is its own
+//! array, so a pass that reads only positions touches only the position column.
+//!
+//! Invariants: `ids[i] == Id::NONE` exactly when slot `i` is vacant; a vacant slot holds
+//! default values in every column; `revisions[i]` is the global mutation revision of the last
+//! write to the node in slot `i`.
+
+use crate::child_array::ChildArray;
+use crate::class::Class;
+use crate::id::Id;
+use crate::names::NameId;
+use crate::value::{Appearance, AttributeValue, Guid, NodeExtras, NodeFlags, PersistentId};
+use glam::{Quat, Vec3};
+
+/// log2 of the nodes per page.
+pub const PAGE_SHIFT: u32 = 6;
+/// Nodes per page.
+pub const PAGE_SIZE: usize = 1 << PAGE_SHIFT;
+
+/// Built-in spatial state: local position and rotation (relative to the parent).
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct LocalTransform {
+    /// Local position.
+    pub position: Vec3,
+    /// Local rotation.
+    pub rotation: Quat,
+}
+
+impl Default for LocalTransform {
+    fn default() -> Self {
+        Self { position: Vec3::ZERO, rotation: Quat::IDENTITY }
+    }
+}
+
+/// The default part size (`4 x 1 x 2`).
+pub const DEFAULT_SIZE: Vec3 = Vec3::new(4.0, 1.0, 2.0);
+
+/// 64 nodes, one array per field.
+#[derive(Clone)]
+pub(crate) struct NodePage {
+    pub ids: [Id; PAGE_SIZE],
+    pub classes: [Class; PAGE_SIZE],
+    pub names: [NameId; PAGE_SIZE],
+    pub parents: [Id; PAGE_SIZE],
+    pub flags: [NodeFlags; PAGE_SIZE],
+    pub revisions: [u64; PAGE_SIZE],
+    pub guids: [Guid; PAGE_SIZE],
+    pub transforms: [LocalTransform; PAGE_SIZE],
+    pub sizes: [Vec3; PAGE_SIZE],
+    pub appearances: [Appearance; PAGE_SIZE],
+    pub children: Box<[ChildArray]>,
+    pub extras: Box<[Option<Box<NodeExtras>>]>,
+}
+
+impl NodePage {
+    /// An empty page.
+    pub fn new() -> Self {
+        Self {
+            ids: [Id::NONE; PAGE_SIZE],
+            classes: [Class::Folder; PAGE_SIZE],
+            names: [NameId(0); PAGE_SIZE],
+            parents: [Id::NONE; PAGE_SIZE],
+            flags: [NodeFlags(0); PAGE_SIZE],
+            revisions: [0; PAGE_SIZE],
+            guids: [Guid(0); PAGE_SIZE],
+            transforms: [LocalTransform::default(); PAGE_SIZE],
+            sizes: [DEFAULT_SIZE; PAGE_SIZE],
+            appearances: [Appearance::default(); PAGE_SIZE],
+            children: (0..PAGE_SIZE).map(|_| ChildArray::default()).collect(),
+            extras: (0..PAGE_SIZE).map(|_| None).collect(),
+        }
+    }
+
+    /// Resets slot `i` to vacant defaults, returning its children and extras for dropping.
+    pub fn clear(&mut self, i: usize) {
+        self.ids[i] = Id::NONE;
+        self.classes[i] = Class::Folder;
+        self.names[i] = NameId(0);
+        self.parents[i] = Id::NONE;
+        self.flags[i] = NodeFlags(0);
+        self.revisions[i] = 0;
+        self.guids[i] = Guid(0);
+        self.transforms[i] = LocalTransform::default();
+        self.sizes[i] = DEFAULT_SIZE;
+        self.appearances[i] = Appearance::default();
+        self.children[i] = ChildArray::default();
+        self.extras[i] = None;
+    }
+
+    /// Heap bytes owned by this page beyond its fixed columns.
+    pub fn heap_bytes(&self) -> usize {
+        let children: usize = self.children.iter().map(ChildArray::heap_bytes).sum::<usize>()
+            + std::mem::size_of_val(&*self.children);
+        let extras: usize = self
+            .extras
+            .iter()
+            .flatten()
+            .map(|e| {
+                std::mem::size_of::<NodeExtras>()
+                    + e.attributes.capacity() * std::mem::size_of::<(NameId, AttributeValue)>()
+                    + e.tags.capacity() * std::mem::size_of::<NameId>()
+            })
+            .sum::<usize>()
+            + std::mem::size_of_val(&*self.extras);
+        children + extras
+    }
+
+    /// Mutable extras of slot `i`, created on demand.
+    pub fn extras_mut(&mut self, i: usize) -> &mut NodeExtras {
+        self.extras[i].get_or_insert_with(Default::default)
+    }
+
+    /// Drops slot `i`'s extras box if it holds nothing.
+    pub fn trim_extras(&mut self, i: usize) {
+        if self.extras[i].as_ref().is_some_and(|e| e.is_empty()) {
+            self.extras[i] = None;
+        }
+    }
+}
+
+/// A read view of one node (live or tombstone) in an arena or snapshot.
+#[derive(Clone, Copy)]
+pub struct NodeRef<'a> {
+    pub(crate) page: &'a NodePage,
+    pub(crate) i: usize,
+}
+
+static EMPTY_EXTRAS: NodeExtras =
+    NodeExtras { attributes: Vec::new(), tags: Vec::new(), refs: [None, None], persistent_id: None, handle: None };
+
+impl<'a> NodeRef<'a> {
+    /// Runtime id.
+    #[inline]
+    pub fn id(&self) -> Id {
+        self.page.ids[self.i]
+    }
+    /// Class.
+    #[inline]
+    pub fn class(&self) -> Class {
+        self.page.classes[self.i]
+    }
+    /// Interned name.
+    #[inline]
+    pub fn name(&self) -> NameId {
+        self.page.names[self.i]
+    }
+    /// Parent, or `None` for a root or detached node.
+    #[inline]
+    pub fn parent(&self) -> Option<Id> {
+        let p = self.page.parents[self.i];
+        (!p.is_none()).then_some(p)
+    }
+    /// Flags.
+    #[inline]
+    pub fn flags(&self) -> NodeFlags {
+        self.page.flags[self.i]
+    }
+    /// Whether the node is destroyed (a tombstone).
+    #[inline]
+    pub fn is_destroyed(&self) -> bool {
+        self.flags().contains(NodeFlags::DESTROYED)
+    }
+    /// Global revision of the node's last write.
+    #[inline]
+    pub fn revision(&self) -> u64 {
+        self.page.revisions[self.i]
+    }
+    /// GUID given at creation.
+    #[inline]
+    pub fn guid(&self) -> Guid {
+        self.page.guids[self.i]
+    }
+    /// Local transform.
+    #[inline]
+    pub fn transform(&self) -> LocalTransform {
+        self.page.transforms[self.i]
+    }
+    /// Local position.
+    #[inline]
+    pub fn position(&self) -> Vec3 {
+        self.page.transforms[self.i].position
+    }
+    /// Local rotation.
+    #[inline]
+    pub fn rotation(&self) -> Quat {
+        self.page.transforms[self.i].rotation
+    }
+    /// Size.
+    #[inline]
+    pub fn size(&self) -> Vec3 {
+        self.page.sizes[self.i]
+    }
+    /// Colour, material, shape and transparency.
+    #[inline]
+    pub fn appearance(&self) -> Appearance {
+        self.page.appearances[self.i]
+    }
+    /// Whether the part is anchored.
+    #[inline]
+    pub fn anchored(&self) -> bool {
+        self.flags().contains(NodeFlags::ANCHORED)
+    }
+    /// Whether the part collides.
+    #[inline]
+    pub fn can_collide(&self) -> bool {
+        self.flags().contains(NodeFlags::CAN_COLLIDE)
+    }
+    /// Ordered children.
+    #[inline]
+    pub fn children(&self) -> &'a ChildArray {
+        &self.page.children[self.i]
+    }
+    /// Attributes, tags, references, persistent id and handle (empty when none is set).
+    #[inline]
+    pub fn extras(&self) -> &'a NodeExtras {
+        self.page.extras[self.i].as_deref().unwrap_or(&EMPTY_EXTRAS)
+    }
+    /// The value of attribute `name`.
+    pub fn attribute(&self, name: NameId) -> Option<&'a AttributeValue> {
+        self.extras().attribute(name)
+    }
+    /// Class reference property `index` (see `Class::reference_properties`).
+    pub fn reference(&self, index: usize) -> Option<Id> {
+        self.extras().refs.get(index).copied().flatten()
+    }
+    /// Whether the node carries tag `tag`.
+    pub fn has_tag(&self, tag: NameId) -> bool {
+        self.extras().tags.binary_search(&tag).is_ok()
+    }
+    /// Persistent id, if one was assigned.
+    pub fn persistent_id(&self) -> Option<PersistentId> {
+        self.extras().persistent_id
+    }
+}
+
+impl std::fmt::Debug for NodeRef<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Node")
+            .field("id", &self.id())
+            .field("class", &self.class())
+            .field("name", &self.name())
+            .field("parent", &self.parent())
+            .field("flags", &self.flags())
+            .field("revision", &self.revision())
+            .finish()
+    }
+}

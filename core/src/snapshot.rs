@@ -1,0 +1,222 @@
+//! [`Snapshot`]: an immutable, thread-shareable view of an arena at one moment, and
+//! [`SnapshotDiff`], what changed between two snapshots.
+//!
+//! A snapshot clones the top level of the page table and the sharded id map — pointers, not
+//! nodes — so it costs microseconds for a million nodes. It carries ids, revisions and
+//! tombstones, but no pending events or journals. It never changes after later writes to the
+//! arena: those copy the pages they touch.
+//!
+//! Diffing two snapshots of one arena compares directory pointers, then page pointers, and
+//! only inside pages that differ compares each slot's id and revision. A node written since
+//! the older snapshot has a newer revision; nodes live in only one snapshot are added or
+//! removed.
+
+use crate::error::ArenaError;
+use crate::id::Id;
+use crate::names::NamePool;
+use crate::page::{NodePage, NodeRef, PAGE_SIZE};
+use crate::page_table::DIR_SIZE;
+use crate::revision::Revisions;
+use crate::store::NodeStore;
+use std::sync::Arc;
+
+/// A copy-on-write snapshot of an arena.
+#[derive(Clone)]
+pub struct Snapshot {
+    store: NodeStore,
+    names: Arc<NamePool>,
+    revisions: Revisions,
+    root: Id,
+    workspace: Id,
+    live: usize,
+}
+
+impl Snapshot {
+    pub(crate) fn new(
+        store: NodeStore,
+        names: Arc<NamePool>,
+        revisions: Revisions,
+        root: Id,
+        workspace: Id,
+        live: usize,
+    ) -> Self {
+        Self { store, names, revisions, root, workspace, live }
+    }
+
+    pub(crate) fn store(&self) -> &NodeStore {
+        &self.store
+    }
+
+    /// The live node with `id` at snapshot time.
+    #[inline]
+    pub fn get(&self, id: Id) -> Option<NodeRef<'_>> {
+        self.store.live(id)
+    }
+
+    /// The live node with `id`, or why there is none.
+    pub fn node(&self, id: Id) -> Result<NodeRef<'_>, ArenaError> {
+        match self.store.node(id) {
+            Some(n) if n.is_destroyed() => Err(ArenaError::Destroyed(id)),
+            Some(n) => Ok(n),
+            None => Err(ArenaError::NotFound(id)),
+        }
+    }
+
+    /// The tombstone of a node destroyed but not yet reclaimed at snapshot time.
+    pub fn tombstone(&self, id: Id) -> Option<NodeRef<'_>> {
+        self.store.node(id).filter(|n| n.is_destroyed())
+    }
+
+    /// Every live node, in slot order.
+    pub fn iter(&self) -> impl Iterator<Item = NodeRef<'_>> + '_ {
+        self.store.iter().filter(|n| !n.is_destroyed())
+    }
+
+    /// Live nodes at snapshot time.
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// Whether no node was live.
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
+    /// The name pool at snapshot time.
+    pub fn names(&self) -> &NamePool {
+        &self.names
+    }
+
+    /// Revision counters at snapshot time.
+    pub fn revisions(&self) -> &Revisions {
+        &self.revisions
+    }
+
+    /// The `DataModel` root.
+    pub fn root(&self) -> Id {
+        self.root
+    }
+
+    /// The `Workspace`.
+    pub fn workspace(&self) -> Id {
+        self.workspace
+    }
+
+    /// Bytes this snapshot holds that the arena does not share with it: the top-level page
+    /// table and the id-map shard table (pages are shared until written).
+    pub fn own_bytes(&self) -> usize {
+        std::mem::size_of::<Self>() + self.store.table.dirs.capacity() * std::mem::size_of::<usize>()
+    }
+
+    /// What changed from `self` (older) to `newer`, both taken from the same arena.
+    pub fn diff(&self, newer: &Snapshot) -> SnapshotDiff {
+        let mut diff = SnapshotDiff::default();
+        let old_t = &self.store.table;
+        let new_t = &newer.store.table;
+        let pages = old_t.page_count().max(new_t.page_count());
+        let mut p = 0;
+        while p < pages {
+            let d = p / DIR_SIZE;
+            if let (Some(a), Some(b)) = (old_t.dir_at(d), new_t.dir_at(d))
+                && Arc::ptr_eq(a, b)
+            {
+                p = (d + 1) * DIR_SIZE;
+                continue;
+            }
+            let old_page = (p < old_t.page_count()).then(|| old_t.page_at(p));
+            let new_page = (p < new_t.page_count()).then(|| new_t.page_at(p));
+            match (old_page, new_page) {
+                (Some(a), Some(b)) if Arc::ptr_eq(a, b) => {}
+                (a, b) => diff_pages(a.map(|a| &**a), b.map(|b| &**b), &mut diff),
+            }
+            p += 1;
+        }
+        diff
+    }
+}
+
+fn live_at(page: Option<&NodePage>, i: usize) -> Option<(Id, u64)> {
+    let page = page?;
+    let id = page.ids[i];
+    let destroyed = page.flags[i].contains(crate::value::NodeFlags::DESTROYED);
+    (!id.is_none() && !destroyed).then_some((id, page.revisions[i]))
+}
+
+fn diff_pages(old: Option<&NodePage>, new: Option<&NodePage>, diff: &mut SnapshotDiff) {
+    for i in 0..PAGE_SIZE {
+        match (live_at(old, i), live_at(new, i)) {
+            (Some((a, ra)), Some((b, rb))) if a == b => {
+                if ra != rb {
+                    diff.changed.push(a);
+                }
+            }
+            (a, b) => {
+                if let Some((a, _)) = a {
+                    diff.removed.push(a);
+                }
+                if let Some((b, _)) = b {
+                    diff.added.push(b);
+                }
+            }
+        }
+    }
+}
+
+/// The nodes that differ between two snapshots, each list in slot order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SnapshotDiff {
+    /// Live in both, written in between.
+    pub changed: Vec<Id>,
+    /// Live only in the newer snapshot.
+    pub added: Vec<Id>,
+    /// Live only in the older snapshot (destroyed or reclaimed since).
+    pub removed: Vec<Id>,
+}
+
+impl SnapshotDiff {
+    /// Whether nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.changed.is_empty() && self.added.is_empty() && self.removed.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Arena, Class};
+
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn snapshot_is_send_and_sync() {
+        assert_send_sync::<Snapshot>();
+    }
+
+    #[test]
+    fn snapshot_is_readable_from_another_thread_while_the_arena_goes_on() {
+        let mut arena = Arena::new();
+        let part = arena.create(Class::Part, "P", Some(arena.workspace())).unwrap();
+        let snap = arena.snapshot();
+        let reader = std::thread::spawn(move || snap.get(part).map(|n| n.position()));
+        arena.set_position(part, glam::Vec3::ONE).unwrap();
+        assert_eq!(reader.join().unwrap(), Some(glam::Vec3::ZERO));
+    }
+
+    #[test]
+    fn diff_reports_changed_added_removed() {
+        let mut arena = Arena::new();
+        let ws = arena.workspace();
+        let a = arena.create(Class::Part, "A", Some(ws)).unwrap();
+        let b = arena.create(Class::Part, "B", Some(ws)).unwrap();
+        let s1 = arena.snapshot();
+        arena.set_name(a, "A2").unwrap();
+        arena.destroy(b).unwrap();
+        let c = arena.create(Class::Part, "C", None).unwrap();
+        let s2 = arena.snapshot();
+        let d = s1.diff(&s2);
+        assert_eq!(d.changed, vec![ws, a]);
+        assert_eq!(d.added, vec![c]);
+        assert_eq!(d.removed, vec![b]);
+        assert!(s2.diff(&s2.clone()).is_empty());
+    }
+}

@@ -159,7 +159,7 @@ mod tests {
         assert_eq!(id.0, 1 << 52);
         assert!(id.is_client_local());
         assert_eq!((id.0 as f64) as u64, id.0);
-        a.rewind(CLIENT_ID_LIMIT);
+        a.next = CLIENT_ID_LIMIT;
         assert_eq!(a.allocate(), Some(Id(CLIENT_ID_LIMIT)));
         assert_eq!(a.allocate(), None);
     }

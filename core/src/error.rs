@@ -2,6 +2,7 @@
 //! nothing. Messages quoted by the seeds are kept word for word.
 
 use crate::class::Class;
+use crate::components::SchemaError;
 use crate::id::Id;
 use thiserror::Error;
 
@@ -85,4 +86,7 @@ pub enum ArenaError {
         /// Its target in the source arena.
         target: Id,
     },
+    /// A component schema or value was refused.
+    #[error(transparent)]
+    Component(#[from] SchemaError),
 }

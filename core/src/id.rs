@@ -19,7 +19,8 @@ pub const CLIENT_ID_BASE: u64 = 1 << 52;
 pub const CLIENT_ID_LIMIT: u64 = (1 << 53) - 1;
 
 /// A 64-bit runtime id, also the id on the wire. Never reused within a session.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(transparent)]
 pub struct Id(pub u64);
 
 impl Id {

@@ -12,6 +12,7 @@
 mod arena;
 mod child_array;
 mod class;
+mod components;
 mod error;
 mod events;
 mod id;
@@ -21,12 +22,17 @@ mod names;
 mod page;
 mod page_table;
 mod revision;
+mod sharded_map;
 mod snapshot;
 mod store;
 mod value;
 
-pub use arena::{Arena, ArenaConfig, GraftPolicy, MemoryReport, NodeData, NodeMut, TopologyChange};
+pub use arena::{AncestryQuery, Arena, ArenaConfig, GraftPolicy, MemoryReport, NodeData, NodeMut, TopologyChange};
 pub use child_array::ChildArray;
+pub use components::{
+    Block, CHUNK_ROWS, ChunkLanes, ChunkView, ComponentId, ComponentInfo, ComponentStore, FieldDef, FieldType,
+    FieldValue, Lane, LaneKind, PodBundle, PodComponent, Query, RefPolicy, Schema, SchemaError, SchemaRegistry,
+};
 pub use class::{ALL_CLASSES, ALL_FAMILIES, Class, Family};
 pub use error::ArenaError;
 pub use events::InstanceEvent;
@@ -37,10 +43,15 @@ pub use names::{NameId, NamePool};
 pub use page::{DEFAULT_SIZE, LocalTransform, NodeRef, PAGE_SIZE};
 pub use page_table::DIR_SIZE;
 pub use revision::Revisions;
-pub use snapshot::{Snapshot, SnapshotDiff};
+pub use snapshot::{ComponentDiff, Snapshot, SnapshotDiff};
 pub use value::{
     Appearance, AttributeValue, Color, Guid, Material, NodeExtras, NodeFlags, PersistentId, RefField, Shape,
 };
 
 /// Re-exported math types used in the public API.
 pub use glam::{Quat, Vec3};
+
+/// The README's example, compiled and run as a doctest so it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

@@ -11,6 +11,7 @@
 //! the older snapshot has a newer revision; nodes live in only one snapshot are added or
 //! removed.
 
+use crate::components::{ComponentId, ComponentStore};
 use crate::error::ArenaError;
 use crate::id::Id;
 use crate::names::NamePool;
@@ -25,6 +26,7 @@ use std::sync::Arc;
 pub struct Snapshot {
     store: NodeStore,
     names: Arc<NamePool>,
+    components: ComponentStore,
     revisions: Revisions,
     root: Id,
     workspace: Id,
@@ -35,12 +37,18 @@ impl Snapshot {
     pub(crate) fn new(
         store: NodeStore,
         names: Arc<NamePool>,
+        components: ComponentStore,
         revisions: Revisions,
         root: Id,
         workspace: Id,
         live: usize,
     ) -> Self {
-        Self { store, names, revisions, root, workspace, live }
+        Self { store, names, components, revisions, root, workspace, live }
+    }
+
+    /// The component store at snapshot time.
+    pub fn components(&self) -> &ComponentStore {
+        &self.components
     }
 
     pub(crate) fn store(&self) -> &NodeStore {
@@ -131,6 +139,7 @@ impl Snapshot {
             }
             p += 1;
         }
+        diff.components = component_diff(&self.components, &newer.components, self.revisions.global);
         diff
     }
 }
@@ -162,6 +171,54 @@ fn diff_pages(old: Option<&NodePage>, new: Option<&NodePage>, diff: &mut Snapsho
     }
 }
 
+/// Component rows written after `since` in `new`, and rows present in `old` but gone from
+/// `new`. Tables and chunks whose revision predates `since` are skipped unread.
+fn component_diff(old: &ComponentStore, new: &ComponentStore, since: u64) -> ComponentDiff {
+    let mut diff = ComponentDiff::default();
+    for (t, table) in new.tables.iter().enumerate() {
+        if old.tables.get(t).is_some_and(|o| Arc::ptr_eq(o, table)) {
+            continue;
+        }
+        for (s, slot) in table.slots.iter().enumerate() {
+            for k in 0..table.chunk_count() {
+                if table.chunk_revision(s, k) <= since {
+                    continue;
+                }
+                let base = k * crate::components::CHUNK_ROWS;
+                for row in base..base + table.chunk_len(k) {
+                    let tick = table.columns[slot.tick].word(row).max(table.bulk[s][k]);
+                    if tick > since {
+                        diff.written.push((table.id_at(row), slot.id));
+                    }
+                }
+            }
+        }
+    }
+    for (t, table) in old.tables.iter().enumerate() {
+        if new.tables.get(t).is_some_and(|n| Arc::ptr_eq(n, table)) {
+            continue;
+        }
+        for row in 0..table.len {
+            let id = table.id_at(row);
+            for &c in table.components.iter() {
+                if !new.has(id, c) {
+                    diff.removed.push((id, c));
+                }
+            }
+        }
+    }
+    diff
+}
+
+/// Component changes between two snapshots.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ComponentDiff {
+    /// (instance, component) rows added or written since the older snapshot.
+    pub written: Vec<(Id, ComponentId)>,
+    /// (instance, component) rows present in the older snapshot and gone from the newer.
+    pub removed: Vec<(Id, ComponentId)>,
+}
+
 /// The nodes that differ between two snapshots, each list in slot order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SnapshotDiff {
@@ -171,12 +228,18 @@ pub struct SnapshotDiff {
     pub added: Vec<Id>,
     /// Live only in the older snapshot (destroyed or reclaimed since).
     pub removed: Vec<Id>,
+    /// Component rows written or removed.
+    pub components: ComponentDiff,
 }
 
 impl SnapshotDiff {
     /// Whether nothing changed.
     pub fn is_empty(&self) -> bool {
-        self.changed.is_empty() && self.added.is_empty() && self.removed.is_empty()
+        self.changed.is_empty()
+            && self.added.is_empty()
+            && self.removed.is_empty()
+            && self.components.written.is_empty()
+            && self.components.removed.is_empty()
     }
 }
 

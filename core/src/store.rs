@@ -12,49 +12,10 @@
 use crate::id::{Id, Slot};
 use crate::page::NodeRef;
 use crate::page_table::PageTable;
-use rustc_hash::FxHashMap;
-use std::sync::Arc;
+use crate::sharded_map::ShardedMap;
 
-const SHARDS: usize = 32;
-
-/// Sharded copy-on-write id → slot map.
-#[derive(Clone, Default)]
-pub(crate) struct IdMap {
-    shards: [Arc<FxHashMap<Id, Slot>>; SHARDS],
-    len: usize,
-}
-
-impl IdMap {
-    #[inline]
-    fn shard(id: Id) -> usize {
-        (id.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 59) as usize % SHARDS
-    }
-
-    #[inline]
-    pub fn get(&self, id: Id) -> Option<Slot> {
-        if self.len == 0 {
-            return None;
-        }
-        self.shards[Self::shard(id)].get(&id).copied()
-    }
-
-    pub fn insert(&mut self, id: Id, slot: Slot) {
-        if Arc::make_mut(&mut self.shards[Self::shard(id)]).insert(id, slot).is_none() {
-            self.len += 1;
-        }
-    }
-
-    pub fn remove(&mut self, id: Id) {
-        if self.get(id).is_some() {
-            Arc::make_mut(&mut self.shards[Self::shard(id)]).remove(&id);
-            self.len -= 1;
-        }
-    }
-
-    pub fn len(&self) -> usize {
-        self.len
-    }
-}
+/// Id → slot for nodes not at slot `id - 1`.
+pub(crate) type IdMap = ShardedMap<Id, Slot>;
 
 /// Pages and lookup: everything needed to read nodes by id.
 #[derive(Clone, Default)]

@@ -11,6 +11,7 @@ use super::{Arena, NodeData, TopologyChange};
 use crate::error::ArenaError;
 use crate::id::Id;
 use crate::names::NamePool;
+use crate::components::{ComponentId, ComponentStore, FieldValue};
 use crate::snapshot::Snapshot;
 use crate::store::NodeStore;
 use crate::value::{AttributeValue, NodeExtras, NodeFlags};
@@ -33,10 +34,26 @@ struct PlanEntry {
     data: NodeData,
     parent: Option<usize>,
     source: Id,
+    rows: Vec<(ComponentId, Vec<FieldValue>)>,
+}
+
+impl PlanEntry {
+    /// Every instance this entry refers to: reference properties, attributes, component
+    /// reference fields.
+    fn references(&self) -> impl Iterator<Item = Id> + '_ {
+        let extras = self.data.extras.iter().flat_map(|e| e.references().map(|(_, t)| t));
+        let rows = self.rows.iter().flat_map(|(_, values)| {
+            values.iter().filter_map(|v| match v {
+                FieldValue::Ref(r) => *r,
+                _ => None,
+            })
+        });
+        extras.chain(rows)
+    }
 }
 
 /// The archivable part of `root`'s subtree in pre-order (empty if `root` is not archivable).
-fn plan_subtree(store: &NodeStore, root: Id) -> Vec<PlanEntry> {
+fn plan_subtree(store: &NodeStore, components: &ComponentStore, root: Id) -> Vec<PlanEntry> {
     let mut plan = Vec::new();
     let mut stack = vec![(root, None)];
     while let Some((id, parent)) = stack.pop() {
@@ -45,7 +62,8 @@ fn plan_subtree(store: &NodeStore, root: Id) -> Vec<PlanEntry> {
             continue;
         }
         let index = plan.len();
-        plan.push(PlanEntry { data: node.to_data(), parent, source: id });
+        let rows = Arena::rows_of(components, id);
+        plan.push(PlanEntry { data: node.to_data(), parent, source: id, rows });
         stack.extend(node.children().iter().rev().map(|c| (c, Some(index))));
     }
     plan
@@ -58,7 +76,7 @@ impl Arena {
     /// detached.
     pub fn clone_subtree(&mut self, id: Id) -> Result<Option<Id>, ArenaError> {
         self.node(id)?;
-        let mut plan = plan_subtree(&self.store, id);
+        let mut plan = plan_subtree(&self.store, &self.components, id);
         if plan.is_empty() {
             return Ok(None);
         }
@@ -87,20 +105,20 @@ impl Arena {
         if let Some(p) = parent {
             self.validate_destination(src_root.class(), p, None)?;
         }
-        let mut plan = plan_subtree(source.store(), root);
+        let mut plan = plan_subtree(source.store(), source.components(), root);
         if plan.is_empty() {
             return Ok(None);
         }
         let inside: FxHashMap<Id, ()> = plan.iter().map(|e| (e.source, ())).collect();
         if policy == GraftPolicy::Refuse {
             for entry in &plan {
-                if let Some(extras) = &entry.data.extras
-                    && let Some((_, target)) = extras.references().find(|(_, t)| !inside.contains_key(t))
-                {
+                if let Some(target) = entry.references().find(|t| !inside.contains_key(t)) {
                     return Err(ArenaError::ExternalReference { holder: entry.source, target });
                 }
             }
         }
+        let used: Vec<ComponentId> = plan.iter().flat_map(|e| e.rows.iter().map(|(c, _)| *c)).collect();
+        self.check_graft_schemas(source.components(), &used)?;
         for entry in &mut plan {
             self.translate_names(&mut entry.data, source.names());
             if let Some(extras) = &mut entry.data.extras {
@@ -122,13 +140,26 @@ impl Arena {
         // Resolve external targets before allocating, while `self` is only read.
         let mut external: FxHashMap<Id, Option<Id>> = FxHashMap::default();
         for entry in &plan {
-            for (_, t) in entry.data.extras.iter().flat_map(|e| e.references()) {
+            for t in entry.references() {
                 if !inside.contains_key(&t) && !external.contains_key(&t) {
                     external.insert(t, resolve(t)?);
                 }
             }
         }
-        let copy = self.materialize(plan, false, |t| external.get(&t).copied().flatten())?;
+        // Component ids differ between arenas: adopt the source schemas (restored on failure).
+        let saved_registry = self.components.registry.clone();
+        for entry in &mut plan {
+            for (c, _) in &mut entry.rows {
+                *c = self.adopt_schema(source.components(), *c);
+            }
+        }
+        let copy = match self.materialize(plan, false, |t| external.get(&t).copied().flatten()) {
+            Ok(copy) => copy,
+            Err(e) => {
+                self.components.registry = saved_registry;
+                return Err(e);
+            }
+        };
         if let Some(p) = parent {
             let rev = self.revisions.bump();
             let slot = self.slot_of(copy);
@@ -197,6 +228,25 @@ impl Arena {
             }
             mapped.push(extras);
         }
+        let remap = |t: Id| map.get(&t).copied().or_else(|| external(t));
+        let rows: Vec<Vec<(ComponentId, Vec<FieldValue>)>> = plan
+            .iter()
+            .map(|e| {
+                e.rows
+                    .iter()
+                    .map(|(c, values)| {
+                        let values = values
+                            .iter()
+                            .map(|v| match v {
+                                FieldValue::Ref(Some(t)) => FieldValue::Ref(remap(*t)),
+                                other => other.clone(),
+                            })
+                            .collect();
+                        (*c, values)
+                    })
+                    .collect()
+            })
+            .collect();
         for ((entry, &copy), extras) in plan.iter().zip(&copies).zip(mapped) {
             let slot = self.slot_of(copy);
             let (page, i) = self.page_mut(slot);
@@ -226,6 +276,9 @@ impl Arena {
             if let Some(parent) = entry.parent {
                 self.link(copy, copies[parent]);
             }
+        }
+        for (&copy, rows) in copies.iter().zip(&rows) {
+            self.insert_copied_rows(copy, rows, rev);
         }
         self.revisions.topology = rev;
         self.topology.push(rev, TopologyChange::Created { id: copies[0], parent: None });

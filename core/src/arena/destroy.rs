@@ -81,10 +81,16 @@ impl Arena {
             page.flags[i].set(NodeFlags::LOCKED, true);
             page.flags[i].set(NodeFlags::IN_WORLD, false);
             self.deletions.push(rev, d);
+            self.remove_all_components(d, rev);
         }
         self.live -= subtree.len();
 
-        // 3. Reference policies: live holders of references to destroyed nodes drop them.
+        // 3. Reference policies: live holders of references to destroyed nodes drop them
+        //    (component fields follow their schema's policy).
+        let mut holders_to_destroy = Vec::new();
+        for &d in subtree.iter() {
+            self.apply_component_ref_policies(d, rev, &mut holders_to_destroy);
+        }
         for &d in subtree.iter() {
             let Some(holders) = self.indexes.refs.remove(&d) else { continue };
             for (holder, field) in holders {
@@ -118,6 +124,11 @@ impl Arena {
         self.topology.push(rev, TopologyChange::Destroyed { id });
         self.doomed.extend(subtree.iter().copied());
         self.events.push(InstanceEvent::Destroyed { root: id, subtree });
+        // `DestroyHolder` policies cascade; a platform-owned holder cannot be destroyed by a
+        // policy and keeps its (now stale) reference instead.
+        for holder in holders_to_destroy {
+            let _ = self.destroy(holder);
+        }
         Ok(true)
     }
 }

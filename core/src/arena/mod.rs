@@ -10,16 +10,19 @@
 //! - a refused call changes nothing (validation runs before the first write);
 //! - destroyed nodes are tombstones until the second event drain after their destruction.
 
+mod components;
 mod copy;
 mod destroy;
 mod edit;
 mod hierarchy;
 mod indexes;
 
+pub use components::AncestryQuery;
 pub use copy::GraftPolicy;
 pub use edit::NodeMut;
 
 use crate::class::{Class, Family};
+use crate::components::ComponentStore;
 use crate::error::ArenaError;
 use crate::events::InstanceEvent;
 use crate::id::{Id, IdAllocator, IdRange, Slot};
@@ -31,7 +34,9 @@ use crate::snapshot::Snapshot;
 use crate::store::NodeStore;
 use crate::value::{Appearance, Guid, NodeExtras, NodeFlags};
 use glam::Vec3;
+use components::RefHolders;
 use indexes::Indexes;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 /// How an arena is set up.
@@ -206,6 +211,10 @@ pub struct Arena {
     /// Position of each slot's node in its parent's child array.
     child_pos: Vec<u32>,
     indexes: Indexes,
+    /// Game-defined components (shared with snapshots).
+    pub(crate) components: ComponentStore,
+    /// Reverse index of component reference fields: target → holders.
+    component_refs: FxHashMap<Id, RefHolders>,
     events: Vec<InstanceEvent>,
     doomed: Vec<Id>,
     reclaimable: Vec<Id>,
@@ -251,6 +260,8 @@ impl Arena {
             occupied: 0,
             child_pos: Vec::new(),
             indexes: Indexes::default(),
+            components: ComponentStore::default(),
+            component_refs: FxHashMap::default(),
             events: Vec::new(),
             doomed: Vec::new(),
             reclaimable: Vec::new(),
@@ -391,7 +402,15 @@ impl Arena {
 
     /// A copy-on-write snapshot: shares every page, copies the top-level page table.
     pub fn snapshot(&self) -> Snapshot {
-        Snapshot::new(self.store.clone(), self.names.clone(), self.revisions, self.root, self.workspace, self.live)
+        Snapshot::new(
+            self.store.clone(),
+            self.names.clone(),
+            self.components.clone(),
+            self.revisions,
+            self.root,
+            self.workspace,
+            self.live,
+        )
     }
 
     /// Byte sizes of the arena's storage.
@@ -402,7 +421,8 @@ impl Arena {
             + self.indexes.family_pos.capacity() * 4
             + self.vacant.capacity() * 4
             + self.store.map.len() * 24
-            + self.indexes.families.iter().map(|f| f.list.capacity() * 8).sum::<usize>();
+            + self.indexes.families.iter().map(|f| f.list.capacity() * 8).sum::<usize>()
+            + self.components.heap_bytes();
         MemoryReport {
             live_nodes: self.live,
             occupied_slots: self.occupied,
@@ -534,6 +554,8 @@ impl Arena {
         {
             self.indexes.handles.remove(&h);
         }
+        let rev = self.revisions.global;
+        self.remove_all_components(id, rev);
         let (page, i) = self.store.table.page_mut(slot.0);
         page.clear(i);
         self.store.map.remove(id);

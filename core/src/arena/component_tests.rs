@@ -1,0 +1,306 @@
+//! Unit tests of component edits through the arena.
+
+use super::*;
+use crate::components::{FieldDef, Lane};
+use crate::{ArenaError, GraftPolicy};
+use glam::Vec3;
+
+fn health() -> Schema {
+    Schema::new("Health", vec![FieldDef::new("Value", FieldType::F32), FieldDef::new("Max", FieldType::F32)])
+}
+
+fn setup() -> (Arena, ComponentId, ComponentId, ComponentId) {
+    let mut arena = Arena::new();
+    let h = arena.register_component(health()).unwrap();
+    let regen =
+        arena.register_component(Schema::new("Regen", vec![FieldDef::new("Rate", FieldType::F64)]).requiring("Health")).unwrap();
+    let target = arena
+        .register_component(Schema::new(
+            "Target",
+            vec![FieldDef::reference("Who", RefPolicy::ClearField), FieldDef::new("Note", FieldType::String)],
+        ))
+        .unwrap();
+    (arena, h, regen, target)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+struct Velocity {
+    v: [f32; 3],
+}
+
+impl PodComponent for Velocity {
+    fn schema() -> Schema {
+        Schema::new("Velocity", vec![FieldDef::new("Value", FieldType::Vector3)])
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+struct Position {
+    p: [f32; 3],
+}
+
+impl PodComponent for Position {
+    fn schema() -> Schema {
+        Schema::new("Position", vec![FieldDef::new("Value", FieldType::Vector3)])
+    }
+}
+
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+struct WrongSize {
+    a: f32,
+    b: f32,
+}
+
+impl PodComponent for WrongSize {
+    fn schema() -> Schema {
+        Schema::new("WrongSize", vec![FieldDef::new("a", FieldType::F64), FieldDef::new("b", FieldType::F32)])
+    }
+}
+
+#[test]
+fn add_with_requirements_remove_with_dependents() {
+    let (mut arena, h, regen, _) = setup();
+    let p = arena.create(Class::Part, "P", Some(arena.workspace())).unwrap();
+    assert_eq!(arena.add_component(p, regen, Some(&[FieldValue::F64(2.5)])), Ok(true));
+    assert!(arena.components().has(p, h), "required component added with defaults");
+    assert_eq!(arena.field(p, h, "Value"), Some(FieldValue::F32(0.0)));
+    assert_eq!(arena.field(p, regen, "Rate"), Some(FieldValue::F64(2.5)));
+    assert_eq!(arena.add_component(p, regen, None), Ok(false));
+    assert_eq!(arena.remove_component(p, h), Ok(true));
+    assert_eq!(arena.components().components_of(p), &[] as &[ComponentId], "the dependent went too");
+    assert_eq!(arena.remove_component(p, h), Ok(false));
+}
+
+#[test]
+fn bad_values_are_refused_and_change_nothing() {
+    let (mut arena, h, _, target) = setup();
+    let p = arena.create(Class::Part, "P", None).unwrap();
+    let rev = arena.revisions().global;
+    assert!(matches!(arena.add_component(p, h, Some(&[FieldValue::F32(1.0)])), Err(ArenaError::Component(_))));
+    assert!(matches!(
+        arena.add_component(p, h, Some(&[FieldValue::F32(1.0), FieldValue::I32(1)])),
+        Err(ArenaError::Component(SchemaError::TypeMismatch { .. }))
+    ));
+    let ghost = Id(777);
+    assert_eq!(
+        arena.add_component(p, target, Some(&[FieldValue::Ref(Some(ghost)), FieldValue::String("x".into())])),
+        Err(ArenaError::NotFound(ghost))
+    );
+    assert_eq!(arena.revisions().global, rev);
+    assert!(arena.components().components_of(p).is_empty());
+    arena.add_component(p, h, None).unwrap();
+    assert!(matches!(arena.set_field(p, h, "Nope", FieldValue::F32(1.0)), Err(ArenaError::Component(_))));
+    assert!(matches!(arena.set_field(p, h, "Max", FieldValue::Bool(true)), Err(ArenaError::Component(_))));
+    let rev = arena.revisions().global;
+    assert_eq!(arena.set_field(p, h, "Max", FieldValue::F32(0.0)), Ok(false), "compare first");
+    assert_eq!(arena.revisions().global, rev);
+    assert_eq!(arena.set_field(p, h, "Max", FieldValue::F32(100.0)), Ok(true));
+    assert_eq!(arena.field(p, h, "Max"), Some(FieldValue::F32(100.0)));
+}
+
+#[test]
+fn pod_components_round_trip_and_layouts_are_checked() {
+    let mut arena = Arena::new();
+    let vel = arena.register_pod::<Velocity>().unwrap();
+    assert_eq!(arena.register_pod::<WrongSize>(), Err(SchemaError::PodLayout("WrongSize".into())));
+    let p = arena.create(Class::Part, "P", None).unwrap();
+    arena.insert_pod(p, &(Velocity { v: [1.0, 2.0, 3.0] },)).unwrap();
+    assert_eq!(arena.components().get_pod::<Velocity>(p), Some(Velocity { v: [1.0, 2.0, 3.0] }));
+    assert_eq!(arena.field(p, vel, "Value"), Some(FieldValue::Vector3(Vec3::new(1.0, 2.0, 3.0))));
+    assert!(arena.insert_pod(p, &(Position { p: [0.0; 3] },)).is_err(), "unregistered type");
+}
+
+#[test]
+fn chunk_passes_write_lanes_and_change_detection_skips_old_chunks() {
+    let mut arena = Arena::new();
+    let pos = arena.register_pod::<Position>().unwrap();
+    let vel = arena.register_pod::<Velocity>().unwrap();
+    let n = 3000;
+    let ids = arena
+        .spawn_batch(
+            Class::Part,
+            "Bullet",
+            None,
+            (0..n).map(|i| (Position { p: [i as f32, 0.0, 0.0] }, Velocity { v: [1.0, 2.0, 3.0] })),
+        )
+        .unwrap();
+    let mut q = Query::new(&[pos, vel]);
+    let p = arena.components().lane(pos, "Value").unwrap();
+    let v = arena.components().lane(vel, "Value").unwrap();
+    let before = arena.revisions().global;
+    let reads = [v, v.offset(1), v.offset(2)];
+    let writes = [p, p.offset(1), p.offset(2)];
+    arena.for_each_chunk_mut(&mut q, &reads, &writes, |mut c| {
+        for axis in 0..3 {
+            let dv: Vec<f32> = c.read::<f32>(axis).to_vec();
+            for (x, d) in c.write::<f32>(axis).iter_mut().zip(dv) {
+                *x += d;
+            }
+        }
+    });
+    assert_eq!(arena.components().get_pod::<Position>(ids[10]), Some(Position { p: [11.0, 2.0, 3.0] }));
+    assert_eq!(arena.components().changed_since(&mut q, pos, before).len(), n, "bulk write marks every row");
+    assert!(arena.components().changed_since(&mut q, vel, before).is_empty(), "velocity untouched");
+
+    let after = arena.revisions().global;
+    arena.set_field(ids[2500], pos, "Value", FieldValue::Vector3(Vec3::ZERO)).unwrap();
+    assert_eq!(arena.components().changed_since(&mut q, pos, after), vec![ids[2500]]);
+    let mut chunks_changed = 0;
+    arena.components().for_each_chunk(&mut q, |c| chunks_changed += c.changed_since(pos, after) as usize);
+    assert_eq!(chunks_changed, 1, "only the written chunk is newer");
+}
+
+#[test]
+fn parallel_chunk_pass_matches_sequential() {
+    let mut arena = Arena::new();
+    let pos = arena.register_pod::<Position>().unwrap();
+    let ids = arena.spawn_batch(Class::Part, "P", None, (0..5000).map(|i| (Position { p: [i as f32; 3] },))).unwrap();
+    let lane = arena.components().lane(pos, "Value").unwrap();
+    let mut q = Query::new(&[pos]);
+    arena.par_for_each_chunk_mut(&mut q, &[], &[lane], |mut c| c.write::<f32>(0).iter_mut().for_each(|x| *x *= 2.0));
+    for (i, id) in ids.iter().enumerate() {
+        assert_eq!(arena.components().get_pod::<Position>(*id).unwrap().p[0], 2.0 * i as f32);
+    }
+}
+
+#[test]
+fn queries_pick_up_new_tables_and_filter_without() {
+    let (mut arena, h, regen, target) = setup();
+    let a = arena.create(Class::Part, "A", None).unwrap();
+    arena.add_component(a, h, None).unwrap();
+    let mut q = Query::new(&[h]).without(&[regen]);
+    assert_eq!(arena.components().ids(&mut q), vec![a]);
+    let b = arena.create(Class::Part, "B", None).unwrap();
+    arena.add_component(b, target, None).unwrap();
+    arena.add_component(b, h, None).unwrap();
+    let c = arena.create(Class::Part, "C", None).unwrap();
+    arena.add_component(c, regen, None).unwrap();
+    assert_eq!(arena.components().ids(&mut q), vec![a, b]);
+}
+
+#[test]
+fn snapshot_keeps_component_values_and_a_write_copies_one_chunk() {
+    let mut arena = Arena::new();
+    let pos = arena.register_pod::<Position>().unwrap();
+    let ids = arena.spawn_batch(Class::Part, "P", None, (0..4000).map(|i| (Position { p: [i as f32; 3] },))).unwrap();
+    let snap = arena.snapshot();
+    arena.set_field(ids[5], pos, "Value", FieldValue::Vector3(Vec3::splat(-1.0))).unwrap();
+    assert_eq!(snap.components().get_pod::<Position>(ids[5]).unwrap().p, [5.0; 3]);
+    assert_eq!(arena.components().get_pod::<Position>(ids[5]).unwrap().p, [-1.0; 3]);
+    let (old, new) = (&snap.components().tables[0], &arena.components().tables[0]);
+    let lane = old.slots[0].first_lane;
+    let shared =
+        old.columns[lane].chunks.iter().zip(&new.columns[lane].chunks).filter(|(a, b)| Arc::ptr_eq(a, b)).count();
+    assert_eq!(shared, old.columns[lane].chunks.len() - 1, "one chunk copied");
+    let diff = snap.diff(&arena.snapshot());
+    assert_eq!(diff.components.written, vec![(ids[5], pos)]);
+}
+
+#[test]
+fn destroying_a_target_applies_each_reference_policy() {
+    let mut arena = Arena::new();
+    let ws = arena.workspace();
+    let h = arena.register_component(health()).unwrap();
+    let clear = arena.register_component(Schema::new("Aim", vec![FieldDef::reference("At", RefPolicy::ClearField)])).unwrap();
+    let remove = arena
+        .register_component(Schema::new("Leash", vec![FieldDef::reference("To", RefPolicy::RemoveComponent)]))
+        .unwrap();
+    let dependent =
+        arena.register_component(Schema::new("LeashFx", vec![FieldDef::new("Glow", FieldType::Bool)]).requiring("Leash")).unwrap();
+    let doom =
+        arena.register_component(Schema::new("Tether", vec![FieldDef::reference("To", RefPolicy::DestroyHolder)])).unwrap();
+    let boss = arena.create(Class::Model, "Boss", Some(ws)).unwrap();
+    arena.add_component(boss, h, None).unwrap();
+    let (a, b, c) = (
+        arena.create(Class::Part, "A", Some(ws)).unwrap(),
+        arena.create(Class::Part, "B", Some(ws)).unwrap(),
+        arena.create(Class::Part, "C", Some(ws)).unwrap(),
+    );
+    arena.add_component(a, clear, Some(&[FieldValue::Ref(Some(boss))])).unwrap();
+    arena.add_component(b, dependent, None).unwrap();
+    arena.set_field(b, remove, "To", FieldValue::Ref(Some(boss))).unwrap();
+    arena.add_component(c, doom, Some(&[FieldValue::Ref(Some(boss))])).unwrap();
+    assert_eq!(arena.component_referrers(boss).count(), 3);
+    arena.destroy(boss).unwrap();
+    assert!(!arena.components().has(boss, h), "destroyed instances lose their rows");
+    assert_eq!(arena.field(a, clear, "At"), Some(FieldValue::Ref(None)));
+    assert!(arena.components().components_of(b).is_empty(), "component and its dependent removed");
+    assert!(arena.get(c).is_none(), "holder destroyed");
+    assert_eq!(arena.component_referrers(boss).count(), 0);
+}
+
+#[test]
+fn clone_copies_rows_and_remaps_internal_references() {
+    let (mut arena, h, _, target) = setup();
+    let ws = arena.workspace();
+    let outside = arena.create(Class::Part, "Outside", Some(ws)).unwrap();
+    let m = arena.create(Class::Model, "M", Some(ws)).unwrap();
+    let a = arena.create(Class::Part, "A", Some(m)).unwrap();
+    let b = arena.create(Class::Part, "B", Some(m)).unwrap();
+    arena.add_component(a, target, Some(&[FieldValue::Ref(Some(b)), FieldValue::String("in".into())])).unwrap();
+    arena.add_component(b, target, Some(&[FieldValue::Ref(Some(outside)), FieldValue::String("out".into())])).unwrap();
+    arena.add_component(b, h, Some(&[FieldValue::F32(5.0), FieldValue::F32(9.0)])).unwrap();
+    let copy = arena.clone_subtree(m).unwrap().unwrap();
+    let kids: Vec<Id> = arena.children(copy).collect();
+    assert_eq!(arena.field(kids[0], target, "Who"), Some(FieldValue::Ref(Some(kids[1]))));
+    assert_eq!(arena.field(kids[0], target, "Note"), Some(FieldValue::String("in".into())));
+    assert_eq!(arena.field(kids[1], target, "Who"), Some(FieldValue::Ref(Some(outside))));
+    assert_eq!(arena.field(kids[1], h, "Max"), Some(FieldValue::F32(9.0)));
+    assert_eq!(arena.component_referrers(outside).count(), 2);
+}
+
+#[test]
+fn graft_adopts_schemas_refuses_conflicts_and_external_component_refs() {
+    let (mut src, h, _, target) = setup();
+    let sws = src.workspace();
+    let far = src.create(Class::Part, "Far", Some(sws)).unwrap();
+    let m = src.create(Class::Model, "M", Some(sws)).unwrap();
+    let a = src.create(Class::Part, "A", Some(m)).unwrap();
+    src.add_component(a, h, Some(&[FieldValue::F32(1.0), FieldValue::F32(2.0)])).unwrap();
+    src.add_component(m, target, Some(&[FieldValue::Ref(Some(far)), FieldValue::String("x".into())])).unwrap();
+    let snap = src.snapshot();
+
+    let mut dst = Arena::new();
+    let dws = dst.workspace();
+    assert_eq!(
+        dst.graft(&snap, m, Some(dws), GraftPolicy::Refuse),
+        Err(ArenaError::ExternalReference { holder: m, target: far })
+    );
+    let g = dst.graft(&snap, m, Some(dws), GraftPolicy::Clear).unwrap().unwrap();
+    let dh = dst.components().component("Health").unwrap();
+    let dt = dst.components().component("Target").unwrap();
+    let ga = dst.children(g).next().unwrap();
+    assert_eq!(dst.field(ga, dh, "Max"), Some(FieldValue::F32(2.0)));
+    assert_eq!(dst.field(g, dt, "Who"), Some(FieldValue::Ref(None)));
+
+    let mut clash = Arena::new();
+    clash.register_component(Schema::new("Health", vec![FieldDef::new("Value", FieldType::I64)])).unwrap();
+    let before = clash.len();
+    assert!(matches!(clash.graft(&snap, m, None, GraftPolicy::Clear), Err(ArenaError::Component(_))));
+    assert_eq!(clash.len(), before);
+}
+
+#[test]
+fn ancestry_queries_recheck_when_topology_moves() {
+    let (mut arena, h, _, _) = setup();
+    let ws = arena.workspace();
+    let inside = arena.create(Class::Part, "In", Some(ws)).unwrap();
+    let outside = arena.create(Class::Part, "Out", None).unwrap();
+    arena.add_component(inside, h, None).unwrap();
+    arena.add_component(outside, h, None).unwrap();
+    let mut q = AncestryQuery::new(Query::new(&[h]), ws);
+    assert_eq!(arena.query_under(&mut q), &[inside]);
+    arena.set_parent(outside, Some(ws)).unwrap();
+    assert_eq!(arena.query_under(&mut q), &[inside, outside]);
+    arena.set_parent(inside, None).unwrap();
+    assert_eq!(arena.query_under(&mut q), &[outside]);
+    let folder = arena.create(Class::Folder, "F", Some(ws)).unwrap();
+    let mut under_folder = AncestryQuery::new(Query::new(&[h]), folder);
+    assert!(arena.query_under(&mut under_folder).is_empty());
+    arena.set_parent(outside, Some(folder)).unwrap();
+    assert_eq!(arena.query_under(&mut under_folder), &[outside]);
+    let _ = Lane { component: h, lane: 0 };
+}

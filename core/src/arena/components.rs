@@ -1,0 +1,457 @@
+//! Component edits through the arena: registering schemas, adding and removing components
+//! (with their requirements and dependents), writing fields, POD bundles and batch spawning,
+//! chunk passes, ancestry-filtered queries, and the reverse index of reference fields.
+//!
+//! Invariants: only live instances have rows; `component_refs[target]` lists exactly the
+//! (holder, component, field) whose reference field points at `target`; every write stamps
+//! the holder's row tick (or the chunk's bulk revision) with a new global revision; a refused
+//! call changes nothing.
+
+use super::Arena;
+use crate::class::Class;
+use crate::components::{
+    ChunkLanes, ComponentId, ComponentStore, FieldType, FieldValue, Lane, LaneValue, PodBundle, PodComponent,
+    Query, RefPolicy, RowLoc, Schema, SchemaError, encode,
+};
+use crate::error::ArenaError;
+use crate::id::Id;
+use crate::value::NodeFlags;
+use smallvec::SmallVec;
+use std::sync::Arc;
+
+/// Holders of reference fields pointing at one target.
+pub(crate) type RefHolders = SmallVec<[(Id, ComponentId, u16); 2]>;
+
+/// A cached, ancestry-filtered view of a query: the matching instances under one ancestor,
+/// recomputed only when the topology or the component membership has moved since.
+#[derive(Clone, Debug)]
+pub struct AncestryQuery {
+    /// The component filter.
+    pub query: Query,
+    ancestor: Id,
+    checked: Option<(u64, u64)>,
+    matches: Vec<Id>,
+}
+
+impl AncestryQuery {
+    /// Instances matching `query` that are descendants of `ancestor`.
+    pub fn new(query: Query, ancestor: Id) -> Self {
+        Self { query, ancestor, checked: None, matches: Vec::new() }
+    }
+}
+
+impl Arena {
+    /// The component store (tables, schemas, queries).
+    pub fn components(&self) -> &ComponentStore {
+        &self.components
+    }
+
+    /// Registers a component schema (the same layout again returns the same id).
+    pub fn register_component(&mut self, schema: Schema) -> Result<ComponentId, SchemaError> {
+        if let Some(id) = self.components.registry.id(&schema.name)
+            && self.components.registry.info(id).schema == schema
+        {
+            return Ok(id);
+        }
+        Arc::make_mut(&mut self.components.registry).register(schema)
+    }
+
+    /// Registers `T`'s schema and ties the type to it for typed access.
+    pub fn register_pod<T: PodComponent>(&mut self) -> Result<ComponentId, SchemaError> {
+        let schema = T::schema();
+        let name = schema.name.to_string();
+        let probe = {
+            let mut reg = (*self.components.registry).clone();
+            let id = reg.register(schema.clone())?;
+            reg.info(id).pod_bytes
+        };
+        if probe != Some(std::mem::size_of::<T>()) {
+            return Err(SchemaError::PodLayout(name));
+        }
+        let id = self.register_component(schema)?;
+        self.components.pod_types.insert(std::any::TypeId::of::<T>(), id);
+        Ok(id)
+    }
+
+    fn check_values(&self, c: ComponentId, values: &[FieldValue]) -> Result<(), ArenaError> {
+        self.components.registry.check_row(c, values)?;
+        for v in values {
+            if let FieldValue::Ref(Some(t)) = v {
+                self.node(*t)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds component `c` to `id` with `values` (all fields, in order) or defaults, adding
+    /// the components it requires with defaults first. If `id` already has `c`, `values`
+    /// (when given) overwrite it. Returns whether the component was new.
+    pub fn add_component(
+        &mut self,
+        id: Id,
+        c: ComponentId,
+        values: Option<&[FieldValue]>,
+    ) -> Result<bool, ArenaError> {
+        self.live_slot(id)?;
+        if c.index() >= self.components.registry.len() {
+            return Err(SchemaError::UnknownComponent(format!("#{}", c.0)).into());
+        }
+        if let Some(v) = values {
+            self.check_values(c, v)?;
+        }
+        let had = self.components.has(id, c);
+        let rev = self.revisions.bump();
+        let required = self.components.registry.info(c).requires.clone();
+        for r in required.into_iter().chain([c]) {
+            if !self.components.has(id, r) {
+                let loc = self.components.loc(id);
+                let to = self.components.neighbour(loc.map(|l| l.table), r, true).expect("adding gives a table");
+                let new_loc = self.components.move_row(id, loc, to, rev).expect("row placed");
+                if r != c || values.is_none() {
+                    self.write_row_defaults(new_loc, r, rev);
+                }
+            }
+        }
+        if let Some(v) = values {
+            self.write_row(id, c, v, rev);
+        }
+        self.stamp(self.slot_of(id), rev);
+        Ok(!had)
+    }
+
+    fn write_row_defaults(&mut self, loc: RowLoc, c: ComponentId, rev: u64) {
+        let info = self.components.registry.info(c);
+        let lanes: SmallVec<[LaneValue; 8]> =
+            info.schema.fields.iter().flat_map(|f| encode(&FieldValue::default_of(f.ty))).collect();
+        let table = Arc::make_mut(&mut self.components.tables[loc.table as usize]);
+        let s = table.slot(c).expect("component present");
+        table.write_lanes(loc.row as usize, s, lanes, rev);
+    }
+
+    /// Writes a full, checked row and keeps the reverse reference index in step.
+    fn write_row(&mut self, id: Id, c: ComponentId, values: &[FieldValue], rev: u64) {
+        for (f, v) in values.iter().enumerate() {
+            self.write_field_unchecked(id, c, f, v, rev);
+        }
+    }
+
+    fn write_field_unchecked(&mut self, id: Id, c: ComponentId, field: usize, value: &FieldValue, rev: u64) {
+        let info = self.components.registry.info(c);
+        let first = info.field_lanes[field];
+        if info.schema.fields[field].ty == FieldType::InstanceRef {
+            if let Some(FieldValue::Ref(Some(old))) = self.components.field(id, c, field) {
+                remove_holder(&mut self.component_refs, old, (id, c, field as u16));
+            }
+            if let FieldValue::Ref(Some(new)) = value {
+                self.component_refs.entry(*new).or_default().push((id, c, field as u16));
+            }
+        }
+        let loc = self.components.loc(id).expect("row exists");
+        let table = Arc::make_mut(&mut self.components.tables[loc.table as usize]);
+        let s = table.slot(c).expect("component present");
+        for (k, lane) in encode(value).into_iter().enumerate() {
+            table.write_lane(loc.row as usize, s, first + k, lane, rev);
+        }
+    }
+
+    /// Removes component `c` from `id`, together with every component on `id` that requires
+    /// it. Returns whether `id` had `c`.
+    pub fn remove_component(&mut self, id: Id, c: ComponentId) -> Result<bool, ArenaError> {
+        self.live_slot(id)?;
+        if !self.components.has(id, c) {
+            return Ok(false);
+        }
+        let rev = self.revisions.bump();
+        self.remove_component_at(id, c, rev);
+        self.stamp(self.slot_of(id), rev);
+        Ok(true)
+    }
+
+    fn remove_component_at(&mut self, id: Id, c: ComponentId, rev: u64) {
+        let mut doomed: SmallVec<[ComponentId; 4]> = self.components.registry.dependents(c).into();
+        doomed.push(c);
+        for d in doomed {
+            if !self.components.has(id, d) {
+                continue;
+            }
+            self.drop_refs_of(id, d);
+            let loc = self.components.loc(id);
+            let to = self.components.neighbour(loc.map(|l| l.table), d, false).expect("had a table");
+            self.components.move_row(id, loc, to, rev);
+        }
+    }
+
+    /// Removes `holder`'s component `c` reference fields from the reverse index.
+    fn drop_refs_of(&mut self, holder: Id, c: ComponentId) {
+        let info = self.components.registry.info(c);
+        for (f, def) in info.schema.fields.iter().enumerate() {
+            if def.ty == FieldType::InstanceRef
+                && let Some(FieldValue::Ref(Some(t))) = self.components.field(holder, c, f)
+            {
+                remove_holder(&mut self.component_refs, t, (holder, c, f as u16));
+            }
+        }
+    }
+
+    /// Sets field `field` of `id`'s component `c`, comparing first. Returns whether it changed.
+    pub fn set_field(&mut self, id: Id, c: ComponentId, field: &str, value: FieldValue) -> Result<bool, ArenaError> {
+        self.live_slot(id)?;
+        let info = self.components.registry.info(c);
+        let f = info.field(field).ok_or_else(|| SchemaError::UnknownField {
+            component: info.schema.name.to_string(),
+            field: field.to_owned(),
+        })?;
+        let expected = info.schema.fields[f].ty;
+        if value.ty() != expected {
+            return Err(SchemaError::TypeMismatch {
+                component: info.schema.name.to_string(),
+                field: field.to_owned(),
+                expected,
+                got: value.ty(),
+            }
+            .into());
+        }
+        let Some(current) = self.components.field(id, c, f) else {
+            return Err(SchemaError::UnknownComponent(info.schema.name.to_string()).into());
+        };
+        if let FieldValue::Ref(Some(t)) = value {
+            self.node(t)?;
+        }
+        if current == value {
+            return Ok(false);
+        }
+        let rev = self.revisions.bump();
+        self.write_field_unchecked(id, c, f, &value, rev);
+        self.stamp(self.slot_of(id), rev);
+        Ok(true)
+    }
+
+    /// Field `field` of `id`'s component `c`.
+    pub fn field(&self, id: Id, c: ComponentId, field: &str) -> Option<FieldValue> {
+        self.get(id)?;
+        self.components.field_by_name(id, c, field)
+    }
+
+    /// Holders of component reference fields pointing at `target`.
+    pub fn component_referrers(&self, target: Id) -> impl Iterator<Item = (Id, ComponentId, u16)> + '_ {
+        self.component_refs.get(&target).into_iter().flatten().copied()
+    }
+
+    /// Inserts (or overwrites) the POD components of `bundle` on `id`. Their types must be
+    /// registered with [`register_pod`](Self::register_pod).
+    pub fn insert_pod<B: PodBundle>(&mut self, id: Id, bundle: &B) -> Result<(), ArenaError> {
+        self.live_slot(id)?;
+        let ids = self.pod_ids::<B>()?;
+        let rev = self.revisions.bump();
+        for (&c, bytes) in ids.iter().zip(bundle.bytes()) {
+            if !self.components.has(id, c) {
+                let loc = self.components.loc(id);
+                let to = self.components.neighbour(loc.map(|l| l.table), c, true).expect("adding gives a table");
+                self.components.move_row(id, loc, to, rev);
+            }
+            let loc = self.components.loc(id).expect("row placed");
+            self.write_pod_bytes(loc, c, bytes, rev);
+        }
+        self.stamp(self.slot_of(id), rev);
+        Ok(())
+    }
+
+    fn pod_ids<B: PodBundle>(&self) -> Result<SmallVec<[ComponentId; 4]>, ArenaError> {
+        B::type_ids()
+            .iter()
+            .zip(B::schemas())
+            .map(|(t, s)| {
+                self.components
+                    .pod_types
+                    .get(t)
+                    .copied()
+                    .ok_or_else(|| SchemaError::UnknownComponent(s.name.to_string()).into())
+            })
+            .collect()
+    }
+
+    fn write_pod_bytes(&mut self, loc: RowLoc, c: ComponentId, bytes: &[u8], rev: u64) {
+        let kinds = &self.components.registry.info(c).lane_kinds;
+        let table = Arc::make_mut(&mut self.components.tables[loc.table as usize]);
+        let s = table.slot(c).expect("component present");
+        let mut at = 0;
+        let lanes = kinds.iter().map(|k| {
+            let n = if *k == crate::components::LaneKind::W64 { 8 } else { 4 };
+            let mut w = [0u8; 8];
+            w[..n].copy_from_slice(&bytes[at..at + n]);
+            at += n;
+            LaneValue::Word(u64::from_le_bytes(w))
+        });
+        table.write_lanes(loc.row as usize, s, lanes, rev);
+    }
+
+    /// Creates one detached-or-attached instance of `class` per bundle, all named `name`
+    /// under `parent`, with the bundle's POD components. Returns their ids in order.
+    pub fn spawn_batch<B: PodBundle>(
+        &mut self,
+        class: Class,
+        name: &str,
+        parent: Option<Id>,
+        bundles: impl IntoIterator<Item = B>,
+    ) -> Result<Vec<Id>, ArenaError> {
+        let ids = self.pod_ids::<B>()?;
+        let mut set: SmallVec<[ComponentId; 4]> = ids.clone();
+        set.sort();
+        let mut out = Vec::new();
+        for bundle in bundles {
+            let id = self.create(class, name, parent)?;
+            let rev = self.revisions.global;
+            let table = self.components.table_for(&set);
+            let loc = self.components.move_row(id, None, table, rev).expect("row placed");
+            for (&c, bytes) in ids.iter().zip(bundle.bytes()) {
+                self.write_pod_bytes(loc, c, bytes, rev);
+            }
+            out.push(id);
+        }
+        Ok(out)
+    }
+
+    /// Runs `f` on each chunk matching `query`, with `reads` lanes readable and `writes`
+    /// lanes writable. Written chunks are stamped with one new revision (copied first if a
+    /// snapshot shares them).
+    pub fn for_each_chunk_mut(
+        &mut self,
+        query: &mut Query,
+        reads: &[Lane],
+        writes: &[Lane],
+        f: impl FnMut(ChunkLanes<'_>),
+    ) {
+        let rev = self.revisions.bump();
+        self.components.for_each_chunk_mut(query, reads, writes, rev, f);
+    }
+
+    /// [`for_each_chunk_mut`](Self::for_each_chunk_mut) with chunks spread over rayon's pool.
+    pub fn par_for_each_chunk_mut(
+        &mut self,
+        query: &mut Query,
+        reads: &[Lane],
+        writes: &[Lane],
+        f: impl Fn(ChunkLanes<'_>) + Sync + Send,
+    ) {
+        let rev = self.revisions.bump();
+        self.components.par_for_each_chunk_mut(query, reads, writes, rev, f);
+    }
+
+    /// The instances matching `q.query` under `q`'s ancestor, recomputed only if the topology
+    /// or component membership moved since the last call.
+    pub fn query_under<'q>(&self, q: &'q mut AncestryQuery) -> &'q [Id] {
+        let key = (self.revisions.topology, self.components.membership);
+        if q.checked != Some(key) {
+            let ancestor = q.ancestor;
+            let in_world = ancestor == self.workspace;
+            let ids = self.components.ids(&mut q.query);
+            q.matches = ids
+                .into_iter()
+                .filter(|&id| {
+                    if in_world {
+                        self.get(id).is_some_and(|n| n.flags().contains(NodeFlags::IN_WORLD) && id != ancestor)
+                    } else {
+                        self.is_ancestor_of(ancestor, id)
+                    }
+                })
+                .collect();
+            q.checked = Some(key);
+        }
+        &q.matches
+    }
+
+    // ---- hooks used by destroy, clone and graft ----
+
+    /// Removes every row of `id` (destruction), dropping its reference-index entries.
+    pub(crate) fn remove_all_components(&mut self, id: Id, rev: u64) {
+        let Some(loc) = self.components.loc(id) else { return };
+        let comps: SmallVec<[ComponentId; 8]> = self.components.tables[loc.table as usize].components.iter().copied().collect();
+        for c in comps {
+            self.drop_refs_of(id, c);
+        }
+        self.components.move_row(id, Some(loc), u32::MAX, rev);
+    }
+
+    /// Applies the reference policies for destroyed `target`: live holders get the field
+    /// cleared, the component removed, or are returned to be destroyed.
+    pub(crate) fn apply_component_ref_policies(&mut self, target: Id, rev: u64, destroy: &mut Vec<Id>) {
+        let Some(holders) = self.component_refs.remove(&target) else { return };
+        for (holder, c, f) in holders {
+            if self.get(holder).is_none() || !self.components.has(holder, c) {
+                continue;
+            }
+            match self.components.registry.info(c).schema.fields[f as usize].on_destroy {
+                RefPolicy::ClearField => {
+                    let loc = self.components.loc(holder).expect("row");
+                    let table = Arc::make_mut(&mut self.components.tables[loc.table as usize]);
+                    let s = table.slot(c).expect("component");
+                    let first = self.components.registry.info(c).field_lanes[f as usize];
+                    table.write_lane(loc.row as usize, s, first, LaneValue::Word(0), rev);
+                }
+                RefPolicy::RemoveComponent => self.remove_component_at(holder, c, rev),
+                RefPolicy::DestroyHolder => destroy.push(holder),
+            }
+            let slot = self.slot_of(holder);
+            self.stamp(slot, rev);
+        }
+    }
+
+    /// The components of `source` in `store` as (component, values) rows, for copying.
+    pub(crate) fn rows_of(store: &ComponentStore, source: Id) -> Vec<(ComponentId, Vec<FieldValue>)> {
+        store.components_of(source).iter().filter_map(|&c| Some((c, store.row(source, c)?))).collect()
+    }
+
+    /// Inserts copied rows on a freshly created `id` (no validation: the source was valid and
+    /// references were already remapped).
+    pub(crate) fn insert_copied_rows(&mut self, id: Id, rows: &[(ComponentId, Vec<FieldValue>)], rev: u64) {
+        if rows.is_empty() {
+            return;
+        }
+        let mut set: SmallVec<[ComponentId; 8]> = rows.iter().map(|(c, _)| *c).collect();
+        set.sort();
+        let table = self.components.table_for(&set);
+        self.components.move_row(id, None, table, rev);
+        for (c, values) in rows {
+            self.write_row(id, *c, values, rev);
+        }
+    }
+
+    /// Maps a source component id to this arena's (graft): registers the schema if missing.
+    /// Call [`check_graft_schemas`](Self::check_graft_schemas) first.
+    pub(crate) fn adopt_schema(&mut self, source: &ComponentStore, c: ComponentId) -> ComponentId {
+        let schema = source.registry().info(c).schema.clone();
+        for r in &schema.requires {
+            let rid = source.registry().id(r).expect("source requirement registered");
+            self.adopt_schema(source, rid);
+        }
+        self.register_component(schema).expect("checked by check_graft_schemas")
+    }
+
+    /// Refuses a graft whose component schemas conflict with this arena's.
+    pub(crate) fn check_graft_schemas(&self, source: &ComponentStore, used: &[ComponentId]) -> Result<(), ArenaError> {
+        for &c in used {
+            let schema = &source.registry().info(c).schema;
+            if let Some(mine) = self.components.registry.id(&schema.name)
+                && self.components.registry.info(mine).schema != *schema
+            {
+                return Err(SchemaError::LayoutConflict(schema.name.to_string()).into());
+            }
+        }
+        Ok(())
+    }
+}
+
+fn remove_holder(refs: &mut rustc_hash::FxHashMap<Id, RefHolders>, target: Id, entry: (Id, ComponentId, u16)) {
+    if let Some(list) = refs.get_mut(&target) {
+        if let Some(p) = list.iter().position(|e| *e == entry) {
+            list.swap_remove(p);
+        }
+        if list.is_empty() {
+            refs.remove(&target);
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "component_tests.rs"]
+mod tests;

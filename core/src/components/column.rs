@@ -1,0 +1,259 @@
+//! [`Column`]: one storage lane of an archetype table, split into chunks of [`CHUNK_ROWS`]
+//! rows behind `Arc`.
+//!
+//! Word lanes store 32- or 64-bit values in 32-byte-aligned blocks, so a chunk's lane can be
+//! read as `&[f32]`, `&[i64]`, ... with no copy and loaded straight into SIMD registers.
+//! String lanes store `Option<Arc<str>>` (`None` reads as the empty string).
+//!
+//! Copy-on-write: cloning a column copies its chunk pointers; writing a row copies that one
+//! chunk if it is shared. Each chunk records the revision of its last write, so a consumer
+//! asking what changed skips chunks older than its revision without reading their rows.
+//!
+//! Invariant: chunk `k` holds rows `k * CHUNK_ROWS ..`; every chunk but the last is full;
+//! the owning table tracks the row count.
+
+use super::schema::LaneKind;
+use std::sync::Arc;
+
+/// Rows per chunk.
+pub const CHUNK_ROWS: usize = 1024;
+
+/// 32 bytes: eight 32-bit or four 64-bit words, aligned for 256-bit SIMD loads.
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C, align(32))]
+pub struct Block(pub [u32; 8]);
+
+#[derive(Clone, Debug)]
+pub(crate) enum ChunkData {
+    Words(Vec<Block>),
+    Strs(Vec<Option<Arc<str>>>),
+}
+
+impl std::fmt::Debug for Block {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// One chunk of one lane.
+#[derive(Clone, Debug)]
+pub(crate) struct Chunk {
+    pub data: ChunkData,
+    /// Revision of the last write to this chunk.
+    pub revision: u64,
+}
+
+/// A value read from or written to a lane.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum LaneValue {
+    Word(u64),
+    Str(Option<Arc<str>>),
+}
+
+/// A chunked lane.
+#[derive(Clone, Debug)]
+pub(crate) struct Column {
+    pub kind: LaneKind,
+    pub chunks: Vec<Arc<Chunk>>,
+}
+
+#[inline]
+fn split(row: usize) -> (usize, usize) {
+    (row / CHUNK_ROWS, row % CHUNK_ROWS)
+}
+
+impl Column {
+    pub fn new(kind: LaneKind) -> Self {
+        Self { kind, chunks: Vec::new() }
+    }
+
+    fn words_per_block(&self) -> usize {
+        if self.kind == LaneKind::W64 { 4 } else { 8 }
+    }
+
+    fn new_chunk(&self, rev: u64) -> Chunk {
+        let data = match self.kind {
+            LaneKind::Str => ChunkData::Strs(Vec::new()),
+            _ => ChunkData::Words(Vec::new()),
+        };
+        Chunk { data, revision: rev }
+    }
+
+    /// Appends a row holding `value` (the table appends to every column at once).
+    pub fn push(&mut self, row: usize, value: LaneValue, rev: u64) {
+        let (k, i) = split(row);
+        if k == self.chunks.len() {
+            let chunk = self.new_chunk(rev);
+            self.chunks.push(Arc::new(chunk));
+        }
+        let per_block = self.words_per_block();
+        let chunk = Arc::make_mut(&mut self.chunks[k]);
+        chunk.revision = rev;
+        match &mut chunk.data {
+            ChunkData::Words(blocks) => {
+                if i / per_block == blocks.len() {
+                    blocks.push(Block([0; 8]));
+                }
+                write_word(blocks, per_block, i, value);
+            }
+            ChunkData::Strs(strs) => {
+                debug_assert_eq!(strs.len(), i);
+                strs.push(match value {
+                    LaneValue::Str(s) => s,
+                    LaneValue::Word(_) => None,
+                });
+            }
+        }
+    }
+
+    /// The value in `row`.
+    #[inline]
+    pub fn get(&self, row: usize) -> LaneValue {
+        let (k, i) = split(row);
+        match &self.chunks[k].data {
+            ChunkData::Words(blocks) => LaneValue::Word(read_word(blocks, self.words_per_block(), i)),
+            ChunkData::Strs(strs) => LaneValue::Str(strs[i].clone()),
+        }
+    }
+
+    /// The word in `row` (0 for a string lane).
+    #[inline]
+    pub fn word(&self, row: usize) -> u64 {
+        let (k, i) = split(row);
+        match &self.chunks[k].data {
+            ChunkData::Words(blocks) => read_word(blocks, self.words_per_block(), i),
+            ChunkData::Strs(_) => 0,
+        }
+    }
+
+    /// Writes `value` into `row`, copying the chunk if shared and stamping it `rev`.
+    #[inline]
+    pub fn set(&mut self, row: usize, value: LaneValue, rev: u64) {
+        let (k, i) = split(row);
+        let per_block = self.words_per_block();
+        let chunk = Arc::make_mut(&mut self.chunks[k]);
+        chunk.revision = rev;
+        match &mut chunk.data {
+            ChunkData::Words(blocks) => write_word(blocks, per_block, i, value),
+            ChunkData::Strs(strs) => {
+                strs[i] = match value {
+                    LaneValue::Str(s) => s,
+                    LaneValue::Word(_) => None,
+                }
+            }
+        }
+    }
+
+    /// Drops the last row (`len` rows before the call).
+    pub fn pop(&mut self, len: usize) {
+        let (k, i) = split(len - 1);
+        if i == 0 {
+            self.chunks.pop();
+            return;
+        }
+        let per_block = self.words_per_block();
+        let chunk = Arc::make_mut(&mut self.chunks[k]);
+        match &mut chunk.data {
+            ChunkData::Words(blocks) => {
+                if i % per_block == 0 {
+                    blocks.pop();
+                } else {
+                    write_word(blocks, per_block, i, LaneValue::Word(0));
+                }
+            }
+            ChunkData::Strs(strs) => {
+                strs.pop();
+            }
+        }
+    }
+
+    /// Chunk `k`'s blocks (empty for a string lane).
+    #[inline]
+    pub fn blocks(&self, k: usize) -> &[Block] {
+        match &self.chunks[k].data {
+            ChunkData::Words(blocks) => blocks,
+            ChunkData::Strs(_) => &[],
+        }
+    }
+
+    /// Heap bytes held (shared chunks counted in full).
+    pub fn heap_bytes(&self) -> usize {
+        self.chunks
+            .iter()
+            .map(|c| match &c.data {
+                ChunkData::Words(b) => b.capacity() * 32,
+                ChunkData::Strs(s) => s.capacity() * std::mem::size_of::<Option<Arc<str>>>(),
+            })
+            .sum::<usize>()
+            + self.chunks.capacity() * 8
+    }
+}
+
+#[inline]
+fn read_word(blocks: &[Block], per_block: usize, i: usize) -> u64 {
+    let b = &blocks[i / per_block].0;
+    if per_block == 8 {
+        b[i % 8] as u64
+    } else {
+        let j = (i % 4) * 2;
+        b[j] as u64 | ((b[j + 1] as u64) << 32)
+    }
+}
+
+#[inline]
+fn write_word(blocks: &mut [Block], per_block: usize, i: usize, value: LaneValue) {
+    let LaneValue::Word(w) = value else { return };
+    let b = &mut blocks[i / per_block].0;
+    if per_block == 8 {
+        b[i % 8] = w as u32;
+    } else {
+        let j = (i % 4) * 2;
+        b[j] = w as u32;
+        b[j + 1] = (w >> 32) as u32;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_round_trip_across_chunks_and_pop() {
+        let mut c = Column::new(LaneKind::W64);
+        for r in 0..(CHUNK_ROWS + 5) {
+            c.push(r, LaneValue::Word(r as u64 * 1_000_000_007), 1);
+        }
+        assert_eq!(c.chunks.len(), 2);
+        assert_eq!(c.word(CHUNK_ROWS + 3), (CHUNK_ROWS as u64 + 3) * 1_000_000_007);
+        c.set(7, LaneValue::Word(u64::MAX), 2);
+        assert_eq!(c.word(7), u64::MAX);
+        assert_eq!(c.chunks[0].revision, 2);
+        assert_eq!(c.chunks[1].revision, 1);
+        for len in (CHUNK_ROWS..CHUNK_ROWS + 5).rev() {
+            c.pop(len + 1);
+        }
+        assert_eq!(c.chunks.len(), 1);
+        assert_eq!(c.word(CHUNK_ROWS - 1), (CHUNK_ROWS as u64 - 1) * 1_000_000_007);
+    }
+
+    #[test]
+    fn w32_lane_reads_as_a_slice() {
+        let mut c = Column::new(LaneKind::W32);
+        for r in 0..20 {
+            c.push(r, LaneValue::Word((r as f32).to_bits() as u64), 1);
+        }
+        let floats: &[f32] = bytemuck::cast_slice(c.blocks(0));
+        assert_eq!(&floats[..20], &(0..20).map(|r| r as f32).collect::<Vec<_>>()[..]);
+        assert_eq!(c.blocks(0).as_ptr() as usize % 32, 0);
+    }
+
+    #[test]
+    fn clones_share_chunks_until_written() {
+        let mut c = Column::new(LaneKind::Str);
+        c.push(0, LaneValue::Str(Some("a".into())), 1);
+        let snap = c.clone();
+        c.set(0, LaneValue::Str(Some("b".into())), 2);
+        assert_eq!(snap.get(0), LaneValue::Str(Some("a".into())));
+        assert_eq!(c.get(0), LaneValue::Str(Some("b".into())));
+    }
+}

@@ -1,0 +1,31 @@
+//! Game-defined components: a columnar archetype store attached to the arena.
+//!
+//! - [`schema`]: run-time schemas with typed fields, requirements and reference policies;
+//! - `column` / `table`: chunked, SIMD-aligned lanes and archetype tables;
+//! - [`ComponentStore`]: tables, row locations and schemas, shared by snapshots;
+//! - [`Query`], [`ChunkView`], [`ChunkLanes`]: iteration, parallel chunk passes, change
+//!   detection;
+//! - [`PodComponent`] / [`PodBundle`]: typed zero-copy access for engine code.
+//!
+//! Component membership never creates a parent-child relationship: the arena's hierarchy
+//! stays the authority for ancestry. Edits go through [`Arena`](crate::Arena), which stamps
+//! revisions and keeps the reverse reference index.
+
+mod column;
+mod pod;
+mod query;
+mod schema;
+mod store;
+mod table;
+
+pub use column::{Block, CHUNK_ROWS};
+pub use pod::{PodBundle, PodComponent};
+pub use query::{ChunkLanes, ChunkView, Lane, Query};
+pub use schema::{
+    ComponentId, ComponentInfo, FieldDef, FieldType, FieldValue, LaneKind, RefPolicy, Schema, SchemaError,
+    SchemaRegistry,
+};
+pub use store::ComponentStore;
+
+pub(crate) use column::LaneValue;
+pub(crate) use store::{RowLoc, encode};

@@ -1,0 +1,276 @@
+//! [`ComponentStore`]: the archetype tables, row locations and schemas — the part of the
+//! component store a snapshot shares.
+//!
+//! Tables sit behind `Arc` and their columns are chunked, so a snapshot copies the table list,
+//! and the first write after it copies one table's chunk pointers and one chunk. Row
+//! locations live in a sharded copy-on-write map.
+//!
+//! Invariants: `locs[id] = (t, r)` exactly when `tables[t].ids[r] == id`; an instance has at
+//! most one row, in the table of exactly its component set; tables are never removed, so
+//! table indexes stay valid for cached queries.
+
+use super::column::LaneValue;
+use super::schema::{ComponentId, FieldType, FieldValue, LaneKind, SchemaRegistry};
+use super::table::Table;
+use crate::id::Id;
+use crate::sharded_map::ShardedMap;
+use glam::{Quat, Vec3};
+use rustc_hash::FxHashMap;
+use std::any::TypeId;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Where an instance's row is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RowLoc {
+    pub table: u32,
+    pub row: u32,
+}
+
+static STORE_UIDS: AtomicU64 = AtomicU64::new(1);
+
+/// Tables, locations and schemas.
+#[derive(Clone)]
+pub struct ComponentStore {
+    pub(crate) registry: Arc<SchemaRegistry>,
+    pub(crate) tables: Vec<Arc<Table>>,
+    pub(crate) by_set: FxHashMap<Box<[ComponentId]>, u32>,
+    pub(crate) locs: ShardedMap<Id, RowLoc>,
+    pub(crate) pod_types: FxHashMap<TypeId, ComponentId>,
+    /// Identity shared by this store and its snapshots (keys query caches).
+    pub(crate) uid: u64,
+    /// Revision of the last change of any row's component set.
+    pub(crate) membership: u64,
+}
+
+impl Default for ComponentStore {
+    fn default() -> Self {
+        Self {
+            registry: Arc::default(),
+            tables: Vec::new(),
+            by_set: FxHashMap::default(),
+            locs: ShardedMap::default(),
+            pod_types: FxHashMap::default(),
+            uid: STORE_UIDS.fetch_add(1, Ordering::Relaxed),
+            membership: 0,
+        }
+    }
+}
+
+/// Encodes a field value into lane values.
+pub(crate) fn encode(value: &FieldValue) -> smallvec::SmallVec<[LaneValue; 4]> {
+    use smallvec::smallvec;
+    let w32 = |x: u32| LaneValue::Word(x as u64);
+    match value {
+        FieldValue::Bool(b) => smallvec![w32(*b as u32)],
+        FieldValue::I32(x) => smallvec![w32(*x as u32)],
+        FieldValue::F32(x) => smallvec![w32(x.to_bits())],
+        FieldValue::I64(x) => smallvec![LaneValue::Word(*x as u64)],
+        FieldValue::F64(x) => smallvec![LaneValue::Word(x.to_bits())],
+        FieldValue::Ref(r) => smallvec![LaneValue::Word(r.map_or(0, |i| i.0))],
+        FieldValue::Vector3(v) => v.to_array().iter().map(|c| w32(c.to_bits())).collect(),
+        FieldValue::Quaternion(q) => q.to_array().iter().map(|c| w32(c.to_bits())).collect(),
+        FieldValue::String(s) => smallvec![LaneValue::Str(if s.is_empty() { None } else { Some(s.clone()) })],
+    }
+}
+
+/// Decodes lane values (read by `lane(i)`) into a field value of `ty`.
+pub(crate) fn decode(ty: FieldType, lane: impl Fn(usize) -> LaneValue) -> FieldValue {
+    let word = |i: usize| match lane(i) {
+        LaneValue::Word(w) => w,
+        LaneValue::Str(_) => 0,
+    };
+    let f = |i: usize| f32::from_bits(word(i) as u32);
+    match ty {
+        FieldType::Bool => FieldValue::Bool(word(0) != 0),
+        FieldType::I32 => FieldValue::I32(word(0) as u32 as i32),
+        FieldType::F32 => FieldValue::F32(f(0)),
+        FieldType::I64 => FieldValue::I64(word(0) as i64),
+        FieldType::F64 => FieldValue::F64(f64::from_bits(word(0))),
+        FieldType::InstanceRef => FieldValue::Ref(match word(0) {
+            0 => None,
+            w => Some(Id(w)),
+        }),
+        FieldType::Vector3 => FieldValue::Vector3(Vec3::new(f(0), f(1), f(2))),
+        FieldType::Quaternion => FieldValue::Quaternion(Quat::from_xyzw(f(0), f(1), f(2), f(3))),
+        FieldType::String => FieldValue::String(match lane(0) {
+            LaneValue::Str(Some(s)) => s,
+            _ => Arc::from(""),
+        }),
+    }
+}
+
+impl ComponentStore {
+    /// The schemas.
+    pub fn registry(&self) -> &SchemaRegistry {
+        &self.registry
+    }
+
+    /// The id of component `name`.
+    pub fn component(&self, name: &str) -> Option<ComponentId> {
+        self.registry.id(name)
+    }
+
+    /// Number of archetype tables.
+    pub fn table_count(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// Number of instances with at least one component.
+    pub fn row_count(&self) -> usize {
+        self.locs.len()
+    }
+
+    /// Revision of the last change of any instance's component set.
+    pub fn membership_revision(&self) -> u64 {
+        self.membership
+    }
+
+    #[inline]
+    pub(crate) fn loc(&self, id: Id) -> Option<RowLoc> {
+        self.locs.get(id)
+    }
+
+    /// The components `id` has, sorted by id (empty if none).
+    pub fn components_of(&self, id: Id) -> &[ComponentId] {
+        match self.loc(id) {
+            Some(l) => &self.tables[l.table as usize].components,
+            None => &[],
+        }
+    }
+
+    /// Whether `id` has component `c`.
+    pub fn has(&self, id: Id, c: ComponentId) -> bool {
+        self.loc(id).is_some_and(|l| self.tables[l.table as usize].slot(c).is_some())
+    }
+
+    /// Field `field` of `id`'s component `c`.
+    pub fn field(&self, id: Id, c: ComponentId, field: usize) -> Option<FieldValue> {
+        let l = self.loc(id)?;
+        let table = &self.tables[l.table as usize];
+        let slot = table.slots[table.slot(c)?];
+        let info = self.registry.info(c);
+        let def = info.schema.fields.get(field)?;
+        let first = slot.first_lane + info.field_lanes[field];
+        Some(decode(def.ty, |i| table.columns[first + i].get(l.row as usize)))
+    }
+
+    /// Field `name` of `id`'s component `c`.
+    pub fn field_by_name(&self, id: Id, c: ComponentId, name: &str) -> Option<FieldValue> {
+        self.field(id, c, self.registry.info(c).field(name)?)
+    }
+
+    /// Every field of `id`'s component `c`.
+    pub fn row(&self, id: Id, c: ComponentId) -> Option<Vec<FieldValue>> {
+        let n = self.registry.info(c).schema.fields.len();
+        (0..n).map(|f| self.field(id, c, f)).collect()
+    }
+
+    /// The revision at which `id`'s component `c` was last written (single-row or bulk).
+    pub fn row_revision(&self, id: Id, c: ComponentId) -> Option<u64> {
+        let l = self.loc(id)?;
+        let table = &self.tables[l.table as usize];
+        let s = table.slot(c)?;
+        let tick = table.columns[table.slots[s].tick].word(l.row as usize);
+        Some(tick.max(table.bulk[s][l.row as usize / super::column::CHUNK_ROWS]))
+    }
+
+    /// `id`'s component `c` as the plain-old-data type `T` registered for it.
+    pub fn get_pod<T: super::pod::PodComponent>(&self, id: Id) -> Option<T> {
+        let c = *self.pod_types.get(&TypeId::of::<T>())?;
+        let l = self.loc(id)?;
+        let table = &self.tables[l.table as usize];
+        let slot = table.slots[table.slot(c)?];
+        let mut value = T::zeroed();
+        let bytes = bytemuck::bytes_of_mut(&mut value);
+        let mut at = 0;
+        for (lane, kind) in self.registry.info(c).lane_kinds.iter().enumerate() {
+            let w = table.columns[slot.first_lane + lane].word(l.row as usize);
+            let n = if *kind == LaneKind::W64 { 8 } else { 4 };
+            bytes[at..at + n].copy_from_slice(&w.to_le_bytes()[..n]);
+            at += n;
+        }
+        Some(value)
+    }
+
+    /// The table for exactly `set` (sorted), created if new.
+    pub(crate) fn table_for(&mut self, set: &[ComponentId]) -> u32 {
+        if let Some(&t) = self.by_set.get(set) {
+            return t;
+        }
+        let t = self.tables.len() as u32;
+        self.tables.push(Arc::new(Table::new(set.into(), &self.registry)));
+        self.by_set.insert(set.into(), t);
+        t
+    }
+
+    /// The table reached from `from` by adding (`add`) or removing `c`.
+    pub(crate) fn neighbour(&mut self, from: Option<u32>, c: ComponentId, add: bool) -> Option<u32> {
+        let Some(from) = from else {
+            return add.then(|| self.table_for(&[c]));
+        };
+        let table = &self.tables[from as usize];
+        if let Some(&(_, _, to)) = table.edges.iter().find(|(ec, ea, _)| *ec == c && *ea == add) {
+            return Some(to);
+        }
+        let mut set: Vec<ComponentId> = table.components.to_vec();
+        match (set.binary_search(&c), add) {
+            (Err(pos), true) => set.insert(pos, c),
+            (Ok(pos), false) => {
+                set.remove(pos);
+            }
+            _ => return Some(from),
+        }
+        let to = if set.is_empty() { u32::MAX } else { self.table_for(&set) };
+        Arc::make_mut(&mut self.tables[from as usize]).edges.push((c, add, to));
+        Some(to)
+    }
+
+    /// Moves `id`'s row from `from` (if any) to table `to` (`u32::MAX`: no table), keeping
+    /// shared components; returns the new location.
+    pub(crate) fn move_row(&mut self, id: Id, from: Option<RowLoc>, to: u32, rev: u64) -> Option<RowLoc> {
+        self.membership = rev;
+        let new_loc = if to == u32::MAX {
+            None
+        } else {
+            let row = match from {
+                Some(l) => {
+                    let (src, dst) = two_tables(&mut self.tables, l.table as usize, to as usize);
+                    Arc::make_mut(dst).push_copy_of(src, l.row as usize, rev)
+                }
+                None => Arc::make_mut(&mut self.tables[to as usize]).push_row(id, rev),
+            };
+            Some(RowLoc { table: to, row: row as u32 })
+        };
+        if let Some(l) = from {
+            let table = Arc::make_mut(&mut self.tables[l.table as usize]);
+            if let Some(moved) = table.swap_remove(l.row as usize, rev) {
+                self.locs.insert(moved, l);
+            }
+        }
+        match new_loc {
+            Some(l) => self.locs.insert(id, l),
+            None => {
+                self.locs.remove(id);
+            }
+        }
+        new_loc
+    }
+
+    /// Heap bytes held by tables (chunks shared with snapshots counted in full).
+    pub fn heap_bytes(&self) -> usize {
+        self.tables.iter().map(|t| t.heap_bytes()).sum::<usize>() + self.locs.len() * 24
+    }
+}
+
+/// Shared `src` and mutable `dst` from one table list (`src != dst`).
+fn two_tables(tables: &mut [Arc<Table>], src: usize, dst: usize) -> (&Table, &mut Arc<Table>) {
+    debug_assert_ne!(src, dst);
+    if src < dst {
+        let (a, b) = tables.split_at_mut(dst);
+        (&a[src], &mut b[0])
+    } else {
+        let (a, b) = tables.split_at_mut(src);
+        (&b[0], &mut a[dst])
+    }
+}

@@ -1,0 +1,166 @@
+//! [`Table`]: the rows of one component set (an archetype), stored lane by lane.
+//!
+//! Columns are laid out component by component, in component-id order: each component's
+//! lanes, then its row-tick lane (the revision at which each row of that component was last
+//! written through a single-row path). Bulk chunk writes stamp a per-component, per-chunk
+//! `bulk` revision instead of touching every row tick.
+//!
+//! Invariants: every column has exactly `len` rows; `ids[r]` is the instance owning row `r`;
+//! `components` is sorted and matches `slots`.
+
+use super::column::{CHUNK_ROWS, Column, LaneValue};
+use super::schema::{ComponentId, LaneKind, SchemaRegistry};
+use crate::id::Id;
+
+/// Where one component's columns sit in a table.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CompSlot {
+    pub id: ComponentId,
+    pub first_lane: usize,
+    pub lanes: usize,
+    pub tick: usize,
+}
+
+/// One archetype table.
+#[derive(Clone, Debug)]
+pub(crate) struct Table {
+    pub components: Box<[ComponentId]>,
+    pub slots: Vec<CompSlot>,
+    pub ids: Column,
+    pub columns: Vec<Column>,
+    /// Per component slot, per chunk: revision of the last bulk (whole-chunk) write.
+    pub bulk: Vec<Vec<u64>>,
+    pub len: usize,
+    /// Cached transitions: (component, added?) → destination table.
+    pub edges: Vec<(ComponentId, bool, u32)>,
+}
+
+impl Table {
+    pub fn new(components: Box<[ComponentId]>, registry: &SchemaRegistry) -> Self {
+        let mut columns = Vec::new();
+        let mut slots = Vec::new();
+        for &c in components.iter() {
+            let info = registry.info(c);
+            let first_lane = columns.len();
+            columns.extend(info.lane_kinds.iter().map(|&k| Column::new(k)));
+            let tick = columns.len();
+            columns.push(Column::new(LaneKind::W64));
+            slots.push(CompSlot { id: c, first_lane, lanes: info.lane_kinds.len(), tick });
+        }
+        let bulk = vec![Vec::new(); slots.len()];
+        Table { components, slots, ids: Column::new(LaneKind::W64), columns, bulk, len: 0, edges: Vec::new() }
+    }
+
+    /// Position of `c` among this table's components.
+    #[inline]
+    pub fn slot(&self, c: ComponentId) -> Option<usize> {
+        self.components.binary_search(&c).ok()
+    }
+
+    /// Number of chunks.
+    #[inline]
+    pub fn chunk_count(&self) -> usize {
+        self.len.div_ceil(CHUNK_ROWS)
+    }
+
+    /// Rows in chunk `k`.
+    #[inline]
+    pub fn chunk_len(&self, k: usize) -> usize {
+        (self.len - k * CHUNK_ROWS).min(CHUNK_ROWS)
+    }
+
+    /// The instance owning `row`.
+    #[inline]
+    pub fn id_at(&self, row: usize) -> Id {
+        Id(self.ids.word(row))
+    }
+
+    /// Appends a row for `id` with zeroed lanes and ticks `rev`; returns the row.
+    pub fn push_row(&mut self, id: Id, rev: u64) -> usize {
+        let row = self.len;
+        self.ids.push(row, LaneValue::Word(id.0), rev);
+        for s in &self.slots {
+            for col in &mut self.columns[s.first_lane..s.first_lane + s.lanes] {
+                let empty = if col.kind == LaneKind::Str { LaneValue::Str(None) } else { LaneValue::Word(0) };
+                col.push(row, empty, rev);
+            }
+            self.columns[s.tick].push(row, LaneValue::Word(rev), rev);
+        }
+        if row % CHUNK_ROWS == 0 {
+            for b in &mut self.bulk {
+                b.push(0);
+            }
+        }
+        self.len += 1;
+        row
+    }
+
+    /// Writes component slot `s`'s lanes in `row` and stamps its row tick.
+    pub fn write_lanes(&mut self, row: usize, s: usize, lanes: impl IntoIterator<Item = LaneValue>, rev: u64) {
+        let slot = self.slots[s];
+        for (col, v) in self.columns[slot.first_lane..slot.first_lane + slot.lanes].iter_mut().zip(lanes) {
+            col.set(row, v, rev);
+        }
+        self.columns[slot.tick].set(row, LaneValue::Word(rev), rev);
+    }
+
+    /// Writes one lane of component slot `s` in `row` and stamps its row tick.
+    #[inline]
+    pub fn write_lane(&mut self, row: usize, s: usize, lane: usize, value: LaneValue, rev: u64) {
+        let slot = self.slots[s];
+        self.columns[slot.first_lane + lane].set(row, value, rev);
+        self.columns[slot.tick].set(row, LaneValue::Word(rev), rev);
+    }
+
+    /// Removes `row`, moving the last row into it. Returns the id now at `row`, if one moved.
+    pub fn swap_remove(&mut self, row: usize, rev: u64) -> Option<Id> {
+        let last = self.len - 1;
+        let moved = (row != last).then(|| self.id_at(last));
+        for col in std::iter::once(&mut self.ids).chain(self.columns.iter_mut()) {
+            if row != last {
+                let v = col.get(last);
+                col.set(row, v, rev);
+            }
+            col.pop(self.len);
+        }
+        if last % CHUNK_ROWS == 0 {
+            for b in &mut self.bulk {
+                b.pop();
+            }
+        }
+        self.len -= 1;
+        moved
+    }
+
+    /// Appends a copy of `src`'s `row` (for the components both tables hold, keeping their
+    /// row ticks); components only here get zeroed lanes and tick `rev`. Returns the new row.
+    pub fn push_copy_of(&mut self, src: &Table, row: usize, rev: u64) -> usize {
+        let id = src.id_at(row);
+        let new_row = self.push_row(id, rev);
+        for si in 0..self.slots.len() {
+            let slot = self.slots[si];
+            let Some(ss) = src.slot(slot.id) else { continue };
+            let from = src.slots[ss];
+            for lane in 0..slot.lanes {
+                let v = src.columns[from.first_lane + lane].get(row);
+                self.columns[slot.first_lane + lane].set(new_row, v, rev);
+            }
+            let tick = src.columns[from.tick].get(row);
+            self.columns[slot.tick].set(new_row, tick, rev);
+        }
+        new_row
+    }
+
+    /// Revision of the newest write to component slot `s` in chunk `k` (single-row or bulk).
+    pub fn chunk_revision(&self, s: usize, k: usize) -> u64 {
+        let slot = self.slots[s];
+        let lanes = self.columns[slot.first_lane..slot.first_lane + slot.lanes].iter();
+        let newest = lanes.map(|c| c.chunks[k].revision).max().unwrap_or(0);
+        newest.max(self.columns[slot.tick].chunks[k].revision).max(self.bulk[s][k])
+    }
+
+    /// Heap bytes held.
+    pub fn heap_bytes(&self) -> usize {
+        self.ids.heap_bytes() + self.columns.iter().map(Column::heap_bytes).sum::<usize>()
+    }
+}

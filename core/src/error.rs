@@ -86,6 +86,9 @@ pub enum ArenaError {
         /// Its target in the source arena.
         target: Id,
     },
+    /// Only `Script` instances hold source.
+    #[error("{0} is not a Script")]
+    NotAScript(Id),
     /// A component schema or value was refused.
     #[error(transparent)]
     Component(#[from] SchemaError),

@@ -129,7 +129,14 @@ pub struct NodeRef<'a> {
 }
 
 static EMPTY_EXTRAS: NodeExtras =
-    NodeExtras { attributes: Vec::new(), tags: Vec::new(), refs: [None, None], persistent_id: None, handle: None };
+    NodeExtras {
+    attributes: Vec::new(),
+    tags: Vec::new(),
+    refs: [None, None],
+    persistent_id: None,
+    handle: None,
+    source: None,
+};
 
 impl<'a> NodeRef<'a> {
     /// Runtime id.

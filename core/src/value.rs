@@ -188,6 +188,8 @@ pub struct NodeExtras {
     pub persistent_id: Option<PersistentId>,
     /// Handle name registered for this node.
     pub handle: Option<NameId>,
+    /// Luau source of a `Script`.
+    pub source: Option<Arc<str>>,
 }
 
 impl NodeExtras {
@@ -198,6 +200,7 @@ impl NodeExtras {
             && self.refs == [None, None]
             && self.persistent_id.is_none()
             && self.handle.is_none()
+            && self.source.is_none()
     }
 
     /// The value of attribute `name`.

@@ -4,8 +4,9 @@
 //! knowing its parent's position in the plan), allocate every copy, rebuild the child links
 //! in source order, then rewrite references: a target inside the copied subtree becomes its
 //! copy; a target outside is kept (clone) or handled by the [`GraftPolicy`] (graft). A
-//! failure part-way (node limit, id range) rolls back every allocation, the id counter and
-//! the event and journal positions through a checkpoint, leaving the arena as it was.
+//! failure part-way (node limit, id range) rolls back every allocation, the id counter, the
+//! revision counters, the GUID generator and the event and journal positions through a
+//! checkpoint, leaving the arena as it was.
 
 use super::{Arena, NodeData, TopologyChange};
 use crate::error::ArenaError;

@@ -389,6 +389,29 @@ impl Arena {
         self.after_write(slot, rev, PLAIN);
     }
 
+    /// Sets the Luau source of a `Script` (other classes hold no source).
+    pub fn set_script_source(&mut self, id: Id, source: &str) -> Result<bool, ArenaError> {
+        let slot = self.live_slot(id)?;
+        let node = self.read(slot);
+        if node.class() != Class::Script {
+            return Err(ArenaError::NotAScript(id));
+        }
+        if node.extras().source.as_deref() == Some(source) {
+            return Ok(false);
+        }
+        let rev = self.revisions.bump();
+        let (page, i) = self.page_mut(slot);
+        page.extras_mut(i).source = Some(source.into());
+        self.after_write(slot, rev, PLAIN);
+        Ok(true)
+    }
+
+    /// The Luau source of script `id` (empty if never set).
+    pub fn script_source(&self, id: Id) -> Option<&str> {
+        let node = self.get(id)?;
+        (node.class() == Class::Script).then(|| node.extras().source.as_deref().unwrap_or(""))
+    }
+
     /// The live node carrying persistent id `pid`.
     pub fn find_persistent(&self, pid: PersistentId) -> Option<Id> {
         self.indexes.persistent.get(&pid).copied()

@@ -52,8 +52,16 @@ impl Arena {
             self.validate_destination(class, p, None)?;
         }
         let name = self.intern(name);
+        let cp = self.checkpoint();
         let rev = self.revisions.bump();
-        let id = self.new_node(id, class, name, NodeFlags::NEW, rev)?;
+        let id = match self.new_node(id, class, name, NodeFlags::NEW, rev) {
+            Ok(id) => id,
+            Err(e) => {
+                // A full arena refuses the creation, changing nothing (not even the revision).
+                self.rollback(cp, &[]);
+                return Err(e);
+            }
+        };
         self.topology.push(rev, TopologyChange::Created { id, parent });
         self.revisions.topology = rev;
         if let Some(p) = parent {
@@ -64,6 +72,7 @@ impl Arena {
             if self.read(pslot).flags().contains(NodeFlags::IN_WORLD) {
                 self.set_world_membership(&moved, true, rev);
             }
+            self.dirty_transforms.push(id);
             let ancestors = self.ancestor_chain(p);
             self.events.push(InstanceEvent::ChildAdded { parent: p, child: id });
             self.events.push(InstanceEvent::DescendantAdded { ancestors, moved });

@@ -128,11 +128,13 @@ impl NodeRef<'_> {
     }
 }
 
-/// A rollback point for batch construction (clone, graft): the allocation counter and the
-/// positions of the event queue and journals.
+/// A rollback point for batch construction (clone, graft): the allocation counter, the
+/// revision counters, the GUID generator and the positions of the event queue and journals.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Checkpoint {
     next_id: u64,
+    revisions: Revisions,
+    rng: SplitMix64,
     events: usize,
     part_writes: u64,
     topology: u64,
@@ -168,7 +170,7 @@ impl MemoryReport {
 }
 
 /// Deterministic 64-bit generator for GUIDs and persistent ids (SplitMix64).
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 struct SplitMix64(u64);
 
 impl SplitMix64 {
@@ -298,6 +300,18 @@ impl Arena {
     #[inline]
     pub fn get(&self, id: Id) -> Option<NodeRef<'_>> {
         self.store.live(id)
+    }
+
+    /// The physical slot of live node `id` (engine passes keep dense columns by slot; a
+    /// slot is reused only after the node's reclamation).
+    #[inline]
+    pub fn slot(&self, id: Id) -> Option<Slot> {
+        self.live_slot(id).ok()
+    }
+
+    /// Number of slots ever used (an upper bound for slot-indexed columns).
+    pub fn slot_capacity(&self) -> usize {
+        self.store.slots as usize
     }
 
     /// Whether `id` names a live node.
@@ -575,6 +589,8 @@ impl Arena {
     pub(crate) fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
             next_id: self.ids.peek(),
+            revisions: self.revisions,
+            rng: self.rng,
             events: self.events.len(),
             part_writes: self.part_writes.mark(),
             topology: self.topology.mark(),
@@ -582,12 +598,15 @@ impl Arena {
     }
 
     /// Frees every node allocated since `cp` (in any order: they form detached subtrees)
-    /// and restores the allocation counter and the event and journal positions.
+    /// and restores the allocation counter, the revision counters, the GUID generator and
+    /// the event and journal positions, so the next operation sees the arena as it was.
     pub(crate) fn rollback(&mut self, cp: Checkpoint, allocated: &[Id]) {
         for &id in allocated.iter().rev() {
             self.free_node(id);
         }
         self.ids.rewind(cp.next_id);
+        self.revisions = cp.revisions;
+        self.rng = cp.rng;
         self.events.truncate(cp.events);
         self.part_writes.truncate_to(cp.part_writes);
         self.topology.truncate_to(cp.topology);

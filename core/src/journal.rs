@@ -14,7 +14,9 @@ pub const PART_WRITE_LOG_CAPACITY: usize = 65_536;
 
 /// The reader's revision predates the retained history.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
-#[error("history unavailable: revision {requested} predates the retained log (oldest kept after {dropped_through})")]
+#[error(
+    "history unavailable: revision {requested} predates the retained log (oldest kept after {dropped_through})"
+)]
 pub struct HistoryUnavailable {
     /// The revision the reader passed.
     pub requested: u64,

@@ -128,8 +128,7 @@ pub struct NodeRef<'a> {
     pub(crate) i: usize,
 }
 
-static EMPTY_EXTRAS: NodeExtras =
-    NodeExtras {
+static EMPTY_EXTRAS: NodeExtras = NodeExtras {
     attributes: Vec::new(),
     tags: Vec::new(),
     refs: [None, None],

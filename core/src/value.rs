@@ -150,9 +150,18 @@ impl NodeFlags {
 
 impl std::fmt::Debug for NodeFlags {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        const NAMES: [&str; 8] =
-            ["DESTROYED", "LOCKED", "PLATFORM_OWNED", "TRANSIENT", "ARCHIVABLE", "ANCHORED", "CAN_COLLIDE", "IN_WORLD"];
-        let set: Vec<&str> = NAMES.iter().enumerate().filter(|(i, _)| self.0 & (1 << i) != 0).map(|(_, n)| *n).collect();
+        const NAMES: [&str; 8] = [
+            "DESTROYED",
+            "LOCKED",
+            "PLATFORM_OWNED",
+            "TRANSIENT",
+            "ARCHIVABLE",
+            "ANCHORED",
+            "CAN_COLLIDE",
+            "IN_WORLD",
+        ];
+        let set: Vec<&str> =
+            NAMES.iter().enumerate().filter(|(i, _)| self.0 & (1 << i) != 0).map(|(_, n)| *n).collect();
         write!(f, "NodeFlags({})", set.join("|"))
     }
 }
@@ -212,7 +221,8 @@ impl NodeExtras {
     pub fn references(&self) -> impl Iterator<Item = (RefField, Id)> + '_ {
         let builtin =
             self.refs.iter().enumerate().filter_map(|(i, r)| r.map(|t| (RefField::Builtin(i as u8), t)));
-        let attrs = self.attributes.iter().filter_map(|(n, v)| v.referenced().map(|t| (RefField::Attribute(*n), t)));
+        let attrs =
+            self.attributes.iter().filter_map(|(n, v)| v.referenced().map(|t| (RefField::Attribute(*n), t)));
         builtin.chain(attrs)
     }
 }

@@ -12,8 +12,11 @@ fn health() -> Schema {
 fn setup() -> (Arena, ComponentId, ComponentId, ComponentId) {
     let mut arena = Arena::new();
     let h = arena.register_component(health()).unwrap();
-    let regen =
-        arena.register_component(Schema::new("Regen", vec![FieldDef::new("Rate", FieldType::F64)]).requiring("Health")).unwrap();
+    let regen = arena
+        .register_component(
+            Schema::new("Regen", vec![FieldDef::new("Rate", FieldType::F64)]).requiring("Health"),
+        )
+        .unwrap();
     let target = arena
         .register_component(Schema::new(
             "Target",
@@ -79,7 +82,10 @@ fn bad_values_are_refused_and_change_nothing() {
     let (mut arena, h, _, target) = setup();
     let p = arena.create(Class::Part, "P", None).unwrap();
     let rev = arena.revisions().global;
-    assert!(matches!(arena.add_component(p, h, Some(&[FieldValue::F32(1.0)])), Err(ArenaError::Component(_))));
+    assert!(matches!(
+        arena.add_component(p, h, Some(&[FieldValue::F32(1.0)])),
+        Err(ArenaError::Component(_))
+    ));
     assert!(matches!(
         arena.add_component(p, h, Some(&[FieldValue::F32(1.0), FieldValue::I32(1)])),
         Err(ArenaError::Component(SchemaError::TypeMismatch { .. }))
@@ -157,10 +163,14 @@ fn chunk_passes_write_lanes_and_change_detection_skips_old_chunks() {
 fn parallel_chunk_pass_matches_sequential() {
     let mut arena = Arena::new();
     let pos = arena.register_pod::<Position>().unwrap();
-    let ids = arena.spawn_batch(Class::Part, "P", None, (0..5000).map(|i| (Position { p: [i as f32; 3] },))).unwrap();
+    let ids = arena
+        .spawn_batch(Class::Part, "P", None, (0..5000).map(|i| (Position { p: [i as f32; 3] },)))
+        .unwrap();
     let lane = arena.components().lane(pos, "Value").unwrap();
     let mut q = Query::new(&[pos]);
-    arena.par_for_each_chunk_mut(&mut q, &[], &[lane], |mut c| c.write::<f32>(0).iter_mut().for_each(|x| *x *= 2.0));
+    arena.par_for_each_chunk_mut(&mut q, &[], &[lane], |mut c| {
+        c.write::<f32>(0).iter_mut().for_each(|x| *x *= 2.0)
+    });
     for (i, id) in ids.iter().enumerate() {
         assert_eq!(arena.components().get_pod::<Position>(*id).unwrap().p[0], 2.0 * i as f32);
     }
@@ -185,15 +195,21 @@ fn queries_pick_up_new_tables_and_filter_without() {
 fn snapshot_keeps_component_values_and_a_write_copies_one_chunk() {
     let mut arena = Arena::new();
     let pos = arena.register_pod::<Position>().unwrap();
-    let ids = arena.spawn_batch(Class::Part, "P", None, (0..4000).map(|i| (Position { p: [i as f32; 3] },))).unwrap();
+    let ids = arena
+        .spawn_batch(Class::Part, "P", None, (0..4000).map(|i| (Position { p: [i as f32; 3] },)))
+        .unwrap();
     let snap = arena.snapshot();
     arena.set_field(ids[5], pos, "Value", FieldValue::Vector3(Vec3::splat(-1.0))).unwrap();
     assert_eq!(snap.components().get_pod::<Position>(ids[5]).unwrap().p, [5.0; 3]);
     assert_eq!(arena.components().get_pod::<Position>(ids[5]).unwrap().p, [-1.0; 3]);
     let (old, new) = (&snap.components().tables[0], &arena.components().tables[0]);
     let lane = old.slots[0].first_lane;
-    let shared =
-        old.columns[lane].chunks.iter().zip(&new.columns[lane].chunks).filter(|(a, b)| Arc::ptr_eq(a, b)).count();
+    let shared = old.columns[lane]
+        .chunks
+        .iter()
+        .zip(&new.columns[lane].chunks)
+        .filter(|(a, b)| Arc::ptr_eq(a, b))
+        .count();
     assert_eq!(shared, old.columns[lane].chunks.len() - 1, "one chunk copied");
     let diff = snap.diff(&arena.snapshot());
     assert_eq!(diff.components.written, vec![(ids[5], pos)]);
@@ -204,14 +220,20 @@ fn destroying_a_target_applies_each_reference_policy() {
     let mut arena = Arena::new();
     let ws = arena.workspace();
     let h = arena.register_component(health()).unwrap();
-    let clear = arena.register_component(Schema::new("Aim", vec![FieldDef::reference("At", RefPolicy::ClearField)])).unwrap();
+    let clear = arena
+        .register_component(Schema::new("Aim", vec![FieldDef::reference("At", RefPolicy::ClearField)]))
+        .unwrap();
     let remove = arena
         .register_component(Schema::new("Leash", vec![FieldDef::reference("To", RefPolicy::RemoveComponent)]))
         .unwrap();
-    let dependent =
-        arena.register_component(Schema::new("LeashFx", vec![FieldDef::new("Glow", FieldType::Bool)]).requiring("Leash")).unwrap();
-    let doom =
-        arena.register_component(Schema::new("Tether", vec![FieldDef::reference("To", RefPolicy::DestroyHolder)])).unwrap();
+    let dependent = arena
+        .register_component(
+            Schema::new("LeashFx", vec![FieldDef::new("Glow", FieldType::Bool)]).requiring("Leash"),
+        )
+        .unwrap();
+    let doom = arena
+        .register_component(Schema::new("Tether", vec![FieldDef::reference("To", RefPolicy::DestroyHolder)]))
+        .unwrap();
     let boss = arena.create(Class::Model, "Boss", Some(ws)).unwrap();
     arena.add_component(boss, h, None).unwrap();
     let (a, b, c) = (
@@ -240,8 +262,12 @@ fn clone_copies_rows_and_remaps_internal_references() {
     let m = arena.create(Class::Model, "M", Some(ws)).unwrap();
     let a = arena.create(Class::Part, "A", Some(m)).unwrap();
     let b = arena.create(Class::Part, "B", Some(m)).unwrap();
-    arena.add_component(a, target, Some(&[FieldValue::Ref(Some(b)), FieldValue::String("in".into())])).unwrap();
-    arena.add_component(b, target, Some(&[FieldValue::Ref(Some(outside)), FieldValue::String("out".into())])).unwrap();
+    arena
+        .add_component(a, target, Some(&[FieldValue::Ref(Some(b)), FieldValue::String("in".into())]))
+        .unwrap();
+    arena
+        .add_component(b, target, Some(&[FieldValue::Ref(Some(outside)), FieldValue::String("out".into())]))
+        .unwrap();
     arena.add_component(b, h, Some(&[FieldValue::F32(5.0), FieldValue::F32(9.0)])).unwrap();
     let copy = arena.clone_subtree(m).unwrap().unwrap();
     let kids: Vec<Id> = arena.children(copy).collect();
@@ -260,7 +286,8 @@ fn graft_adopts_schemas_refuses_conflicts_and_external_component_refs() {
     let m = src.create(Class::Model, "M", Some(sws)).unwrap();
     let a = src.create(Class::Part, "A", Some(m)).unwrap();
     src.add_component(a, h, Some(&[FieldValue::F32(1.0), FieldValue::F32(2.0)])).unwrap();
-    src.add_component(m, target, Some(&[FieldValue::Ref(Some(far)), FieldValue::String("x".into())])).unwrap();
+    src.add_component(m, target, Some(&[FieldValue::Ref(Some(far)), FieldValue::String("x".into())]))
+        .unwrap();
     let snap = src.snapshot();
 
     let mut dst = Arena::new();

@@ -105,7 +105,8 @@ impl Arena {
         for r in required.into_iter().chain([c]) {
             if !self.components.has(id, r) {
                 let loc = self.components.loc(id);
-                let to = self.components.neighbour(loc.map(|l| l.table), r, true).expect("adding gives a table");
+                let to =
+                    self.components.neighbour(loc.map(|l| l.table), r, true).expect("adding gives a table");
                 let new_loc = self.components.move_row(id, loc, to, rev).expect("row placed");
                 if r != c || values.is_none() {
                     self.write_row_defaults(new_loc, r, rev);
@@ -194,7 +195,13 @@ impl Arena {
     }
 
     /// Sets field `field` of `id`'s component `c`, comparing first. Returns whether it changed.
-    pub fn set_field(&mut self, id: Id, c: ComponentId, field: &str, value: FieldValue) -> Result<bool, ArenaError> {
+    pub fn set_field(
+        &mut self,
+        id: Id,
+        c: ComponentId,
+        field: &str,
+        value: FieldValue,
+    ) -> Result<bool, ArenaError> {
         self.live_slot(id)?;
         let info = self.components.registry.info(c);
         let f = info.field(field).ok_or_else(|| SchemaError::UnknownField {
@@ -246,7 +253,8 @@ impl Arena {
         for (&c, bytes) in ids.iter().zip(bundle.bytes()) {
             if !self.components.has(id, c) {
                 let loc = self.components.loc(id);
-                let to = self.components.neighbour(loc.map(|l| l.table), c, true).expect("adding gives a table");
+                let to =
+                    self.components.neighbour(loc.map(|l| l.table), c, true).expect("adding gives a table");
                 self.components.move_row(id, loc, to, rev);
             }
             let loc = self.components.loc(id).expect("row placed");
@@ -349,7 +357,8 @@ impl Arena {
                 .into_iter()
                 .filter(|&id| {
                     if in_world {
-                        self.get(id).is_some_and(|n| n.flags().contains(NodeFlags::IN_WORLD) && id != ancestor)
+                        self.get(id)
+                            .is_some_and(|n| n.flags().contains(NodeFlags::IN_WORLD) && id != ancestor)
                     } else {
                         self.is_ancestor_of(ancestor, id)
                     }
@@ -365,7 +374,8 @@ impl Arena {
     /// Removes every row of `id` (destruction), dropping its reference-index entries.
     pub(crate) fn remove_all_components(&mut self, id: Id, rev: u64) {
         let Some(loc) = self.components.loc(id) else { return };
-        let comps: SmallVec<[ComponentId; 8]> = self.components.tables[loc.table as usize].components.iter().copied().collect();
+        let comps: SmallVec<[ComponentId; 8]> =
+            self.components.tables[loc.table as usize].components.iter().copied().collect();
         for c in comps {
             self.drop_refs_of(id, c);
         }
@@ -428,7 +438,11 @@ impl Arena {
     }
 
     /// Refuses a graft whose component schemas conflict with this arena's.
-    pub(crate) fn check_graft_schemas(&self, source: &ComponentStore, used: &[ComponentId]) -> Result<(), ArenaError> {
+    pub(crate) fn check_graft_schemas(
+        &self,
+        source: &ComponentStore,
+        used: &[ComponentId],
+    ) -> Result<(), ArenaError> {
         for &c in used {
             let schema = &source.registry().info(c).schema;
             if let Some(mine) = self.components.registry.id(&schema.name)
@@ -441,7 +455,11 @@ impl Arena {
     }
 }
 
-fn remove_holder(refs: &mut rustc_hash::FxHashMap<Id, RefHolders>, target: Id, entry: (Id, ComponentId, u16)) {
+fn remove_holder(
+    refs: &mut rustc_hash::FxHashMap<Id, RefHolders>,
+    target: Id,
+    entry: (Id, ComponentId, u16),
+) {
     if let Some(list) = refs.get_mut(&target) {
         if let Some(p) = list.iter().position(|e| *e == entry) {
             list.swap_remove(p);

@@ -9,10 +9,10 @@
 //! checkpoint, leaving the arena as it was.
 
 use super::{Arena, NodeData, TopologyChange};
+use crate::components::{ComponentId, ComponentStore, FieldValue};
 use crate::error::ArenaError;
 use crate::id::Id;
 use crate::names::NamePool;
-use crate::components::{ComponentId, ComponentStore, FieldValue};
 use crate::snapshot::Snapshot;
 use crate::store::NodeStore;
 use crate::value::{AttributeValue, NodeExtras, NodeFlags};
@@ -54,12 +54,14 @@ impl PlanEntry {
 }
 
 /// The archivable part of `root`'s subtree in pre-order (empty if `root` is not archivable).
+/// Classes users cannot create (the place root, the Workspace) are never copied: a copy
+/// would be an unlocked second root or world that nothing could destroy.
 fn plan_subtree(store: &NodeStore, components: &ComponentStore, root: Id) -> Vec<PlanEntry> {
     let mut plan = Vec::new();
     let mut stack = vec![(root, None)];
     while let Some((id, parent)) = stack.pop() {
         let Some(node) = store.live(id) else { continue };
-        if !node.flags().contains(NodeFlags::ARCHIVABLE) {
+        if !node.flags().contains(NodeFlags::ARCHIVABLE) || !node.class().is_creatable() {
             continue;
         }
         let index = plan.len();
@@ -72,9 +74,9 @@ fn plan_subtree(store: &NodeStore, components: &ComponentStore, root: Id) -> Vec
 
 impl Arena {
     /// Deep-copies `id`'s subtree: fresh ids and GUIDs, no persistent ids or handles,
-    /// non-archivable nodes skipped (a non-archivable root gives `Ok(None)`), references
-    /// inside the copy rewritten to the copies, references outside kept. The copy comes back
-    /// detached.
+    /// non-archivable nodes skipped (a non-archivable root gives `Ok(None)`, and so does the
+    /// place root or the Workspace, which are never copied), references inside the copy
+    /// rewritten to the copies, references outside kept. The copy comes back detached.
     pub fn clone_subtree(&mut self, id: Id) -> Result<Option<Id>, ArenaError> {
         self.node(id)?;
         let mut plan = plan_subtree(&self.store, &self.components, id);
@@ -93,8 +95,9 @@ impl Arena {
     /// Copies `root`'s subtree from another arena's `source` snapshot under `parent` (or
     /// detached). Names are re-interned, GUIDs and persistent ids kept (a persistent id
     /// already used here is dropped), handles dropped, internal references remapped and
-    /// external ones handled by `policy`. Validates the destination first; a failure leaves
-    /// this arena as it was.
+    /// external ones handled by `policy`; nodes are skipped as by
+    /// [`clone_subtree`](Self::clone_subtree). Validates the destination first; a failure
+    /// leaves this arena as it was.
     pub fn graft(
         &mut self,
         source: &Snapshot,

@@ -20,7 +20,11 @@ impl Arena {
     /// Refuses with `Destroy: the entity belongs to the platform` when any node of the
     /// subtree is platform-owned, changing nothing.
     pub fn destroy(&mut self, id: Id) -> Result<bool, ArenaError> {
-        let node = self.store.node(id).ok_or(ArenaError::NotFound(id))?;
+        let Some(node) = self.store.node(id) else {
+            // Ids are never reused: an id below the counter that finds nothing was destroyed
+            // and reclaimed already, so destroying it again is the same no-op.
+            return if !id.is_none() && id.0 < self.ids_peek() { Ok(false) } else { Err(ArenaError::NotFound(id)) };
+        };
         if node.is_destroyed() {
             return Ok(false);
         }

@@ -33,8 +33,8 @@ use crate::revision::Revisions;
 use crate::snapshot::Snapshot;
 use crate::store::NodeStore;
 use crate::value::{Appearance, Guid, NodeExtras, NodeFlags};
-use glam::Vec3;
 use components::RefHolders;
+use glam::Vec3;
 use indexes::Indexes;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -360,6 +360,11 @@ impl Arena {
             Some(id) => id,
             None => Arc::make_mut(&mut self.names).intern(text),
         }
+    }
+
+    /// The id the next allocation would mint.
+    pub(crate) fn ids_peek(&self) -> u64 {
+        self.ids.peek()
     }
 
     /// Current revision counters.

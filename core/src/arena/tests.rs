@@ -78,7 +78,10 @@ fn reparent_validates_before_changing_anything() {
     let rev2 = arena.revisions().global;
     let events2 = arena.pending_events().len();
     assert_eq!(arena.set_parent(part, Some(dead)), Err(ArenaError::ParentDestroyed(dead)));
-    assert_eq!(arena.set_parent(dead, Some(ws)).unwrap_err().to_string(), "attempt to index a destroyed Instance");
+    assert_eq!(
+        arena.set_parent(dead, Some(ws)).unwrap_err().to_string(),
+        "attempt to index a destroyed Instance"
+    );
     assert!(rev2 > rev && events2 > events);
     assert_eq!(arena.revisions().global, rev2, "refused edits change no revision");
     assert_eq!(arena.pending_events().len(), events2, "refused edits queue no event");
@@ -92,7 +95,10 @@ fn platform_ownership_messages_are_the_seeds_words() {
     let inner = arena.create(Class::Part, "Inner", Some(core)).unwrap();
     let mine = arena.create(Class::Part, "Mine", Some(ws)).unwrap();
     arena.set_platform_owned(core, true).unwrap();
-    assert_eq!(arena.set_parent(core, None).unwrap_err().to_string(), "Parent: the entity belongs to the platform");
+    assert_eq!(
+        arena.set_parent(core, None).unwrap_err().to_string(),
+        "Parent: the entity belongs to the platform"
+    );
     assert_eq!(
         arena.set_parent(inner, Some(ws)).unwrap_err().to_string(),
         "Parent: the entity belongs to the platform",
@@ -303,14 +309,16 @@ fn destruction_detaches_marks_locks_logs_and_is_idempotent() {
 fn emptying_a_large_folder_one_by_one_keeps_order() {
     let (mut arena, ws) = world();
     let bullets = arena.create(Class::Folder, "Bullets", Some(ws)).unwrap();
-    let ids: Vec<Id> = (0..1000).map(|i| arena.create(Class::Part, &format!("B{i}"), Some(bullets)).unwrap()).collect();
+    let ids: Vec<Id> =
+        (0..1000).map(|i| arena.create(Class::Part, &format!("B{i}"), Some(bullets)).unwrap()).collect();
     for (k, &id) in ids.iter().enumerate().filter(|(k, _)| k % 3 != 0) {
         arena.destroy(id).unwrap();
         if k % 97 == 0 {
             arena.drain_events();
         }
     }
-    let expected: Vec<Id> = ids.iter().copied().enumerate().filter(|(k, _)| k % 3 == 0).map(|(_, i)| i).collect();
+    let expected: Vec<Id> =
+        ids.iter().copied().enumerate().filter(|(k, _)| k % 3 == 0).map(|(_, i)| i).collect();
     assert_eq!(arena.children(bullets).collect::<Vec<_>>(), expected);
     for &id in &expected {
         arena.set_parent(id, None).unwrap();
@@ -417,7 +425,8 @@ fn graft_remaps_internal_and_applies_the_external_policy() {
 #[test]
 fn snapshot_is_cheap_and_unchanged_by_later_writes() {
     let (mut arena, ws) = world();
-    let parts: Vec<Id> = (0..500).map(|i| arena.create(Class::Part, &format!("P{i}"), Some(ws)).unwrap()).collect();
+    let parts: Vec<Id> =
+        (0..500).map(|i| arena.create(Class::Part, &format!("P{i}"), Some(ws)).unwrap()).collect();
     let snap = arena.snapshot();
     arena.set_position(parts[3], Vec3::ONE).unwrap();
     arena.destroy(parts[4]).unwrap();

@@ -38,7 +38,8 @@ impl Query {
     }
 
     fn matches(&self, table: &Table) -> bool {
-        self.with.iter().all(|c| table.slot(*c).is_some()) && self.without.iter().all(|c| table.slot(*c).is_none())
+        self.with.iter().all(|c| table.slot(*c).is_some())
+            && self.without.iter().all(|c| table.slot(*c).is_none())
     }
 
     /// The matching tables of `store`, picking up tables created since the last call.
@@ -229,7 +230,8 @@ impl ComponentStore {
                     out.extend_from_slice(ids);
                     continue;
                 }
-                let ticks: &[u64] = &bytemuck::cast_slice(table.columns[table.slots[s].tick].blocks(k))[..len];
+                let ticks: &[u64] =
+                    &bytemuck::cast_slice(table.columns[table.slots[s].tick].blocks(k))[..len];
                 out.extend(ids.iter().zip(ticks).filter(|(_, t)| **t > since).map(|(id, _)| *id));
             }
         }
@@ -295,7 +297,12 @@ impl ComponentStore {
             }
             for (k, (reads, writes)) in per_chunk_reads.into_iter().zip(per_chunk_writes).enumerate() {
                 let n = (len - k * CHUNK_ROWS).min(CHUNK_ROWS);
-                out.push(ChunkLanes { ids: &bytemuck::cast_slice(ids.blocks(k))[..n], reads, writes, len: n });
+                out.push(ChunkLanes {
+                    ids: &bytemuck::cast_slice(ids.blocks(k))[..n],
+                    reads,
+                    writes,
+                    len: n,
+                });
             }
         }
         out

@@ -403,7 +403,10 @@ mod tests {
     use super::*;
 
     fn health() -> Schema {
-        Schema::new("Health", vec![FieldDef::new("Value", FieldType::F32), FieldDef::new("Max", FieldType::F32)])
+        Schema::new(
+            "Health",
+            vec![FieldDef::new("Value", FieldType::F32), FieldDef::new("Max", FieldType::F32)],
+        )
     }
 
     #[test]
@@ -421,8 +424,11 @@ mod tests {
         let h = reg.register(health()).unwrap();
         let regen = reg
             .register(
-                Schema::new("Regen", vec![FieldDef::new("Rate", FieldType::F64), FieldDef::new("Dir", FieldType::Vector3)])
-                    .requiring("Health"),
+                Schema::new(
+                    "Regen",
+                    vec![FieldDef::new("Rate", FieldType::F64), FieldDef::new("Dir", FieldType::Vector3)],
+                )
+                .requiring("Health"),
             )
             .unwrap();
         let info = reg.info(regen);
@@ -433,7 +439,8 @@ mod tests {
         assert_eq!(reg.dependents(h), &[regen]);
         let bad = Schema::new("X", vec![]).requiring("Nope");
         assert!(matches!(reg.register(bad), Err(SchemaError::UnknownRequirement { .. })));
-        let dup = Schema::new("Y", vec![FieldDef::new("a", FieldType::I32), FieldDef::new("a", FieldType::I64)]);
+        let dup =
+            Schema::new("Y", vec![FieldDef::new("a", FieldType::I32), FieldDef::new("a", FieldType::I64)]);
         assert!(matches!(reg.register(dup), Err(SchemaError::DuplicateField { .. })));
     }
 

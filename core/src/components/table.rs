@@ -96,7 +96,13 @@ impl Table {
     }
 
     /// Writes component slot `s`'s lanes in `row` and stamps its row tick.
-    pub fn write_lanes(&mut self, row: usize, s: usize, lanes: impl IntoIterator<Item = LaneValue>, rev: u64) {
+    pub fn write_lanes(
+        &mut self,
+        row: usize,
+        s: usize,
+        lanes: impl IntoIterator<Item = LaneValue>,
+        rev: u64,
+    ) {
         let slot = self.slots[s];
         for (col, v) in self.columns[slot.first_lane..slot.first_lane + slot.lanes].iter_mut().zip(lanes) {
             col.set(row, v, rev);

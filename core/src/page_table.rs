@@ -49,7 +49,7 @@ impl PageTable {
 
     /// Appends one empty page.
     pub fn grow(&mut self) {
-        if self.pages % DIR_SIZE == 0 {
+        if self.pages.is_multiple_of(DIR_SIZE) {
             self.dirs.push(Arc::new(Directory { pages: Vec::with_capacity(DIR_SIZE) }));
         }
         let dir = Arc::make_mut(self.dirs.last_mut().expect("directory just ensured"));

@@ -55,9 +55,7 @@ fn reparent_validates_before_changing_anything() {
     let model = arena.create(Class::Model, "M", Some(ws)).unwrap();
     let part = arena.create(Class::Part, "P", Some(model)).unwrap();
     let script = arena.create(Class::Script, "S", Some(ws)).unwrap();
-    let gui = arena.create(Class::Frame, "F", None);
-    assert!(matches!(gui, Ok(_)));
-    let frame = gui.unwrap();
+    let frame = arena.create(Class::Frame, "F", None).unwrap();
     let rev = arena.revisions().global;
     let events = arena.pending_events().len();
 

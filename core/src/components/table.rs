@@ -86,7 +86,7 @@ impl Table {
             }
             self.columns[s.tick].push(row, LaneValue::Word(rev), rev);
         }
-        if row % CHUNK_ROWS == 0 {
+        if row.is_multiple_of(CHUNK_ROWS) {
             for b in &mut self.bulk {
                 b.push(0);
             }
@@ -129,7 +129,7 @@ impl Table {
             }
             col.pop(self.len);
         }
-        if last % CHUNK_ROWS == 0 {
+        if last.is_multiple_of(CHUNK_ROWS) {
             for b in &mut self.bulk {
                 b.pop();
             }

@@ -6,8 +6,8 @@
 //! - [`build_folder`]: one Folder (`Bullets`) under the Workspace holding many Parts, the
 //!   shape of a bullets or debris folder that is emptied one child at a time.
 //!
-//! Every builder returns an arena whose events were drained twice, so no event, doomed
-//! node or reclaimable slot is pending when a measurement starts.
+//! Every builder returns a settled arena (see [`settle`]): no event, doomed node,
+//! reclaimable slot or dirty transform is pending when a measurement starts.
 
 use arbor_core::{Arena, Class, Id};
 
@@ -85,11 +85,12 @@ pub fn build_folder(children: usize) -> (Arena, Id, Vec<Id>) {
     (arena, folder, kids)
 }
 
-/// Drains the arena's events twice: the first drain makes destroyed nodes reclaimable, the
-/// second frees their slots, so nothing is left pending.
+/// Drains the arena's events twice (the first drain makes destroyed nodes reclaimable, the
+/// second frees their slots) and takes its dirty-transform list, so nothing is left pending.
 pub fn settle(arena: &mut Arena) {
     drop(arena.drain_events());
     drop(arena.drain_events());
+    drop(arena.take_dirty_transforms());
 }
 
 #[cfg(test)]

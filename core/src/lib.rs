@@ -21,19 +21,23 @@ mod lifecycle;
 mod names;
 mod page;
 mod page_table;
+mod place;
 mod revision;
 mod sharded_map;
 mod snapshot;
 mod store;
 mod value;
 
-pub use arena::{AncestryQuery, Arena, ArenaConfig, GraftPolicy, MemoryReport, NodeData, NodeMut, TopologyChange};
-pub use child_array::ChildArray;
-pub use components::{
-    Block, CHUNK_ROWS, ChunkLanes, ChunkView, ComponentId, ComponentInfo, ComponentStore, FieldDef, FieldType,
-    FieldValue, Lane, LaneKind, PodBundle, PodComponent, Query, RefPolicy, Schema, SchemaError, SchemaRegistry,
+pub use arena::{
+    AncestryQuery, Arena, ArenaConfig, GraftPolicy, MemoryReport, NodeData, NodeMut, TopologyChange,
 };
+pub use child_array::ChildArray;
 pub use class::{ALL_CLASSES, ALL_FAMILIES, Class, Family};
+pub use components::{
+    Block, CHUNK_ROWS, ChunkLanes, ChunkView, ComponentId, ComponentInfo, ComponentStore, FieldDef,
+    FieldType, FieldValue, Lane, LaneKind, PodBundle, PodComponent, Query, RefPolicy, Schema, SchemaError,
+    SchemaRegistry,
+};
 pub use error::ArenaError;
 pub use events::InstanceEvent;
 pub use id::{CLIENT_ID_BASE, CLIENT_ID_LIMIT, Id, IdAllocator, IdRange, Slot};
@@ -42,6 +46,12 @@ pub use lifecycle::LifecycleView;
 pub use names::{NameId, NamePool};
 pub use page::{DEFAULT_SIZE, LocalTransform, NodeRef, PAGE_SIZE};
 pub use page_table::DIR_SIZE;
+pub use place::{
+    AttributeDoc, ComponentDoc, ComponentRowDoc, DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT,
+    FALLEN_PARTS_DESTROY_HEIGHT, FieldDoc, FieldTypeDoc, InstanceDoc, JSON_NESTING, MaterialDoc,
+    PLACE_BINARY_MAGIC, PLACE_FORMAT, PLACE_FORMAT_VERSION, PlaceError, PlaceFile, PlaceSettings,
+    RefPolicyDoc, ShapeDoc, load_binary, load_json, save_binary, save_json,
+};
 pub use revision::Revisions;
 pub use snapshot::{ComponentDiff, Snapshot, SnapshotDiff};
 pub use value::{

@@ -1,5 +1,22 @@
 //! # arbor-sim
 //!
-//! The 60 Hz server tick over an [`arbor_core::Arena`]: the phase scheduler and its profiler,
-//! the world-transform pass, rapier3d physics, lifetimes and fallen parts. Scripts and
-//! networking plug into the tick's phases through [`TickHooks`](crate::TickHooks).
+//! The 60 Hz server tick over an [`arbor_core::Arena`]: the phase scheduler and its profiler
+//! ([`Simulation`], [`Phase`], [`Profiler`]), the world-transform pass, rapier3d physics,
+//! lifetimes and fallen parts. Scripts and networking plug into the tick's phases through
+//! [`TickHooks`].
+
+mod fallen;
+mod lifetime;
+mod phase;
+pub mod physics;
+mod profiler;
+mod tick;
+pub mod transform;
+
+pub use fallen::{DEFAULT_DESTROY_HEIGHT, DIED_ANNOUNCED, FALLEN_PARTS_DESTROY_HEIGHT, FallenParts};
+pub use lifetime::{LIFETIME, Lifetimes, MAX_LIFETIME, REMAINING, lifetime_schema};
+pub use phase::{PHASES, Phase};
+pub use physics::{DEFAULT_GRAVITY, Physics, PhysicsConfig, RayHit, SyncStats};
+pub use profiler::{PhaseSummary, Profiler, TickCounters};
+pub use tick::{SimConfig, Simulation, TickContext, TickHooks, TickReport};
+pub use transform::{PassMode, PassStats, WorldTransform, WorldTransforms};

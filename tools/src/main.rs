@@ -1,1 +1,69 @@
-fn main() {}
+//! The `arbor` command: run places and stress tests on the Arbor tick.
+//!
+//! - `arbor stress` builds a synthetic place of N instances and runs it as fast as it can,
+//!   printing a per-phase table, ticks per second and memory;
+//! - `arbor serve [PLACE]` runs a place (the embedded example place by default) at 60 Hz in
+//!   real time, reporting overruns and a periodic phase summary;
+//! - `arbor run [PLACE] --ticks N` runs a place headless with its scripts and prints the
+//!   script log;
+//! - `arbor place convert IN OUT` converts between the JSON and binary place formats.
+//!
+//! `--trace FILE` on `stress` and `serve` writes a Chrome trace that Perfetto opens.
+
+mod place_io;
+mod report;
+mod run;
+mod serve;
+mod stress;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+#[derive(Parser, Debug)]
+#[command(name = "arbor", version, about = "Arbor game server: serve places, run stress tests")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Build a synthetic place of many instances and run it as fast as possible.
+    Stress(stress::StressArgs),
+    /// Run a place at 60 Hz in real time.
+    Serve(serve::ServeArgs),
+    /// Run a place headless with its scripts for a number of ticks, printing the script log.
+    Run(run::RunArgs),
+    /// Place file tools.
+    #[command(subcommand)]
+    Place(place_io::PlaceCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Stress(args) => stress::run(args),
+        Command::Serve(args) => serve::run(args),
+        Command::Run(args) => run::run(args),
+        Command::Place(cmd) => place_io::run(cmd),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("arbor: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A trace file option shared by the running commands.
+#[derive(clap::Args, Debug, Clone)]
+struct TraceArg {
+    /// Write a Chrome trace (one span per phase per tick) to this file.
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
+}

@@ -293,8 +293,11 @@ impl Arena {
         table.write_lanes(loc.row as usize, s, lanes, rev);
     }
 
-    /// Creates one detached-or-attached instance of `class` per bundle, all named `name`
-    /// under `parent`, with the bundle's POD components. Returns their ids in order.
+    /// Creates one instance of `class` named `name` under `parent` (or detached) per bundle,
+    /// with the bundle's POD components, and returns their ids in order. Rows are written in
+    /// bulk: each column's chunks are copied or created once for the whole batch. If an
+    /// instance cannot be created (node limit), the ones already created are destroyed and
+    /// the error is returned.
     pub fn spawn_batch<B: PodBundle>(
         &mut self,
         class: Class,
@@ -303,19 +306,45 @@ impl Arena {
         bundles: impl IntoIterator<Item = B>,
     ) -> Result<Vec<Id>, ArenaError> {
         let ids = self.pod_ids::<B>()?;
+        let bundles: Vec<B> = bundles.into_iter().collect();
+        let mut out = Vec::with_capacity(bundles.len());
+        for _ in &bundles {
+            match self.create(class, name, parent) {
+                Ok(id) => out.push(id),
+                Err(e) => {
+                    for id in out {
+                        let _ = self.destroy(id);
+                    }
+                    return Err(e);
+                }
+            }
+        }
         let mut set: SmallVec<[ComponentId; 4]> = ids.clone();
         set.sort();
-        let mut out = Vec::new();
-        for bundle in bundles {
-            let id = self.create(class, name, parent)?;
-            let rev = self.revisions.global;
-            let table = self.components.table_for(&set);
-            let loc = self.components.move_row(id, None, table, rev).expect("row placed");
-            for (&c, bytes) in ids.iter().zip(bundle.bytes()) {
-                self.write_pod_bytes(loc, c, bytes, rev);
+        let rev = self.revisions.bump();
+        let t = self.components.table_for(&set);
+        // For each table column: which bundle member, byte offset and width feed it.
+        let table = &self.components.tables[t as usize];
+        let mut feeds: Vec<Option<(usize, usize, usize)>> = vec![None; table.columns.len()];
+        for slot in &table.slots {
+            let member = ids.iter().position(|c| *c == slot.id).expect("bundle component in its table");
+            let mut at = 0;
+            for (lane, kind) in self.components.registry.info(slot.id).lane_kinds.iter().enumerate() {
+                let width = if *kind == crate::components::LaneKind::W64 { 8 } else { 4 };
+                feeds[slot.first_lane + lane] = Some((member, at, width));
+                at += width;
             }
-            out.push(id);
         }
+        let rows: Vec<SmallVec<[&[u8]; 4]>> = bundles.iter().map(PodBundle::bytes).collect();
+        self.components.extend_table(t, &out, rev, |r, c| match feeds[c] {
+            Some((member, at, width)) => {
+                let bytes = rows[r][member];
+                let mut w = [0u8; 8];
+                w[..width].copy_from_slice(&bytes[at..at + width]);
+                LaneValue::Word(u64::from_le_bytes(w))
+            }
+            None => LaneValue::Word(0),
+        });
         Ok(out)
     }
 

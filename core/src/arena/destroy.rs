@@ -23,7 +23,11 @@ impl Arena {
         let Some(node) = self.store.node(id) else {
             // Ids are never reused: an id below the counter that finds nothing was destroyed
             // and reclaimed already, so destroying it again is the same no-op.
-            return if !id.is_none() && id.0 < self.ids_peek() { Ok(false) } else { Err(ArenaError::NotFound(id)) };
+            return if !id.is_none() && id.0 < self.ids_peek() {
+                Ok(false)
+            } else {
+                Err(ArenaError::NotFound(id))
+            };
         };
         if node.is_destroyed() {
             return Ok(false);

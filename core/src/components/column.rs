@@ -71,10 +71,12 @@ impl Column {
         if self.kind == LaneKind::W64 { 4 } else { 8 }
     }
 
+    /// A new chunk with room for all its rows, so a lane's chunks are single allocations
+    /// that never move while they fill.
     fn new_chunk(&self, rev: u64) -> Chunk {
         let data = match self.kind {
-            LaneKind::Str => ChunkData::Strs(Vec::new()),
-            _ => ChunkData::Words(Vec::new()),
+            LaneKind::Str => ChunkData::Strs(Vec::with_capacity(CHUNK_ROWS)),
+            _ => ChunkData::Words(Vec::with_capacity(CHUNK_ROWS / self.words_per_block())),
         };
         Chunk { data, revision: rev }
     }
@@ -103,6 +105,38 @@ impl Column {
                     LaneValue::Word(_) => None,
                 });
             }
+        }
+    }
+
+    /// Appends `values` as rows `row..`, copying or creating each chunk once (bulk inserts).
+    pub fn extend(&mut self, mut row: usize, values: impl IntoIterator<Item = LaneValue>, rev: u64) {
+        let per_block = self.words_per_block();
+        let mut values = values.into_iter().peekable();
+        while values.peek().is_some() {
+            let (k, first) = split(row);
+            if k == self.chunks.len() {
+                let chunk = self.new_chunk(rev);
+                self.chunks.push(Arc::new(chunk));
+            }
+            let chunk = Arc::make_mut(&mut self.chunks[k]);
+            chunk.revision = rev;
+            let mut i = first;
+            for value in values.by_ref().take(CHUNK_ROWS - first) {
+                match &mut chunk.data {
+                    ChunkData::Words(blocks) => {
+                        if i / per_block == blocks.len() {
+                            blocks.push(Block([0; 8]));
+                        }
+                        write_word(blocks, per_block, i, value);
+                    }
+                    ChunkData::Strs(strs) => strs.push(match value {
+                        LaneValue::Str(s) => s,
+                        LaneValue::Word(_) => None,
+                    }),
+                }
+                i += 1;
+            }
+            row += i - first;
         }
     }
 

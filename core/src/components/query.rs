@@ -154,6 +154,24 @@ impl<'a> ChunkLanes<'a> {
         bytemuck::cast_slice(self.reads[i])
     }
 
+    /// Every read lane and every written lane at once, as whole 32-byte blocks of `T` (for
+    /// SIMD passes that read some lanes while writing others), in request order.
+    #[allow(clippy::type_complexity)]
+    pub fn split_blocks<T: bytemuck::Pod>(&mut self) -> (SmallVec<[&[T]; 8]>, SmallVec<[&mut [T]; 8]>) {
+        let reads = self.reads.iter().map(|r| bytemuck::cast_slice(r)).collect();
+        let writes = self.writes.iter_mut().map(|w| bytemuck::cast_slice_mut(w)).collect();
+        (reads, writes)
+    }
+
+    /// Every read and written lane at once as exactly `len()` values of `T`, in request order.
+    #[allow(clippy::type_complexity)]
+    pub fn split<T: bytemuck::Pod>(&mut self) -> (SmallVec<[&[T]; 8]>, SmallVec<[&mut [T]; 8]>) {
+        let len = self.len;
+        let reads = self.reads.iter().map(|r| &bytemuck::cast_slice(r)[..len]).collect();
+        let writes = self.writes.iter_mut().map(|w| &mut bytemuck::cast_slice_mut(w)[..len]).collect();
+        (reads, writes)
+    }
+
     /// Written lane `i` as whole 32-byte blocks, for SIMD (padding rows may be written).
     pub fn write_blocks<T: bytemuck::Pod>(&mut self, i: usize) -> &mut [T] {
         bytemuck::cast_slice_mut(&mut *self.writes[i])

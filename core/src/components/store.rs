@@ -257,6 +257,24 @@ impl ComponentStore {
         new_loc
     }
 
+    /// Appends rows for `ids` (which have no rows yet) to table `t` in bulk; `lane(r, c)`
+    /// gives row `r`'s value for the table's column `c`.
+    pub(crate) fn extend_table(
+        &mut self,
+        t: u32,
+        ids: &[Id],
+        rev: u64,
+        lane: impl Fn(usize, usize) -> LaneValue,
+    ) {
+        self.membership = rev;
+        let table = Arc::make_mut(&mut self.tables[t as usize]);
+        let start = table.len;
+        table.extend_rows(ids, rev, lane);
+        for (k, &id) in ids.iter().enumerate() {
+            self.locs.insert(id, RowLoc { table: t, row: (start + k) as u32 });
+        }
+    }
+
     /// Heap bytes held by tables (chunks shared with snapshots counted in full).
     pub fn heap_bytes(&self) -> usize {
         self.tables.iter().map(|t| t.heap_bytes()).sum::<usize>() + self.locs.len() * 24

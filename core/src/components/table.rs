@@ -95,6 +95,26 @@ impl Table {
         row
     }
 
+    /// Appends one row per id in bulk: `lane(r, c)` gives row `r`'s value for column `c`
+    /// (lanes only; row ticks are `rev`). Each column's chunks are copied or created once.
+    pub fn extend_rows(&mut self, ids: &[Id], rev: u64, lane: impl Fn(usize, usize) -> LaneValue) {
+        let start = self.len;
+        let n = ids.len();
+        self.ids.extend(start, ids.iter().map(|id| LaneValue::Word(id.0)), rev);
+        let ticks: Vec<usize> = self.slots.iter().map(|s| s.tick).collect();
+        for (c, col) in self.columns.iter_mut().enumerate() {
+            if ticks.contains(&c) {
+                col.extend(start, (0..n).map(|_| LaneValue::Word(rev)), rev);
+            } else {
+                col.extend(start, (0..n).map(|r| lane(r, c)), rev);
+            }
+        }
+        self.len += n;
+        for b in &mut self.bulk {
+            b.resize(self.len.div_ceil(CHUNK_ROWS), 0);
+        }
+    }
+
     /// Writes component slot `s`'s lanes in `row` and stamps its row tick.
     pub fn write_lanes(
         &mut self,

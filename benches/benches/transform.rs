@@ -1,0 +1,360 @@
+//! Criterion benchmarks of the transform pass (`arbor_sim::WorldTransforms::update`) on the
+//! hierarchy shapes of bevy#11760, each group holding our pass and its baselines measured
+//! in the same run:
+//!
+//! | shape | nodes | |
+//! |---|---|---|
+//! | `large` | 101,001 | a root, 1,000 children, 10 each, 9 each (bevy's depth-18 × fan-out-8 tree does not fit) |
+//! | `wide` | 250,501 | bevy's `wide_tree`: `gen_tree(3, 500)`, a root, 500 children, 500 each |
+//! | `deep` | bevy's `deep_tree`: `gen_non_uniform_tree(25, 2)` | |
+//! | `chain` | 2,500 | bevy's `chain`: 2,500 levels |
+//!
+//! Functions in each group (`t1`/`t2`: a local rayon pool of 1 or 2 threads, the timed loop
+//! runs inside it with `pool.install`):
+//!
+//! - `ours/{all,1pct}/{t1,t2}/{simd,scalar}`: `update` with every node dirty (the dirty list
+//!   holds every id, so finding the roots is timed too) or 1% of the nodes (a fixed
+//!   pseudo-random set), `PassMode { parallel: t2, simd }`;
+//! - `ours/none`: `update` with an empty dirty list;
+//! - `plain/all`: a plain scalar SoA pass written here: nodes in depth order with parent
+//!   indices, `world[i] = world[parent[i]] ∘ local[i]`, one thread;
+//! - `bevy/{all,1pct,none}`: bevy_transform 0.20's `(mark_dirty_trees,
+//!   propagate_parent_transforms, sync_simple_transforms).chain()` with
+//!   `StaticTransformOptimizations` on, its `multi_threaded` propagation on a 2-thread
+//!   `ComputeTaskPool`; the `Transform`s are marked changed outside the timed region.
+//!
+//! Group `write_strategy` (large tree, all dirty, 2 threads) compares the parallel pass's
+//! direct writes through raw pointers with the safe alternative, collect-and-scatter.
+//! Group `arena_walk` (large tree) measures the arena reads alone: a depth-first walk that
+//! calls `Arena::get` on every child (reading its transform and children), and the same
+//! walk also calling `Arena::slot` — the floor under any pass built on the public API.
+
+use arbor_core::{Arena, Class, Id, LocalTransform};
+use arbor_sim::{PassMode, WorldTransforms};
+use bevy_ecs::change_detection::DetectChangesMut;
+use bevy_ecs::prelude::{ChildOf, Entity, IntoScheduleConfigs, Schedule, World};
+use bevy_tasks::{ComputeTaskPool, TaskPoolBuilder};
+use bevy_transform::components::Transform;
+use bevy_transform::systems::{
+    StaticTransformOptimizations, mark_dirty_trees, propagate_parent_transforms, sync_simple_transforms,
+};
+use criterion::{
+    BenchmarkGroup, Criterion, SamplingMode, criterion_group, criterion_main, measurement::WallTime,
+};
+use glam::{Quat, Vec3};
+use rayon::ThreadPool;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+// ---- shapes (parent maps: node 0 is the root, node i > 0 has parent `map[i - 1] < i`) ----
+
+/// bevy's `gen_tree`: `depth` levels, `width` children per inner node.
+fn gen_tree(depth: u32, width: u32) -> Vec<usize> {
+    let inner: usize = (0..depth - 1).map(|i| width.pow(i) as usize).sum();
+    (0..inner).flat_map(|i| std::iter::repeat_n(i, width as usize)).collect()
+}
+
+/// bevy's `gen_non_uniform_tree`: one side deeper than the other.
+fn gen_non_uniform_tree(depth: u32, width: u32) -> Vec<usize> {
+    fn add(tree: &mut Vec<usize>, parent: usize, mut depth: u32, width: u32) {
+        for _ in 0..width {
+            tree.push(parent);
+            depth -= 1;
+            if depth == 0 {
+                return;
+            }
+            add(tree, tree.len(), depth, width);
+        }
+    }
+    let mut tree = Vec::new();
+    add(&mut tree, 0, depth, width);
+    tree
+}
+
+/// The large tree: a root, 1,000 children, 10 each, 9 each.
+fn large_tree() -> Vec<usize> {
+    let mut map = vec![0; 1_000];
+    map.extend((1..=1_000).flat_map(|p| std::iter::repeat_n(p, 10)));
+    map.extend((1_001..=11_000).flat_map(|p| std::iter::repeat_n(p, 9)));
+    map
+}
+
+/// Local transform of node `i`: bevy's circle placement plus a small rotation.
+fn local_of(i: usize) -> (Vec3, Quat) {
+    let a = (i % 97) as f32 / 97.0;
+    (Vec3::new(a.cos() * 32.0, a.sin() * 32.0, 0.5), Quat::from_rotation_z(a * 0.3).normalize())
+}
+
+/// Every node (`all`) or a fixed pseudo-random ~1% of them, never the root (a dirty root
+/// would make the whole tree dirty).
+fn pick(n: usize, all: bool) -> Vec<usize> {
+    let mix = |i: usize| {
+        let mut z = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z ^ (z >> 31)
+    };
+    (0..n).filter(|&i| all || (i > 0 && mix(i) % 100 == 0)).collect()
+}
+
+// ---- ours ----
+
+/// The shape in an arena: the root is a Model under the Workspace, inner nodes Models,
+/// leaves Parts. Returns the arena (dirty list drained) and the ids in map order.
+fn build_arena(map: &[usize]) -> (Arena, Vec<Id>) {
+    let n = map.len() + 1;
+    let mut inner = vec![false; n];
+    for &p in map {
+        inner[p] = true;
+    }
+    let mut arena = Arena::new();
+    let mut ids = Vec::with_capacity(n);
+    for i in 0..n {
+        let parent = if i == 0 { arena.workspace() } else { ids[map[i - 1]] };
+        let class = if inner[i] { Class::Model } else { Class::Part };
+        let id = arena.create(class, "N", Some(parent)).expect("create");
+        let (position, rotation) = local_of(i);
+        arena.set_transform(id, LocalTransform { position, rotation }).expect("set");
+        ids.push(id);
+    }
+    arena.drain_events();
+    arena.drain_events();
+    (arena, ids)
+}
+
+fn pool(threads: usize) -> ThreadPool {
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("rayon pool")
+}
+
+/// Times `iters` passes inside `pool` (so the pass's rayon calls start on a pool thread).
+fn timed_in(pool: &ThreadPool, iters: u64, mut pass: impl FnMut() + Send) -> Duration {
+    pool.install(|| {
+        let start = Instant::now();
+        for _ in 0..iters {
+            pass();
+        }
+        start.elapsed()
+    })
+}
+
+// ---- plain scalar SoA baseline ----
+
+/// Nodes in depth order, parent indices, local and world columns.
+struct Plain {
+    parent: Vec<u32>,
+    local: [Vec<f32>; 7],
+    world: [Vec<f32>; 7],
+}
+
+impl Plain {
+    fn new(map: &[usize]) -> Self {
+        let n = map.len() + 1;
+        let mut depth = vec![0u32; n];
+        for i in 1..n {
+            depth[i] = depth[map[i - 1]] + 1;
+        }
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| depth[i]);
+        let mut rank = vec![0u32; n];
+        for (r, &i) in order.iter().enumerate() {
+            rank[i] = r as u32;
+        }
+        let parent = order.iter().map(|&i| if i == 0 { 0 } else { rank[map[i - 1]] }).collect();
+        let mut local: [Vec<f32>; 7] = Default::default();
+        for &i in &order {
+            let (p, q) = local_of(i);
+            for (col, v) in local.iter_mut().zip([p.x, p.y, p.z, q.x, q.y, q.z, q.w]) {
+                col.push(v);
+            }
+        }
+        Self { parent, world: local.clone(), local }
+    }
+
+    fn run(&mut self) {
+        let [px, py, pz, qx, qy, qz, qw] = &mut self.world;
+        let [lx, ly, lz, ax, ay, az, aw] = &self.local;
+        // Node 0, the root, keeps world = local.
+        for i in 1..self.parent.len() {
+            let p = self.parent[i] as usize;
+            let (bx, by, bz, bw) = (qx[p], qy[p], qz[p], qw[p]);
+            let (vx, vy, vz) = (lx[i], ly[i], lz[i]);
+            // v + w t + b × t, with t = 2 b × v
+            let (tx, ty, tz) =
+                (2.0 * (by * vz - bz * vy), 2.0 * (bz * vx - bx * vz), 2.0 * (bx * vy - by * vx));
+            px[i] = px[p] + vx + bw * tx + (by * tz - bz * ty);
+            py[i] = py[p] + vy + bw * ty + (bz * tx - bx * tz);
+            pz[i] = pz[p] + vz + bw * tz + (bx * ty - by * tx);
+            let (cx, cy, cz, cw) = (ax[i], ay[i], az[i], aw[i]);
+            qx[i] = bw * cx + bx * cw + by * cz - bz * cy;
+            qy[i] = bw * cy - bx * cz + by * cw + bz * cx;
+            qz[i] = bw * cz + bx * cy - by * cx + bz * cw;
+            qw[i] = bw * cw - bx * cx - by * cy - bz * cz;
+        }
+    }
+}
+
+// ---- bevy ----
+
+struct Bevy {
+    world: World,
+    schedule: Schedule,
+    entities: Vec<Entity>,
+}
+
+impl Bevy {
+    fn new(map: &[usize]) -> Self {
+        ComputeTaskPool::get_or_init(|| TaskPoolBuilder::new().num_threads(2).build());
+        let mut world = World::new();
+        let mut entities: Vec<Entity> = Vec::with_capacity(map.len() + 1);
+        for i in 0..=map.len() {
+            let (translation, rotation) = local_of(i);
+            let t = Transform { translation, rotation, scale: Vec3::ONE };
+            let e = if i == 0 {
+                world.spawn(t).id()
+            } else {
+                world.spawn((t, ChildOf(entities[map[i - 1]]))).id()
+            };
+            entities.push(e);
+        }
+        world.insert_resource(StaticTransformOptimizations::default());
+        let mut schedule = Schedule::default();
+        schedule.add_systems((mark_dirty_trees, propagate_parent_transforms, sync_simple_transforms).chain());
+        schedule.run(&mut world);
+        schedule.run(&mut world);
+        Self { world, schedule, entities }
+    }
+
+    /// Times `iters` runs, marking `changed` before each (untimed).
+    fn timed(&mut self, iters: u64, changed: &[usize]) -> Duration {
+        let mut total = Duration::ZERO;
+        for _ in 0..iters {
+            for &i in changed {
+                self.world.get_mut::<Transform>(self.entities[i]).expect("transform").set_changed();
+            }
+            let start = Instant::now();
+            self.schedule.run(&mut self.world);
+            total += start.elapsed();
+        }
+        total
+    }
+}
+
+// ---- groups ----
+
+fn group<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
+    let mut g = c.benchmark_group(name);
+    g.sample_size(10).sampling_mode(SamplingMode::Flat);
+    g
+}
+
+fn shape(c: &mut Criterion, name: &str, map: &[usize]) {
+    let n = map.len() + 1;
+    let (arena, ids) = build_arena(map);
+    let pools = [(1, pool(1)), (2, pool(2))];
+    let mut worlds = WorldTransforms::new();
+    let everything: Vec<Id> = ids.clone();
+    worlds.update(&arena, &everything, PassMode::default());
+    let mut g = group(c, &format!("transform_{name}"));
+    eprintln!("transform_{name}: {n} nodes");
+    for (label, all) in [("all", true), ("1pct", false)] {
+        let picked = pick(n, all);
+        let dirty: Vec<Id> = picked.iter().map(|&i| ids[i]).collect();
+        let stats = worlds.update(&arena, &dirty, PassMode::default());
+        eprintln!(
+            "  {label}: {} dirty, {} roots, {} recomputed",
+            dirty.len(),
+            stats.dirty_roots,
+            stats.recomputed
+        );
+        for (threads, pool) in &pools {
+            for simd in [true, false] {
+                let mode = PassMode { parallel: *threads > 1, simd };
+                let id = format!("ours/{label}/t{threads}/{}", if simd { "simd" } else { "scalar" });
+                g.bench_function(id, |b| {
+                    b.iter_custom(|iters| {
+                        timed_in(pool, iters, || {
+                            black_box(worlds.update(&arena, black_box(&dirty), mode));
+                        })
+                    })
+                });
+            }
+        }
+    }
+    g.bench_function("ours/none", |b| b.iter(|| worlds.update(&arena, black_box(&[]), PassMode::default())));
+
+    let mut plain = Plain::new(map);
+    g.bench_function("plain/all", |b| b.iter(|| plain.run()));
+    drop(plain);
+
+    let mut bevy = Bevy::new(map);
+    for (label, all) in [("all", true), ("1pct", false)] {
+        let changed = pick(n, all);
+        g.bench_function(format!("bevy/{label}"), |b| b.iter_custom(|iters| bevy.timed(iters, &changed)));
+    }
+    g.bench_function("bevy/none", |b| b.iter_custom(|iters| bevy.timed(iters, &[])));
+    g.finish();
+}
+
+fn shapes(c: &mut Criterion) {
+    shape(c, "large", &large_tree());
+    shape(c, "wide", &gen_tree(3, 500));
+    shape(c, "deep", &gen_non_uniform_tree(25, 2));
+    shape(c, "chain", &gen_tree(2_500, 1));
+}
+
+fn write_strategy(c: &mut Criterion) {
+    let (arena, ids) = build_arena(&large_tree());
+    let pool = pool(2);
+    let mut worlds = WorldTransforms::new();
+    let mode = PassMode::default();
+    let mut g = group(c, "transform_write_strategy");
+    g.bench_function("direct", |b| {
+        b.iter_custom(|iters| {
+            timed_in(&pool, iters, || {
+                black_box(worlds.update(&arena, &ids, mode));
+            })
+        })
+    });
+    g.bench_function("collect_scatter", |b| {
+        b.iter_custom(|iters| {
+            timed_in(&pool, iters, || {
+                black_box(worlds.update_collect_scatter(&arena, &ids, mode));
+            })
+        })
+    });
+    g.finish();
+}
+
+/// Depth first in pre-order (the pass's order) over the tree, reading each child's
+/// transform and children, optionally also its slot; returns a checksum so nothing is
+/// optimised away.
+fn arena_walk(arena: &Arena, root: Id, with_slot: bool) -> f32 {
+    let mut sum = 0.0;
+    let mut stack = vec![arena.get(root).expect("root").children()];
+    while let Some(kids) = stack.pop() {
+        let first = stack.len();
+        for id in kids.iter() {
+            let node = arena.get(id).expect("child");
+            sum += node.transform().position.x;
+            if with_slot {
+                sum += arena.slot(id).expect("slot").0 as f32;
+            }
+            let c = node.children();
+            if !c.is_empty() {
+                stack.push(c);
+            }
+        }
+        stack[first..].reverse();
+    }
+    sum
+}
+
+fn arena_reads(c: &mut Criterion) {
+    let (arena, ids) = build_arena(&large_tree());
+    let mut g = group(c, "transform_arena_walk");
+    g.bench_function("get", |b| b.iter(|| arena_walk(&arena, ids[0], false)));
+    g.bench_function("get_and_slot", |b| b.iter(|| arena_walk(&arena, ids[0], true)));
+    g.finish();
+}
+
+criterion_group!(benches, shapes, write_strategy, arena_reads);
+criterion_main!(benches);

@@ -1,0 +1,167 @@
+//! The script-facing API: builds the sandboxed base environment every script instance reads
+//! its globals from — safe libraries, `print`/`warn`, `Vector3`, `game` (with `Workspace` and
+//! `Prefabs.Spawn`), `workspace`, `handles` — and installs the prelude that gives Instance and
+//! Signal handles their metamethods.
+//!
+//! Left out on purpose: `getfenv`/`setfenv` (they reach other scripts' environments through
+//! the call stack), `load`/`loadstring` and `require` (no code from strings or files),
+//! `debug`, `os`, `collectgarbage`, `newproxy`, `gcinfo`. The base table, the library tables
+//! and every metatable handed to scripts are frozen, so a script cannot change what another
+//! script sees.
+
+pub mod instance;
+pub mod values;
+
+use crate::log::Level;
+use crate::signals;
+use crate::state::{with_state, with_world};
+use arbor_core::Id;
+use instance::{Instance, PRELUDE_KEY};
+use mlua::{Function, Lua, MultiValue, Result, Table, Value};
+use values::{Status, fail, instance_value, ok};
+
+const PRELUDE: &str = include_str!("../prelude.luau");
+
+/// Globals copied from the Luau state into the base environment.
+const SAFE_GLOBALS: &[&str] = &[
+    "assert",
+    "error",
+    "ipairs",
+    "pairs",
+    "next",
+    "pcall",
+    "xpcall",
+    "select",
+    "tonumber",
+    "tostring",
+    "type",
+    "typeof",
+    "unpack",
+    "rawequal",
+    "rawget",
+    "rawset",
+    "rawlen",
+    "setmetatable",
+    "getmetatable",
+    "string",
+    "table",
+    "math",
+    "utf8",
+    "bit32",
+    "buffer",
+    "vector",
+    "coroutine",
+    "_VERSION",
+];
+
+fn format_args(lua: &Lua, tostring: &Function, args: MultiValue) -> Result<String> {
+    let mut parts = Vec::with_capacity(args.len());
+    for v in args {
+        parts.push(match v {
+            Value::String(s) => s.to_string_lossy(),
+            other => tostring.call::<mlua::LuaString>(other)?.to_string_lossy(),
+        });
+    }
+    let _ = lua;
+    Ok(parts.join(" "))
+}
+
+/// Wraps a `(ok, value)` primitive so failures raise at the caller's line.
+fn checked(lua: &Lua, prelude: &Table, f: Function) -> Result<Function> {
+    let check: Function = prelude.get("check")?;
+    lua.load("local check, f = ...\nreturn function(...) return check(f(...)) end")
+        .set_name("=arbor-wrap")
+        .call((check, f))
+}
+
+/// Installs the prelude and builds the frozen base environment for a place whose Workspace
+/// is `workspace`.
+pub fn install(lua: &Lua, workspace: Id) -> Result<Table> {
+    let raw = lua.create_table()?;
+    raw.set("get", lua.create_function(instance::get)?)?;
+    raw.set("set", lua.create_function(instance::set)?)?;
+    let methods = lua.create_table()?;
+    instance::register_methods(lua, &methods)?;
+    raw.set("methods", methods)?;
+    let signal = lua.create_table()?;
+    signals::register(lua, &signal)?;
+    raw.set("signal", signal)?;
+    let prelude: Table = lua.load(PRELUDE).set_name("=arbor-prelude").call(raw)?;
+    lua.set_named_registry_value(PRELUDE_KEY, &prelude)?;
+    lua.set_type_metatable::<mlua::Vector>(Some(prelude.get("vectorMeta")?));
+
+    let globals = lua.globals();
+    let base = lua.create_table()?;
+    for name in SAFE_GLOBALS {
+        base.raw_set(*name, globals.raw_get::<Value>(*name)?)?;
+    }
+    let tostring: Function = globals.get("tostring")?;
+    let to_s = tostring.clone();
+    base.raw_set(
+        "print",
+        lua.create_function(move |lua, args: MultiValue| {
+            let text = format_args(lua, &to_s, args)?;
+            crate::state::log(lua, Level::Info, &text)
+        })?,
+    )?;
+    base.raw_set(
+        "warn",
+        lua.create_function(move |lua, args: MultiValue| {
+            let text = format_args(lua, &tostring, args)?;
+            crate::state::log(lua, Level::Warn, &text)
+        })?,
+    )?;
+    base.raw_set("Vector3", prelude.get::<Value>("Vector3")?)?;
+
+    let spawn = lua.create_function(|lua, name: mlua::LuaString| -> Result<Status> {
+        let name = name.to_str()?;
+        let Some(folder) = with_state(lua, |s| s.prefabs)? else { return ok(lua, Value::Nil) };
+        let spawned = with_world(lua, |w| -> std::result::Result<Option<Id>, String> {
+            let Some(template) = w.find_first_child(folder, &name) else { return Ok(None) };
+            let Some(copy) = w.clone_subtree(template).map_err(|e| e.to_string())? else { return Ok(None) };
+            let ws = w.workspace();
+            w.set_parent(copy, Some(ws)).map_err(|e| e.to_string())?;
+            Ok(Some(copy))
+        })?;
+        match spawned {
+            Ok(id) => ok(lua, instance_value(lua, id)?),
+            Err(m) => fail(lua, m),
+        }
+    })?;
+    let prefabs = lua.create_table()?;
+    prefabs.raw_set("Spawn", checked(lua, &prelude, spawn)?)?;
+    prefabs.set_readonly(true);
+    let ws = lua.create_userdata(Instance(workspace))?;
+    let game = lua.create_table()?;
+    game.raw_set("Workspace", ws.clone())?;
+    game.raw_set("Prefabs", prefabs)?;
+    game.set_readonly(true);
+    base.raw_set("game", game)?;
+    base.raw_set("workspace", ws.clone())?;
+
+    let handle = lua.create_function(|lua, (_, name): (Value, mlua::LuaString)| {
+        let name = name.to_str()?;
+        let id = with_world(lua, |w| w.handle(&name).filter(|&h| w.contains(h)))?;
+        instance_value(lua, id)
+    })?;
+    let handles_meta = lua.create_table()?;
+    handles_meta.raw_set("__index", handle)?;
+    handles_meta.raw_set("__metatable", "handles are read-only")?;
+    handles_meta.set_readonly(true);
+    let handles = lua.create_table()?;
+    handles.set_metatable(Some(handles_meta))?;
+    handles.set_readonly(true);
+    base.raw_set("handles", handles)?;
+    base.set_readonly(true);
+
+    // Freeze the shared metatables of handles so no script can change them for others.
+    let freeze: Function = lua
+        .load(
+            "return function(v) local m = getmetatable(v) if type(m) == 'table' then table.freeze(m) end end",
+        )
+        .set_name("=arbor-freeze")
+        .eval()?;
+    freeze.call::<()>(ws)?;
+    freeze.call::<()>(lua.create_userdata(signals::Signal { target: workspace, name: "".into() })?)?;
+    Ok(base)
+}

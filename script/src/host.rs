@@ -1,0 +1,389 @@
+//! [`ScriptHost`]: one Luau VM running every script of a place, plugged into the tick.
+//!
+//! - **Starting.** A Script in the world at the start of a tick becomes a running instance:
+//!   a fresh environment (`self` = the entity the script is attached to, i.e. its parent;
+//!   `script` = the Script itself; everything else read-only from the sandboxed base), its
+//!   precompiled bytecode loaded, the top-level chunk run under a fresh budget, then the
+//!   `Update` and `PhysicsUpdate` globals captured. A compile error reports a *load error*,
+//!   a top-level error an *init error*; both discard the instance and name the script's path
+//!   (and the line, in the message).
+//! - **Callbacks.** `Update(dt)` every tick, `PhysicsUpdate(1/60)` every physics step, each
+//!   under a fresh budget. A runtime error increments the instance's consecutive error
+//!   counter, a success resets it; at 5 the host logs `'<name>' disabled after 5 consecutive
+//!   errors` and stops calling that instance until a reload.
+//! - **Retiring.** When a script's subtree is destroyed its instance retires and its
+//!   connections go; connections whose target was destroyed go too.
+//!
+//! The world is moved into the Lua state's app data for the duration of each phase and moved
+//! back after (see `state`), so callbacks reach it safely; scripts are found incrementally
+//! through the topology journal.
+
+use crate::api;
+use crate::api::instance::Instance;
+use crate::api::values::error_text;
+use crate::budget;
+use crate::log::{Level, LogLine, ScriptLog};
+use crate::state::{HostState, Running, full_name, with_state, with_world};
+use arbor_core::{Arena, Class, Id, InstanceEvent, NodeFlags};
+use arbor_sim::{TickContext, TickHooks};
+use mlua::{Function, Lua, Table, Value};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
+
+/// Consecutive callback errors that disable an instance.
+pub const MAX_CONSECUTIVE_ERRORS: u32 = 5;
+
+/// Memory limit of the VM (bounds `string.rep` bombs and runaway tables).
+pub const MEMORY_LIMIT: usize = 256 << 20;
+
+/// How a host is set up.
+#[derive(Clone, Debug)]
+pub struct HostConfig {
+    /// Echo log lines to stdout/stderr as they happen.
+    pub echo: bool,
+    /// Run as a client (client-local objects; `Destroy` raises).
+    pub client: bool,
+    /// VM memory limit in bytes.
+    pub memory_limit: usize,
+}
+
+impl Default for HostConfig {
+    fn default() -> Self {
+        Self { echo: false, client: false, memory_limit: MEMORY_LIMIT }
+    }
+}
+
+/// One running script instance.
+pub(crate) struct ScriptInstance {
+    pub running: Running,
+    pub env: Table,
+    pub update: Option<Function>,
+    pub physics_update: Option<Function>,
+    pub errors: u32,
+    pub disabled: bool,
+    pub source: Arc<str>,
+}
+
+/// Why a script could not be prepared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Prepared {
+    Ok(Arc<[u8]>),
+    LoadError(String),
+}
+
+/// The script runtime of one place.
+pub struct ScriptHost {
+    pub(crate) lua: Lua,
+    pub(crate) base: Table,
+    pub(crate) instances: Vec<ScriptInstance>,
+    started: FxHashSet<Id>,
+    pub(crate) bytecode: FxHashMap<Arc<str>, Prepared>,
+    topology_seen: Option<u64>,
+    spare: Option<Arena>,
+    pub(crate) next_key: u64,
+}
+
+impl ScriptHost {
+    /// A host for `arena`: builds the sandbox and compiles every script source in the place
+    /// ahead of time.
+    pub fn new(arena: &Arena, config: HostConfig) -> mlua::Result<Self> {
+        let lua = Lua::new();
+        lua.set_memory_limit(config.memory_limit)?;
+        let prefabs = arena.find_first_child(arena.root(), "Prefabs");
+        lua.set_app_data(HostState {
+            log: ScriptLog::new(config.echo),
+            client: config.client,
+            prefabs,
+            ..Default::default()
+        });
+        let base = api::install(&lua, arena.workspace())?;
+        lua.sandbox(true)?;
+        budget::install(&lua)?;
+        let mut host = Self {
+            lua,
+            base,
+            instances: Vec::new(),
+            started: FxHashSet::default(),
+            bytecode: FxHashMap::default(),
+            topology_seen: None,
+            spare: Some(Arena::new()),
+            next_key: 1,
+        };
+        for node in arena.iter().filter(|n| n.class() == Class::Script) {
+            if let Some(source) = arena.script_source(node.id()) {
+                host.prepare(source);
+            }
+        }
+        Ok(host)
+    }
+
+    /// Compiles `source` (cached by text).
+    pub(crate) fn prepare(&mut self, source: &str) -> Prepared {
+        if let Some(p) = self.bytecode.get(source) {
+            return p.clone();
+        }
+        let compiled =
+            mlua::chunk::Compiler::new().set_optimization_level(2).set_debug_level(1).compile(source);
+        let prepared = match compiled {
+            Ok(code) => Prepared::Ok(code.into()),
+            Err(e) => Prepared::LoadError(error_text(&e)),
+        };
+        self.bytecode.insert(source.into(), prepared.clone());
+        prepared
+    }
+
+    /// The log collected so far.
+    pub fn log(&self) -> Vec<LogLine> {
+        self.lua.app_data_ref::<HostState>().map(|s| s.log.lines().to_vec()).unwrap_or_default()
+    }
+
+    /// Takes the log lines collected so far.
+    pub fn take_log(&mut self) -> Vec<LogLine> {
+        self.lua.app_data_mut::<HostState>().map(|mut s| s.log.take()).unwrap_or_default()
+    }
+
+    /// Running instances.
+    pub fn instance_count(&self) -> usize {
+        self.instances.len()
+    }
+
+    /// Whether the instance of script `id` is disabled by errors.
+    pub fn is_disabled(&self, id: Id) -> Option<bool> {
+        self.instances.iter().find(|i| i.running.script == id).map(|i| i.disabled)
+    }
+
+    /// Live signal connections.
+    pub fn connection_count(&self) -> usize {
+        self.lua.app_data_ref::<HostState>().map_or(0, |s| s.signals.count())
+    }
+
+    /// Runs `f` with the world moved into the VM (so callbacks can reach it), then moves it
+    /// back into `arena`.
+    pub(crate) fn with_world_in<R>(&mut self, arena: &mut Arena, f: impl FnOnce(&mut Self) -> R) -> R {
+        let spare = self.spare.take().expect("spare arena present between phases");
+        let world = std::mem::replace(arena, spare);
+        self.lua.set_app_data(world);
+        let result = f(self);
+        let world = self.lua.remove_app_data::<Arena>().expect("world returned by the VM");
+        self.spare = Some(std::mem::replace(arena, world));
+        result
+    }
+
+    pub(crate) fn push_log(&self, level: Level, text: String) {
+        let _ = with_state(&self.lua, |s| s.log.push(level, text));
+    }
+
+    /// Calls `f(args)` as one entry of `running`: fresh budget, attribution for `print`.
+    pub(crate) fn call_entry<A: mlua::IntoLuaMulti>(
+        &self,
+        running: &Running,
+        f: &Function,
+        args: A,
+    ) -> mlua::Result<()> {
+        let _ = with_state(&self.lua, |s| s.running.push(running.clone()));
+        let enclosing = budget::enter();
+        let result = f.call::<()>(args);
+        budget::leave(enclosing);
+        let _ = with_state(&self.lua, |s| {
+            s.running.pop();
+        });
+        result
+    }
+
+    /// Builds an instance of `source` for `script` (not yet registered): environment, load,
+    /// top-level run. Errors are returned as log lines.
+    pub(crate) fn build_instance(&mut self, script: Id, source: Arc<str>) -> Result<ScriptInstance, String> {
+        let (name, owner) = with_world(&self.lua, |w| {
+            let name = full_name(w, script);
+            let owner = w.get(script).and_then(|n| n.parent()).unwrap_or(script);
+            (name, owner)
+        })
+        .map_err(|e| e.to_string())?;
+        let code = match self.prepare(&source) {
+            Prepared::Ok(code) => code,
+            Prepared::LoadError(m) => {
+                // Luau's compiler reports `line: message`; name the script in front.
+                let located = m
+                    .split_once(':')
+                    .is_some_and(|(l, _)| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit()));
+                let m = if located { format!("{name}:{m}") } else { m };
+                return Err(format!("load error in {name}: {m}"));
+            }
+        };
+        let key = self.next_key;
+        self.next_key += 1;
+        let running = Running { key, script, name: name.clone() };
+        let env =
+            self.new_env(owner, script).map_err(|e| format!("init error in {name}: {}", error_text(&e)))?;
+        let chunk = self
+            .lua
+            .load(&*code)
+            .set_name(format!("={name}"))
+            .set_environment(env.clone())
+            .into_function()
+            .map_err(|e| format!("load error in {name}: {}", error_text(&e)))?;
+        if let Err(e) = self.call_entry(&running, &chunk, ()) {
+            let _ = with_state(&self.lua, |s| s.signals.remove_owner(key));
+            return Err(format!("init error in {name}: {}", error_text(&e)));
+        }
+        let hook = |n: &str| match env.raw_get::<Value>(n) {
+            Ok(Value::Function(f)) => Some(f),
+            _ => None,
+        };
+        Ok(ScriptInstance {
+            update: hook("Update"),
+            physics_update: hook("PhysicsUpdate"),
+            running,
+            env,
+            errors: 0,
+            disabled: false,
+            source,
+        })
+    }
+
+    fn new_env(&self, owner: Id, script: Id) -> mlua::Result<Table> {
+        let env = self.lua.create_table()?;
+        env.raw_set("self", self.lua.create_userdata(Instance(owner))?)?;
+        env.raw_set("script", self.lua.create_userdata(Instance(script))?)?;
+        let meta = self.lua.create_table()?;
+        meta.raw_set("__index", self.base.clone())?;
+        meta.raw_set("__metatable", "the environment is locked")?;
+        meta.set_readonly(true);
+        env.set_metatable(Some(meta))?;
+        Ok(env)
+    }
+
+    /// Scripts in the world not yet started, in id order: all of them the first time, then
+    /// those under nodes created or moved since (the topology journal), or all again if the
+    /// journal's history is unavailable.
+    fn pending_scripts(&mut self) -> Vec<Id> {
+        let seen = self.topology_seen;
+        let started = &self.started;
+        let found = with_world(&self.lua, |w| {
+            let is_pending = |id: Id| {
+                w.get(id)
+                    .is_some_and(|n| n.class() == Class::Script && n.flags().contains(NodeFlags::IN_WORLD))
+                    && !started.contains(&id)
+            };
+            let mut out: Vec<Id> = match seen.map(|s| w.topology_since(s)) {
+                Some(Ok(changes)) => {
+                    let roots: Vec<Id> = changes
+                        .filter_map(|(_, c)| match c {
+                            arbor_core::TopologyChange::Created { id, .. }
+                            | arbor_core::TopologyChange::Moved { id, .. } => Some(id),
+                            arbor_core::TopologyChange::Destroyed { .. } => None,
+                        })
+                        .collect();
+                    roots.into_iter().flat_map(|r| w.subtree(r)).filter(|&id| is_pending(id)).collect()
+                }
+                _ => w.iter().map(|n| n.id()).filter(|&id| is_pending(id)).collect(),
+            };
+            out.sort_unstable();
+            out.dedup();
+            (out, w.revisions().global)
+        });
+        match found {
+            Ok((ids, rev)) => {
+                self.topology_seen = Some(rev);
+                ids
+            }
+            Err(_) => Vec::new(),
+        }
+    }
+
+    fn start_pending(&mut self) {
+        for script in self.pending_scripts() {
+            self.started.insert(script);
+            let source: Arc<str> = with_world(&self.lua, |w| w.script_source(script).unwrap_or("").into())
+                .unwrap_or_else(|_| "".into());
+            match self.build_instance(script, source) {
+                Ok(instance) => self.instances.push(instance),
+                Err(line) => self.push_log(Level::Error, line),
+            }
+        }
+    }
+
+    /// Calls `Update` or `PhysicsUpdate` on every enabled instance whose script is live.
+    fn run_callbacks(&mut self, physics: bool, dt: f64) {
+        for i in 0..self.instances.len() {
+            let inst = &self.instances[i];
+            let f = if physics { inst.physics_update.clone() } else { inst.update.clone() };
+            let Some(f) = f else { continue };
+            if inst.disabled || !with_world(&self.lua, |w| w.contains(inst.running.script)).unwrap_or(false) {
+                continue;
+            }
+            let running = inst.running.clone();
+            let result = self.call_entry(&running, &f, dt);
+            let inst = &mut self.instances[i];
+            match result {
+                Ok(()) => inst.errors = 0,
+                Err(e) => {
+                    inst.errors += 1;
+                    let name = inst.running.name.clone();
+                    let disable = inst.errors >= MAX_CONSECUTIVE_ERRORS;
+                    if disable {
+                        inst.disabled = true;
+                    }
+                    self.push_log(Level::Error, format!("{name}: error: {}", error_text(&e)));
+                    if disable {
+                        self.push_log(
+                            Level::Error,
+                            format!("'{name}' disabled after {MAX_CONSECUTIVE_ERRORS} consecutive errors"),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Retires instances whose scripts were destroyed and drops connections to destroyed
+    /// targets.
+    fn retire(&mut self, destroyed: &[Id]) {
+        let gone: FxHashSet<Id> = destroyed.iter().copied().collect();
+        let mut retired = Vec::new();
+        self.instances.retain(|i| {
+            let dead = gone.contains(&i.running.script);
+            if dead {
+                retired.push(i.running.key);
+            }
+            !dead
+        });
+        let _ = with_state(&self.lua, |s| {
+            for key in retired {
+                s.signals.remove_owner(key);
+            }
+            s.signals.remove_targets(destroyed);
+        });
+        for id in destroyed {
+            self.started.remove(id);
+        }
+    }
+}
+
+impl TickHooks for ScriptHost {
+    fn start_scripts(&mut self, ctx: &mut TickContext<'_>) {
+        self.with_world_in(ctx.arena, |h| h.start_pending());
+    }
+
+    fn update(&mut self, ctx: &mut TickContext<'_>, dt: f64) {
+        self.with_world_in(ctx.arena, |h| h.run_callbacks(false, dt));
+    }
+
+    fn physics_update(&mut self, ctx: &mut TickContext<'_>, dt: f64) {
+        self.with_world_in(ctx.arena, |h| h.run_callbacks(true, dt));
+    }
+
+    fn events(&mut self, _ctx: &mut TickContext<'_>, events: &[InstanceEvent]) {
+        let destroyed: Vec<Id> = events
+            .iter()
+            .filter_map(|e| match e {
+                InstanceEvent::Destroyed { subtree, .. } => Some(subtree.iter().copied()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        if !destroyed.is_empty() {
+            self.retire(&destroyed);
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! Signals: `instance:GetSignal(name)` returns a [`Signal`]; `:Connect(fn)` registers a
+//! handler; `:Emit(...)` runs every handler synchronously, in connection order, each under a
+//! fresh instruction budget and attributed to the script that connected it.
+//!
+//! There is no `Disconnect`: connections go when the connecting script instance retires or
+//! the target leaves the world (see `host`). `Emit` accepts pure data only — nil, booleans,
+//! numbers, strings, vectors, Instances and tables of those; a function or coroutine raises
+//! at once. Emitting with no listeners logs a warning. Errors inside handlers are logged and
+//! do not count towards the consecutive error counter; the handler stays connected.
+
+use crate::api::values::{Status, error_text, fail, ok, type_name};
+use crate::budget;
+use crate::log::Level;
+use crate::state::{Running, full_name, with_state, with_world};
+use arbor_core::Id;
+use mlua::{Function, Lua, MultiValue, Result, UserData, UserDataFields, Value};
+use std::sync::Arc;
+
+/// A script's handle to one named signal of one instance.
+#[derive(Clone, Debug)]
+pub struct Signal {
+    /// The instance the signal belongs to.
+    pub target: Id,
+    /// The signal name.
+    pub name: Arc<str>,
+}
+
+impl UserData for Signal {
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        fields.add_meta_field_with("__index", |lua| crate::api::instance::prelude_field(lua, "signalIndex"));
+        fields.add_meta_field("__type", "Signal");
+    }
+}
+
+/// One connection.
+#[derive(Clone, Debug)]
+pub struct Connection {
+    target: Id,
+    name: Arc<str>,
+    handler: Function,
+    owner: Running,
+}
+
+/// Every live connection, in connection order.
+#[derive(Default, Debug)]
+pub struct Signals {
+    connections: Vec<Connection>,
+}
+
+impl Signals {
+    /// Drops the connections made by script instance `key`.
+    pub fn remove_owner(&mut self, key: u64) {
+        self.connections.retain(|c| c.owner.key != key);
+    }
+
+    /// Drops the connections whose target is in `ids`.
+    pub fn remove_targets(&mut self, ids: &[Id]) {
+        if ids.len() > 16 {
+            let set: rustc_hash::FxHashSet<Id> = ids.iter().copied().collect();
+            self.connections.retain(|c| !set.contains(&c.target));
+        } else {
+            self.connections.retain(|c| !ids.contains(&c.target));
+        }
+    }
+
+    /// Number of connections.
+    pub fn count(&self) -> usize {
+        self.connections.len()
+    }
+}
+
+fn this_signal(v: &Value) -> Option<Signal> {
+    v.as_userdata()?.borrow::<Signal>().ok().map(|s| s.clone())
+}
+
+/// Checks that `v` is pure data; returns a description of the first offending value.
+fn impure(v: &Value, depth: usize, seen: &mut Vec<usize>) -> Option<String> {
+    match v {
+        Value::Nil
+        | Value::Boolean(_)
+        | Value::Integer(_)
+        | Value::Number(_)
+        | Value::String(_)
+        | Value::Vector(_) => None,
+        Value::UserData(_) if crate::api::values::instance_id(v).is_some() => None,
+        Value::Table(t) => {
+            let p = t.to_pointer() as usize;
+            if seen.contains(&p) {
+                return None;
+            }
+            if depth > 32 {
+                return Some("a table nested deeper than 32 levels".to_owned());
+            }
+            seen.push(p);
+            for pair in t.clone().pairs::<Value, Value>() {
+                let Ok((k, v)) = pair else { return Some("an unreadable table".to_owned()) };
+                if let Some(bad) = impure(&k, depth + 1, seen).or_else(|| impure(&v, depth + 1, seen)) {
+                    return Some(bad);
+                }
+            }
+            None
+        }
+        Value::Function(_) => Some("a function".to_owned()),
+        Value::Thread(_) => Some("a coroutine".to_owned()),
+        other => Some(format!("a {}", type_name(other))),
+    }
+}
+
+/// Registers `Connect` and `Emit` (`raw.signal`) on `table`.
+pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
+    table.set(
+        "Connect",
+        lua.create_function(|lua, (this, handler): (Value, Value)| -> Result<Status> {
+            let Some(signal) = this_signal(&this) else {
+                return fail(lua, "expected a Signal (use ':' to call methods)");
+            };
+            let Value::Function(handler) = handler else {
+                return fail(lua, format!("Connect expects a function, got {}", type_name(&handler)));
+            };
+            if !with_world(lua, |w| w.contains(signal.target))? {
+                return fail(lua, "attempt to index a destroyed Instance");
+            }
+            with_state(lua, |s| {
+                let owner = s.running.last().cloned().unwrap_or(Running {
+                    key: 0,
+                    script: Id::NONE,
+                    name: "engine".into(),
+                });
+                s.signals.connections.push(Connection {
+                    target: signal.target,
+                    name: signal.name,
+                    handler,
+                    owner,
+                });
+            })?;
+            ok(lua, Value::Nil)
+        })?,
+    )?;
+    table.set(
+        "Emit",
+        lua.create_function(|lua, args: MultiValue| -> Result<Status> {
+            let mut args = args.into_iter();
+            let Some(signal) = args.next().as_ref().and_then(this_signal) else {
+                return fail(lua, "expected a Signal (use ':' to call methods)");
+            };
+            let payload: MultiValue = args.collect();
+            for (i, v) in payload.iter().enumerate() {
+                if let Some(bad) = impure(v, 0, &mut Vec::new()) {
+                    return fail(lua, format!("Emit accepts pure data only: argument {} is {bad}", i + 1));
+                }
+            }
+            let mut handlers: Vec<(Function, Running)> = with_state(lua, |s| {
+                s.signals
+                    .connections
+                    .iter()
+                    .filter(|c| c.target == signal.target && c.name == signal.name)
+                    .map(|c| (c.handler.clone(), c.owner.clone()))
+                    .collect()
+            })?;
+            // A connection whose script was destroyed earlier in this tick is already gone,
+            // even though the host retires it when the tick's events are drained.
+            with_world(lua, |w| handlers.retain(|(_, o)| o.script.is_none() || w.contains(o.script)))?;
+            if handlers.is_empty() {
+                let path = with_world(lua, |w| full_name(w, signal.target))?;
+                crate::state::log(
+                    lua,
+                    Level::Warn,
+                    &format!("signal '{}' of {path} has no listeners", signal.name),
+                )?;
+                return ok(lua, Value::Nil);
+            }
+            for (handler, owner) in handlers {
+                run_handler(lua, &handler, owner, payload.clone())?;
+            }
+            ok(lua, Value::Nil)
+        })?,
+    )?;
+    Ok(())
+}
+
+/// Runs one handler under a fresh budget, attributed to `owner`; errors are logged.
+fn run_handler(lua: &Lua, handler: &Function, owner: Running, args: MultiValue) -> Result<()> {
+    let name = owner.name.clone();
+    with_state(lua, |s| s.running.push(owner))?;
+    let enclosing = budget::enter();
+    let result = handler.call::<()>(args);
+    budget::leave(enclosing);
+    with_state(lua, |s| {
+        s.running.pop();
+        if let Err(e) = &result {
+            s.log.push(Level::Error, format!("{name}: error: {}", error_text(e)));
+        }
+    })
+}

@@ -1,0 +1,87 @@
+//! Shared helpers for the script integration tests: build a place with scripts, run ticks,
+//! read the log.
+
+#![allow(dead_code)]
+
+use arbor_core::{Arena, Class, Id};
+use arbor_script::{HostConfig, ScriptHost};
+use arbor_sim::{SimConfig, Simulation};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A place under construction.
+pub struct Place {
+    pub arena: Arena,
+}
+
+impl Place {
+    pub fn new() -> Self {
+        Self { arena: Arena::new() }
+    }
+
+    pub fn workspace(&self) -> Id {
+        self.arena.workspace()
+    }
+
+    pub fn part(&mut self, name: &str, parent: Id) -> Id {
+        self.arena.create(Class::Part, name, Some(parent)).unwrap()
+    }
+
+    pub fn folder(&mut self, name: &str, parent: Id) -> Id {
+        self.arena.create(Class::Folder, name, Some(parent)).unwrap()
+    }
+
+    pub fn script(&mut self, name: &str, parent: Id, source: &str) -> Id {
+        let s = self.arena.create(Class::Script, name, Some(parent)).unwrap();
+        self.arena.set_script_source(s, source).unwrap();
+        s
+    }
+
+    /// Starts a simulation with a script host.
+    pub fn start(self) -> Running {
+        let host = Rc::new(RefCell::new(ScriptHost::new(&self.arena, HostConfig::default()).unwrap()));
+        let mut sim = Simulation::new(self.arena, SimConfig::default()).unwrap();
+        sim.add_hooks(host.clone());
+        Running { sim, host }
+    }
+}
+
+/// A running place; the host is shared with the simulation so tests can read its log and
+/// reload scripts between ticks.
+pub struct Running {
+    pub sim: Simulation,
+    pub host: Rc<RefCell<ScriptHost>>,
+}
+
+impl Running {
+    /// Runs `ticks` ticks.
+    pub fn tick(&mut self, ticks: u64) {
+        self.sim.run(ticks);
+    }
+
+    /// The log lines' texts so far.
+    pub fn log(&self) -> Vec<String> {
+        self.host.borrow().log().into_iter().map(|l| l.text).collect()
+    }
+
+    /// Takes the log lines' texts.
+    pub fn take_log(&self) -> Vec<String> {
+        self.host.borrow_mut().take_log().into_iter().map(|l| l.text).collect()
+    }
+
+    /// Reloads `script` with `source`.
+    pub fn reload(&mut self, script: Id, source: &str) -> Result<usize, arbor_script::ReloadError> {
+        self.host.borrow_mut().reload(&mut self.sim.arena, script, source)
+    }
+}
+
+/// Runs one script attached to a part under the Workspace for `ticks` ticks; returns the log.
+pub fn run_one(source: &str, ticks: u64) -> Vec<String> {
+    let mut place = Place::new();
+    let ws = place.workspace();
+    let part = place.part("Holder", ws);
+    place.script("Main", part, source);
+    let mut running = place.start();
+    running.tick(ticks);
+    running.log()
+}

@@ -1,0 +1,311 @@
+//! Physics: a rapier3d world mirroring the arena's parts.
+//!
+//! [`Physics`] owns every piece of rapier state (a [`PhysicsWorld`]: body and collider sets,
+//! pipeline, islands, broad and narrow phase, CCD solver, joints) and a two-way map between
+//! arena ids and rapier handles. Each tick the engine calls, in order:
+//!
+//! 1. [`Physics::sync`] — apply the arena's changes since the last sync to rapier. It reads
+//!    the part-write log, the topology journal (for moved containers that are not parts or
+//!    models), and the parts whose descendants physics itself moved, so its cost follows the
+//!    number of *changed* parts, not the number of parts. When a log answers
+//!    `HistoryUnavailable` it rescans the in-world parts once and reports
+//!    [`SyncStats::full_rescan`].
+//! 2. [`Physics::step`] — one rapier step.
+//! 3. [`Physics::write_back`] — the world poses of the *awake* dynamic bodies go back into the
+//!    arena as local transforms (`local = parent_world⁻¹ ∘ world`). Sleeping bodies cost nothing.
+//!
+//! Which parts get a body: every live `Part` with `IN_WORLD` set (under the Workspace). Shape
+//! and size make the collider (`Block`: cuboid with half-extents `size / 2`; `Ball`: ball of
+//! radius `size.x / 2`; `Cylinder`: along the part's X axis, length `size.x`, radius
+//! `size.y / 2` — rapier's cylinder runs along Y, so the collider is turned onto X). Unanchored
+//! parts are dynamic, anchored parts fixed; `CanCollide = false` parts keep their mass but sit
+//! in a collision group that touches nothing (they fall through everything, and raycasts skip
+//! them).
+//!
+//! Units and gravity: lengths are studs and gravity defaults to [`DEFAULT_GRAVITY`],
+//! `(0, -196.2, 0)` studs/s² (Roblox's `Workspace.Gravity`, i.e. 9.81 m/s² at 20 studs per
+//! metre). rapier's tolerances are scaled to match with `length_unit =`
+//! [`DEFAULT_LENGTH_UNIT`] (20 studs per metre).
+//!
+//! Threads: rapier runs single-threaded unless `arbor-sim` is built with its `parallel` feature
+//! (rapier's rayon pipeline). It stays opt-in: on the 2-core build machine its speed-up could
+//! not be reproduced under load, and it costs ~44 s of cold build; a world is bit-identical on
+//! 1 and 2 threads with it on, so turning it on does not break determinism.
+//!
+//! Poses: rapier holds each part's world pose. Physics computes world poses itself from the
+//! arena's local transforms (composing parent-first up to the Workspace, whose world is its
+//! own local transform, as in the transform pass), so a part or model a script wrote earlier
+//! in the tick gets its new pose, never a stale one: the transform pass runs after physics,
+//! so [`WorldTransforms`](crate::WorldTransforms) is a tick behind for anything written since.
+//! The `WorldTransforms` argument is accepted for the tick's calling convention; nothing here
+//! depends on it being fresh.
+//!
+//! Invariants, kept between public calls:
+//! - every live in-world part that was synced has exactly one body and one collider, and
+//!   nothing else has one; body and collider `user_data` pack the part's id and entry index;
+//! - `entry.synced_rev` is the part's arena revision the body state was taken from or
+//!   written to; a part whose revision differs was written by someone else since;
+//! - `since` is an arena revision such that every change after it is either still to be read
+//!   from the logs or was made by `write_back` itself.
+
+mod pose;
+mod shapes;
+mod sync;
+#[cfg(test)]
+mod tests;
+mod write_back;
+
+use arbor_core::{Id, LocalTransform, Shape, Vec3};
+use rapier3d::prelude::{
+    ColliderHandle, Group, InteractionGroups, InteractionTestMode, PhysicsWorld, Pose, QueryFilter, Ray,
+    RigidBody, RigidBodyHandle,
+};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Default gravity in studs/s²: Roblox's `Workspace.Gravity` (196.2), pointing down −Y.
+pub const DEFAULT_GRAVITY: Vec3 = Vec3::new(0.0, -196.2, 0.0);
+
+/// Studs per metre given to rapier as `IntegrationParameters::length_unit`, so its contact
+/// tolerances, sleep thresholds and velocity caps fit a world whose gravity is 196.2.
+pub const DEFAULT_LENGTH_UNIT: f32 = 20.0;
+
+/// Smallest extent a collider gets (studs); smaller, negative or non-finite sizes clamp to it.
+pub const MIN_EXTENT: f32 = 0.001;
+
+/// How a [`Physics`] world is set up.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PhysicsConfig {
+    /// Gravity, studs/s².
+    pub gravity: Vec3,
+    /// Studs per metre for rapier's tolerances (see [`DEFAULT_LENGTH_UNIT`]).
+    pub length_unit: f32,
+    /// Whether dynamic bodies may fall asleep (on by default; benchmarks turn it off to
+    /// measure a fully awake world). Applies to bodies created after the change.
+    pub can_sleep: bool,
+}
+
+impl Default for PhysicsConfig {
+    fn default() -> Self {
+        Self { gravity: DEFAULT_GRAVITY, length_unit: DEFAULT_LENGTH_UNIT, can_sleep: true }
+    }
+}
+
+/// What one [`Physics::sync`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SyncStats {
+    /// Bodies created.
+    pub added: usize,
+    /// Bodies removed (part destroyed, detached from the world, or given a non-finite pose).
+    pub removed: usize,
+    /// Existing bodies whose pose, shape, size, body type or collision changed.
+    pub updated: usize,
+    /// Whether the history was unavailable (or this was the first sync) and every in-world
+    /// part was inspected.
+    pub full_rescan: bool,
+}
+
+/// The first part a ray hits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayHit {
+    /// The part hit.
+    pub id: Id,
+    /// Distance from the ray origin along the (normalised) direction.
+    pub distance: f32,
+    /// World-space hit point.
+    pub point: Vec3,
+    /// Surface normal at the hit point (zero when the ray starts inside the part).
+    pub normal: Vec3,
+}
+
+/// The collider groups: colliding parts are in group 1 and meet everything; non-colliding
+/// parts are in group 2 and meet nothing.
+const SOLID: InteractionGroups = InteractionGroups::new(Group::GROUP_1, Group::ALL, InteractionTestMode::And);
+const GHOST: InteractionGroups =
+    InteractionGroups::new(Group::GROUP_2, Group::NONE, InteractionTestMode::And);
+/// Scene queries see colliding parts only.
+const QUERY: InteractionGroups = InteractionGroups::new(Group::ALL, Group::GROUP_1, InteractionTestMode::And);
+
+fn groups(can_collide: bool) -> InteractionGroups {
+    if can_collide { SOLID } else { GHOST }
+}
+
+/// One simulated part.
+#[derive(Clone, Debug)]
+struct Entry {
+    id: Id,
+    body: RigidBodyHandle,
+    collider: ColliderHandle,
+    shape: Shape,
+    /// Sanitised size the collider was built from.
+    size: Vec3,
+    anchored: bool,
+    can_collide: bool,
+    /// The local transform the body's pose was last taken from or written as.
+    local: LocalTransform,
+    /// The parent world pose that went with `local`.
+    parent: Pose,
+    /// Arena revision of the part the body state corresponds to.
+    synced_rev: u64,
+    /// Rescan generation that last saw the part.
+    epoch: u32,
+}
+
+/// Packs an id and an entry index into rapier's `user_data`.
+#[inline]
+fn pack(id: Id, index: u32) -> u128 {
+    (id.0 as u128) | ((index as u128) << 64)
+}
+
+/// The id and entry index packed by [`pack`].
+#[inline]
+fn unpack(data: u128) -> (Id, u32) {
+    (Id(data as u64), (data >> 64) as u32)
+}
+
+/// The rapier world of one arena: bodies for in-world parts, kept in step by [`sync`](Self::sync)
+/// and [`write_back`](Self::write_back). See the module docs for the per-tick protocol.
+pub struct Physics {
+    world: PhysicsWorld,
+    config: PhysicsConfig,
+    /// Entry slab, indexed by the index packed in `user_data`.
+    entries: Vec<Option<Entry>>,
+    free: Vec<u32>,
+    index: FxHashMap<Id, u32>,
+    /// Logs are read after this arena revision.
+    since: u64,
+    /// The next sync must rescan (first sync, or after history loss).
+    needs_rescan: bool,
+    epoch: u32,
+    /// Parts written back while having children: their descendants' world poses moved.
+    repose: Vec<Id>,
+    /// Bodies awake at the last write-back (to write the final pose of those that slept).
+    was_awake: Vec<RigidBodyHandle>,
+    /// Scratch: bodies awake now.
+    awake: Vec<RigidBodyHandle>,
+    /// Scratch: subtree roots already re-posed in this sync.
+    expanded: FxHashSet<Id>,
+}
+
+impl Default for Physics {
+    fn default() -> Self {
+        Self::with_config(PhysicsConfig::default())
+    }
+}
+
+impl Physics {
+    /// An empty world with `gravity` (studs/s²; the engine default is [`DEFAULT_GRAVITY`])
+    /// and the other settings of [`PhysicsConfig::default`].
+    pub fn new(gravity: Vec3) -> Self {
+        Self::with_config(PhysicsConfig { gravity, ..PhysicsConfig::default() })
+    }
+
+    /// An empty world set up by `config`.
+    pub fn with_config(config: PhysicsConfig) -> Self {
+        let mut world = PhysicsWorld::new();
+        world.gravity = config.gravity;
+        world.integration_parameters.length_unit = config.length_unit;
+        Self {
+            world,
+            config,
+            entries: Vec::new(),
+            free: Vec::new(),
+            index: FxHashMap::default(),
+            since: 0,
+            needs_rescan: true,
+            epoch: 0,
+            repose: Vec::new(),
+            was_awake: Vec::new(),
+            awake: Vec::new(),
+            expanded: FxHashSet::default(),
+        }
+    }
+
+    /// The settings in use.
+    pub fn config(&self) -> &PhysicsConfig {
+        &self.config
+    }
+
+    /// Sets gravity for the following steps and wakes every body so sleeping ones feel it.
+    pub fn set_gravity(&mut self, gravity: Vec3) {
+        self.config.gravity = gravity;
+        self.world.gravity = gravity;
+        self.world.wake_up_all(true);
+    }
+
+    /// Advances the simulation by `dt` seconds (one rapier step). A non-finite or non-positive
+    /// `dt` does nothing.
+    pub fn step(&mut self, dt: f32) {
+        if !(dt.is_finite() && dt > 0.0) {
+            return;
+        }
+        self.world.integration_parameters.dt = dt;
+        self.world.step();
+    }
+
+    /// The first colliding part hit by the ray from `origin` along `direction` (any length,
+    /// normalised here) within `max_distance`, or `None`. Parts with `CanCollide = false` are
+    /// not hit. Reflects the poses of the last [`step`](Self::step) (bodies created by a sync
+    /// become visible to queries after the next step).
+    pub fn raycast(&self, origin: Vec3, direction: Vec3, max_distance: f32) -> Option<RayHit> {
+        let len = direction.length();
+        if !(len.is_finite() && len > 0.0 && origin.is_finite())
+            || max_distance.is_nan()
+            || max_distance < 0.0
+        {
+            return None;
+        }
+        let dir = direction / len;
+        let w = &self.world;
+        let filter = QueryFilter::default().groups(QUERY);
+        let query = w.broad_phase.as_query_pipeline(
+            w.narrow_phase.query_dispatcher(),
+            &w.bodies,
+            &w.colliders,
+            filter,
+        );
+        let (handle, hit) = query.cast_ray_and_get_normal(&Ray::new(origin, dir), max_distance, true)?;
+        let (id, _) = unpack(w.colliders.get(handle)?.user_data);
+        let distance = hit.time_of_impact;
+        Some(RayHit { id, distance, point: origin + dir * distance, normal: hit.normal })
+    }
+
+    /// Parts with a body.
+    pub fn body_count(&self) -> usize {
+        self.index.len()
+    }
+
+    /// Awake (simulated this step) bodies.
+    pub fn awake_bodies(&self) -> usize {
+        self.world.islands.num_active_bodies()
+    }
+
+    /// The body simulating part `id`, if it has one.
+    pub fn body(&self, id: Id) -> Option<&RigidBody> {
+        let e = self.entry(id)?;
+        self.world.bodies.get(e.body)
+    }
+
+    /// Sets the linear velocity (studs/s) of part `id`'s dynamic body, waking it. Returns
+    /// whether the part has a dynamic body.
+    pub fn set_linear_velocity(&mut self, id: Id, velocity: Vec3) -> bool {
+        let Some(handle) = self.entry(id).map(|e| e.body) else { return false };
+        match self.world.bodies.get_mut(handle) {
+            Some(body) if body.is_dynamic() && velocity.is_finite() => {
+                body.set_linvel(velocity, true);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The rapier world, read-only (for engine code and diagnostics: contacts, islands,
+    /// queries with other filters).
+    pub fn world(&self) -> &PhysicsWorld {
+        &self.world
+    }
+
+    fn entry(&self, id: Id) -> Option<&Entry> {
+        let i = *self.index.get(&id)?;
+        self.entries[i as usize].as_ref()
+    }
+}

@@ -1,0 +1,53 @@
+//! Collider geometry from a part's shape and size.
+//!
+//! `Block` → cuboid with half-extents `size / 2`; `Ball` → ball of radius `size.x / 2`;
+//! `Cylinder` → cylinder along the part's X axis, length `size.x`, radius `size.y / 2`. rapier's
+//! cylinder runs along its local Y axis, so that collider sits in the body turned by −90°
+//! about Z (local Y onto X). Sizes are sanitised first: each extent is at least
+//! [`MIN_EXTENT`](super::MIN_EXTENT), and a non-finite extent becomes that minimum.
+
+use super::MIN_EXTENT;
+use arbor_core::{Shape, Vec3};
+use rapier3d::prelude::{Pose, SharedShape};
+
+/// `size` with every extent finite and at least [`MIN_EXTENT`].
+#[inline]
+pub(super) fn sanitize(size: Vec3) -> Vec3 {
+    let fix = |v: f32| if v.is_finite() { v.max(MIN_EXTENT) } else { MIN_EXTENT };
+    Vec3::new(fix(size.x), fix(size.y), fix(size.z))
+}
+
+/// The collider shape of a part and its pose relative to the part's body.
+pub(super) fn geometry(shape: Shape, size: Vec3) -> (SharedShape, Pose) {
+    let half = sanitize(size) * 0.5;
+    match shape {
+        Shape::Block => (SharedShape::cuboid(half.x, half.y, half.z), Pose::IDENTITY),
+        Shape::Ball => (SharedShape::ball(half.x), Pose::IDENTITY),
+        Shape::Cylinder => (
+            SharedShape::cylinder(half.x, half.y),
+            Pose::from_rotation(glam::Quat::from_rotation_z(-std::f32::consts::FRAC_PI_2)),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cylinder_runs_along_x() {
+        let (shape, offset) = geometry(Shape::Cylinder, Vec3::new(6.0, 2.0, 2.0));
+        let aabb = shape.compute_aabb(&offset);
+        let extents = aabb.maxs - aabb.mins;
+        assert!((extents.x - 6.0).abs() < 1e-4, "{extents:?}");
+        assert!((extents.y - 2.0).abs() < 1e-4, "{extents:?}");
+        assert!((extents.z - 2.0).abs() < 1e-4, "{extents:?}");
+    }
+
+    #[test]
+    fn bad_sizes_are_clamped() {
+        let s = sanitize(Vec3::new(-1.0, f32::NAN, 0.0));
+        assert_eq!(s, Vec3::splat(MIN_EXTENT));
+        assert_eq!(sanitize(Vec3::new(4.0, 1.0, 2.0)), Vec3::new(4.0, 1.0, 2.0));
+    }
+}

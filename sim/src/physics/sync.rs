@@ -1,0 +1,253 @@
+//! [`Physics::sync`]: bring rapier in step with the arena's changes since the last sync.
+//!
+//! What is read (all after revision `since`):
+//! - the part-write log: a written part is re-read (pose, shape, size, anchored, can-collide)
+//!   unless its revision is the one physics already holds (a repeated entry, or physics' own
+//!   write-back); a part that is gone or out of the world loses its body; a written model,
+//!   or a written part with children, re-poses the parts below it (their world poses moved);
+//! - the topology journal's moves of other nodes (folders, characters…): the parts below a
+//!   moved container are re-posed, since only parts and models enter the part-write log;
+//! - the parts physics itself moved while they had children (their descendants moved too).
+//!
+//! If either log answers `HistoryUnavailable` — or this is the first sync — every live
+//! in-world part (`arena.family(Family::Parts)`) is upserted and bodies of ids no longer in
+//! that list are removed.
+//!
+//! A part's pose is taken from the arena only when its local transform or its parent's world
+//! pose differs from what physics last synced or wrote, so re-reading a part for another
+//! field (colour, size…) never teleports or wakes a moving body.
+
+use super::pose::{self, ParentPoses};
+use super::shapes;
+use super::{Entry, Physics, SyncStats, groups, pack};
+use crate::transform::WorldTransforms;
+use arbor_core::{Arena, Class, Family, Id, NodeFlags, NodeRef, TopologyChange};
+use rapier3d::prelude::{ColliderBuilder, Pose, RigidBodyBuilder, RigidBodyType};
+
+/// Exact pose equality.
+#[inline]
+pub(super) fn same_pose(a: &Pose, b: &Pose) -> bool {
+    a.translation == b.translation && a.rotation == b.rotation
+}
+
+impl Physics {
+    /// Applies the arena's changes since the last sync to rapier (see the module docs of
+    /// `physics` and `physics::sync`). Cost follows the number of changed parts; a full
+    /// rescan happens only on the first sync and when the arena's logs lost history.
+    ///
+    /// `transforms` is not read: world poses are composed from the arena's local transforms,
+    /// which is exact even for parts written after the last transform pass.
+    pub fn sync(&mut self, arena: &Arena, transforms: &WorldTransforms) -> SyncStats {
+        let _ = transforms;
+        let mut stats = SyncStats::default();
+        let mut parents = ParentPoses::default();
+        self.expanded.clear();
+        if self.needs_rescan || !self.sync_logged(arena, &mut parents, &mut stats) {
+            self.rescan(arena, &mut parents, &mut stats);
+        }
+        self.since = arena.revisions().global;
+        self.needs_rescan = false;
+        stats
+    }
+
+    /// The incremental path; `false` (having changed nothing) if history is unavailable.
+    fn sync_logged(&mut self, arena: &Arena, parents: &mut ParentPoses, stats: &mut SyncStats) -> bool {
+        let (Ok(writes), Ok(topology)) =
+            (arena.part_writes_since(self.since), arena.topology_since(self.since))
+        else {
+            return false;
+        };
+        let mut repose = std::mem::take(&mut self.repose);
+        for &id in &repose {
+            self.resync_below(arena, id, parents, stats);
+        }
+        repose.clear();
+        self.repose = repose;
+        for id in writes {
+            self.visit(arena, id, parents, stats);
+        }
+        for (_, change) in topology {
+            let TopologyChange::Moved { id, .. } = change else { continue };
+            let Some(node) = arena.get(id) else { continue };
+            // Parts and models that moved are in the part-write log already.
+            if !matches!(node.class(), Class::Part | Class::Model)
+                && node.flags().contains(NodeFlags::IN_WORLD)
+            {
+                self.resync_below(arena, id, parents, stats);
+            }
+        }
+        true
+    }
+
+    /// Handles one id from the part-write log.
+    fn visit(&mut self, arena: &Arena, id: Id, parents: &mut ParentPoses, stats: &mut SyncStats) {
+        let Some(node) = arena.get(id) else {
+            self.remove(id, stats);
+            return;
+        };
+        let in_world = node.flags().contains(NodeFlags::IN_WORLD);
+        match node.class() {
+            Class::Part if !in_world => self.remove(id, stats),
+            Class::Part => {
+                let fresh = self.entry(id).is_some_and(|e| e.synced_rev == node.revision());
+                if !fresh {
+                    self.upsert(arena, node, parents, stats);
+                    if !node.children().is_empty() {
+                        self.resync_below(arena, id, parents, stats);
+                    }
+                }
+            }
+            Class::Model if in_world => self.resync_below(arena, id, parents, stats),
+            _ => {}
+        }
+    }
+
+    /// Re-reads every in-world part strictly below `root` (once per sync per root).
+    fn resync_below(&mut self, arena: &Arena, root: Id, parents: &mut ParentPoses, stats: &mut SyncStats) {
+        if !self.expanded.insert(root) {
+            return;
+        }
+        for id in arena.subtree(root).into_iter().skip(1) {
+            if let Some(node) = arena.get(id)
+                && node.class() == Class::Part
+                && node.flags().contains(NodeFlags::IN_WORLD)
+            {
+                self.upsert(arena, node, parents, stats);
+            }
+        }
+    }
+
+    /// Upserts every live in-world part and drops the bodies of everything else.
+    fn rescan(&mut self, arena: &Arena, parents: &mut ParentPoses, stats: &mut SyncStats) {
+        stats.full_rescan = true;
+        self.epoch = self.epoch.wrapping_add(1);
+        self.repose.clear();
+        let parts = arena.family(Family::Parts);
+        for &id in parts.iter() {
+            if let Some(node) = arena.get(id)
+                && node.class() == Class::Part
+                && node.flags().contains(NodeFlags::IN_WORLD)
+            {
+                self.upsert(arena, node, parents, stats);
+            }
+        }
+        let stale: Vec<Id> =
+            self.entries.iter().flatten().filter(|e| e.epoch != self.epoch).map(|e| e.id).collect();
+        for id in stale {
+            self.remove(id, stats);
+        }
+    }
+
+    /// Creates or updates the body of live in-world part `node`.
+    fn upsert(&mut self, arena: &Arena, node: NodeRef<'_>, parents: &mut ParentPoses, stats: &mut SyncStats) {
+        let id = node.id();
+        let parent = parents.get(node.parent(), |p| pose::world_of(arena, p, |_| None));
+        let local = node.transform();
+        let shape = node.appearance().shape;
+        let size = shapes::sanitize(node.size());
+        let (anchored, can_collide, rev) = (node.anchored(), node.can_collide(), node.revision());
+        let Some(&i) = self.index.get(&id) else {
+            let pose = parent * pose::to_pose(local);
+            if pose::is_finite(&pose) {
+                self.create(Entry {
+                    id,
+                    body: Default::default(),
+                    collider: Default::default(),
+                    shape,
+                    size,
+                    anchored,
+                    can_collide,
+                    local,
+                    parent,
+                    synced_rev: rev,
+                    epoch: self.epoch,
+                });
+                stats.added += 1;
+            }
+            return;
+        };
+        let e = self.entries[i as usize].as_mut().expect("indexed entry");
+        let moved = local != e.local || !same_pose(&parent, &e.parent);
+        let pose = parent * pose::to_pose(local);
+        if moved && !pose::is_finite(&pose) {
+            // A non-finite pose is not simulated; fallen-part cleanup deals with the part.
+            self.remove(id, stats);
+            return;
+        }
+        let Some(body) = self.world.bodies.get_mut(e.body) else { return };
+        let mut changed = false;
+        if e.anchored != anchored {
+            body.set_body_type(if anchored { RigidBodyType::Fixed } else { RigidBodyType::Dynamic }, true);
+            body.set_linvel(glam::Vec3::ZERO, false);
+            body.set_angvel(glam::Vec3::ZERO, false);
+            e.anchored = anchored;
+            changed = true;
+        }
+        if moved && !same_pose(body.position(), &pose) {
+            body.set_position(pose, true);
+            changed = true;
+        }
+        e.local = local;
+        e.parent = parent;
+        if let Some(collider) = self.world.colliders.get_mut(e.collider) {
+            if e.shape != shape || e.size != size {
+                let (geometry, offset) = shapes::geometry(shape, size);
+                collider.set_shape(geometry);
+                collider.set_position_wrt_parent(offset);
+                (e.shape, e.size) = (shape, size);
+                changed = true;
+            }
+            if e.can_collide != can_collide {
+                collider.set_collision_groups(groups(can_collide));
+                e.can_collide = can_collide;
+                changed = true;
+            }
+        }
+        e.synced_rev = rev;
+        e.epoch = self.epoch;
+        if changed {
+            if let Some(body) = self.world.bodies.get_mut(e.body)
+                && body.is_dynamic()
+            {
+                body.wake_up(true);
+            }
+            stats.updated += 1;
+        }
+    }
+
+    /// Inserts the body and collider of `entry` (whose handles are filled in here).
+    fn create(&mut self, mut entry: Entry) {
+        let index = self.free.pop().unwrap_or_else(|| {
+            self.entries.push(None);
+            (self.entries.len() - 1) as u32
+        });
+        let data = pack(entry.id, index);
+        let pose = entry.parent * pose::to_pose(entry.local);
+        let body_type = if entry.anchored { RigidBodyType::Fixed } else { RigidBodyType::Dynamic };
+        let body = RigidBodyBuilder::new(body_type)
+            .pose(pose)
+            .can_sleep(self.config.can_sleep)
+            .user_data(data)
+            .build();
+        entry.body = self.world.bodies.insert(body);
+        let (geometry, offset) = shapes::geometry(entry.shape, entry.size);
+        let collider = ColliderBuilder::new(geometry)
+            .position(offset)
+            .collision_groups(groups(entry.can_collide))
+            .user_data(data);
+        entry.collider =
+            self.world.colliders.insert_with_parent(collider, entry.body, &mut self.world.bodies);
+        self.index.insert(entry.id, index);
+        self.entries[index as usize] = Some(entry);
+    }
+
+    /// Removes `id`'s body and collider, if it has them.
+    pub(super) fn remove(&mut self, id: Id, stats: &mut SyncStats) {
+        let Some(i) = self.index.remove(&id) else { return };
+        if let Some(e) = self.entries[i as usize].take() {
+            self.world.remove_body(e.body);
+            stats.removed += 1;
+        }
+        self.free.push(i);
+    }
+}

@@ -1,0 +1,262 @@
+//! The tick: [`Simulation`] runs one server tick as a fixed sequence of [`Phase`]s and
+//! [`TickHooks`] let other crates (scripts, networking) plug into them.
+//!
+//! The order is fixed (`003`): start pending scripts → admit players → `Update(dt)` → default
+//! and registered systems → `PhysicsUpdate(1/60)` → physics step → transform pass → on every
+//! second tick, fallen parts and the delta snapshot → lifetimes (counted down at the end of
+//! every tick) → event drain and slot reclamation. Every phase is timed by the [`Profiler`].
+//!
+//! Invariants: hooks run in registration order within a phase; a hook sees the world as the
+//! previous phases left it; nothing is drained until the last phase, so tombstones of
+//! instances destroyed during the tick stay readable to the hooks that receive the events.
+
+use crate::fallen::FallenParts;
+use crate::lifetime::Lifetimes;
+use crate::phase::Phase;
+use crate::physics::Physics;
+use crate::profiler::{Profiler, TickCounters};
+use crate::transform::{PassMode, WorldTransforms};
+use arbor_core::{Arena, InstanceEvent, SchemaError};
+use glam::Vec3;
+use std::time::{Duration, Instant};
+
+/// What a hook may touch during a phase.
+pub struct TickContext<'a> {
+    /// The place.
+    pub arena: &'a mut Arena,
+    /// World transforms as of the last transform pass.
+    pub transforms: &'a WorldTransforms,
+    /// Physics (raycasts, body counts).
+    pub physics: &'a Physics,
+    /// The tick number, from 0.
+    pub tick: u64,
+    /// Simulated seconds since the start.
+    pub time: f64,
+}
+
+/// Callbacks a crate implements to run inside the tick's phases. Every method defaults to
+/// doing nothing.
+pub trait TickHooks {
+    /// Start pending scripts.
+    fn start_scripts(&mut self, _ctx: &mut TickContext<'_>) {}
+    /// Admit connected players.
+    fn admit_players(&mut self, _ctx: &mut TickContext<'_>) {}
+    /// `Update(dt)`.
+    fn update(&mut self, _ctx: &mut TickContext<'_>, _dt: f64) {}
+    /// Registered systems.
+    fn systems(&mut self, _ctx: &mut TickContext<'_>) {}
+    /// `PhysicsUpdate(dt)`, dt = 1/60.
+    fn physics_update(&mut self, _ctx: &mut TickContext<'_>, _dt: f64) {}
+    /// The delta snapshot (every second tick).
+    fn snapshot(&mut self, _ctx: &mut TickContext<'_>) {}
+    /// The events drained at the end of the tick (tombstones of this tick's destructions are
+    /// still readable through `arena.lifecycle_view`).
+    fn events(&mut self, _ctx: &mut TickContext<'_>, _events: &[InstanceEvent]) {}
+}
+
+/// Hooks shared with their owner: the simulation calls them while the owner keeps a handle
+/// to inspect them between ticks (tests, tools). The hooks must not be borrowed while the
+/// simulation ticks.
+impl<T: TickHooks> TickHooks for std::rc::Rc<std::cell::RefCell<T>> {
+    fn start_scripts(&mut self, ctx: &mut TickContext<'_>) {
+        self.borrow_mut().start_scripts(ctx);
+    }
+    fn admit_players(&mut self, ctx: &mut TickContext<'_>) {
+        self.borrow_mut().admit_players(ctx);
+    }
+    fn update(&mut self, ctx: &mut TickContext<'_>, dt: f64) {
+        self.borrow_mut().update(ctx, dt);
+    }
+    fn systems(&mut self, ctx: &mut TickContext<'_>) {
+        self.borrow_mut().systems(ctx);
+    }
+    fn physics_update(&mut self, ctx: &mut TickContext<'_>, dt: f64) {
+        self.borrow_mut().physics_update(ctx, dt);
+    }
+    fn snapshot(&mut self, ctx: &mut TickContext<'_>) {
+        self.borrow_mut().snapshot(ctx);
+    }
+    fn events(&mut self, ctx: &mut TickContext<'_>, events: &[InstanceEvent]) {
+        self.borrow_mut().events(ctx, events);
+    }
+}
+
+/// How the simulation runs.
+#[derive(Clone, Copy, Debug)]
+pub struct SimConfig {
+    /// Seconds per tick (1/60).
+    pub dt: f64,
+    /// Fallen parts and the snapshot run every this many ticks (2).
+    pub network_every: u64,
+    /// Transform pass options.
+    pub pass: PassMode,
+    /// Gravity.
+    pub gravity: Vec3,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        Self {
+            dt: 1.0 / 60.0,
+            network_every: 2,
+            pass: PassMode::default(),
+            gravity: crate::physics::DEFAULT_GRAVITY,
+        }
+    }
+}
+
+/// What one tick did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TickReport {
+    /// The tick number.
+    pub tick: u64,
+    /// Wall time of the tick.
+    pub duration: Duration,
+    /// Counters.
+    pub counters: TickCounters,
+    /// Whether fallen parts and the snapshot ran.
+    pub network_tick: bool,
+}
+
+/// A place and the machinery that advances it.
+pub struct Simulation {
+    /// The place.
+    pub arena: Arena,
+    /// World transforms.
+    pub transforms: WorldTransforms,
+    /// Physics.
+    pub physics: Physics,
+    hooks: Vec<Box<dyn TickHooks>>,
+    profiler: Profiler,
+    config: SimConfig,
+    lifetimes: Lifetimes,
+    fallen: FallenParts,
+    tick: u64,
+}
+
+impl Simulation {
+    /// A simulation of `arena` with `config`. Registers the `Lifetime` component; computes
+    /// the initial world transforms and physics bodies.
+    pub fn new(mut arena: Arena, config: SimConfig) -> Result<Self, SchemaError> {
+        let lifetimes = Lifetimes::new(&mut arena)?;
+        let mut transforms = WorldTransforms::new();
+        let dirty = arena.take_dirty_transforms();
+        transforms.update(&arena, &dirty, config.pass);
+        let mut physics = Physics::new(config.gravity);
+        physics.sync(&arena, &transforms);
+        Ok(Self {
+            arena,
+            transforms,
+            physics,
+            hooks: Vec::new(),
+            profiler: Profiler::new(),
+            config,
+            lifetimes,
+            fallen: FallenParts::default(),
+            tick: 0,
+        })
+    }
+
+    /// Adds hooks; they run after those added before them in every phase.
+    pub fn add_hooks(&mut self, hooks: impl TickHooks + 'static) {
+        self.hooks.push(Box::new(hooks));
+    }
+
+    /// The profiler.
+    pub fn profiler(&self) -> &Profiler {
+        &self.profiler
+    }
+
+    /// The profiler, to enable tracing or reset.
+    pub fn profiler_mut(&mut self) -> &mut Profiler {
+        &mut self.profiler
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SimConfig {
+        &self.config
+    }
+
+    /// Ticks run so far.
+    pub fn ticks(&self) -> u64 {
+        self.tick
+    }
+
+    /// The lifetime system (to give instances lifetimes).
+    pub fn lifetimes(&self) -> &Lifetimes {
+        &self.lifetimes
+    }
+
+    fn run_hooks(&mut self, f: impl Fn(&mut dyn TickHooks, &mut TickContext<'_>)) {
+        if self.hooks.is_empty() {
+            return;
+        }
+        let mut hooks = std::mem::take(&mut self.hooks);
+        let mut ctx = TickContext {
+            arena: &mut self.arena,
+            transforms: &self.transforms,
+            physics: &self.physics,
+            tick: self.tick,
+            time: self.tick as f64 * self.config.dt,
+        };
+        for h in &mut hooks {
+            f(h.as_mut(), &mut ctx);
+        }
+        self.hooks = hooks;
+    }
+
+    fn timed<R>(&mut self, phase: Phase, f: impl FnOnce(&mut Self) -> R) -> R {
+        let start = Instant::now();
+        let r = f(self);
+        self.profiler.record(phase, self.tick, start, start.elapsed());
+        r
+    }
+
+    /// Runs one tick.
+    pub fn step(&mut self) -> TickReport {
+        let start = Instant::now();
+        let dt = self.config.dt;
+        let mut counters = TickCounters::default();
+        let network_tick = self.tick.is_multiple_of(self.config.network_every.max(1));
+        self.timed(Phase::StartScripts, |s| s.run_hooks(|h, c| h.start_scripts(c)));
+        self.timed(Phase::AdmitPlayers, |s| s.run_hooks(|h, c| h.admit_players(c)));
+        self.timed(Phase::Update, |s| s.run_hooks(|h, c| h.update(c, dt)));
+        self.timed(Phase::Systems, |s| s.run_hooks(|h, c| h.systems(c)));
+        self.timed(Phase::PhysicsUpdate, |s| s.run_hooks(|h, c| h.physics_update(c, dt)));
+        counters.awake_bodies = self.timed(Phase::PhysicsStep, |s| {
+            s.physics.sync(&s.arena, &s.transforms);
+            s.physics.step(dt as f32);
+            s.physics.write_back(&mut s.arena, &s.transforms);
+            s.physics.awake_bodies()
+        });
+        counters.transforms_recomputed = self.timed(Phase::Transforms, |s| {
+            let dirty = s.arena.take_dirty_transforms();
+            s.transforms.update(&s.arena, &dirty, s.config.pass).recomputed
+        });
+        if network_tick {
+            counters.destroyed +=
+                self.timed(Phase::FallenParts, |s| s.fallen.scan(&mut s.arena, &s.transforms));
+            self.timed(Phase::Snapshot, |s| s.run_hooks(|h, c| h.snapshot(c)));
+        }
+        counters.destroyed += self.timed(Phase::Lifetimes, |s| s.lifetimes.tick(&mut s.arena, dt));
+        counters.events = self.timed(Phase::Drain, |s| {
+            let events = s.arena.drain_events();
+            if !events.is_empty() {
+                s.run_hooks(|h, c| h.events(c, &events));
+            }
+            events.len()
+        });
+        let duration = start.elapsed();
+        self.profiler.record_tick(duration, counters);
+        let report = TickReport { tick: self.tick, duration, counters, network_tick };
+        self.tick += 1;
+        report
+    }
+
+    /// Runs `ticks` ticks as fast as possible.
+    pub fn run(&mut self, ticks: u64) {
+        for _ in 0..ticks {
+            self.step();
+        }
+    }
+}

@@ -1,0 +1,241 @@
+//! Unit tests of the transform pass: random trees and edits against a naive recursive
+//! reference, in every mode and with splitting thresholds low enough that small trees take
+//! the parallel path (whole subtrees and chunked child arrays, both write strategies).
+
+use super::walk::{Split, Writes};
+use super::*;
+use arbor_core::{Class, LocalTransform};
+use proptest::prelude::*;
+
+/// Worlds by the definition: recursive from the Workspace, glam arithmetic.
+fn reference(arena: &Arena) -> Vec<(Id, WorldTransform)> {
+    fn visit(arena: &Arena, id: Id, parent: WorldTransform, out: &mut Vec<(Id, WorldTransform)>) {
+        let local = arena.get(id).unwrap().transform();
+        let world = WorldTransform {
+            position: parent.position + parent.rotation * local.position,
+            rotation: parent.rotation * local.rotation,
+        };
+        out.push((id, world));
+        for c in arena.children(id) {
+            visit(arena, c, world, out);
+        }
+    }
+    let mut out = Vec::new();
+    visit(arena, arena.workspace(), WorldTransform::IDENTITY, &mut out);
+    out
+}
+
+fn close(a: WorldTransform, b: WorldTransform) -> bool {
+    let tol = 1e-4 * b.position.abs().max_element().max(1.0);
+    (a.position - b.position).abs().max_element() <= tol && a.rotation.abs_diff_eq(b.rotation, 1e-4)
+}
+
+fn assert_matches_reference(arena: &Arena, worlds: &WorldTransforms) {
+    for (id, want) in reference(arena) {
+        let got = worlds.get(arena, id).unwrap_or_else(|| panic!("{id:?} has no world"));
+        assert!(close(got, want), "{id:?}: got {got:?}, want {want:?}");
+    }
+}
+
+const CLASSES: [Class; 3] = [Class::Model, Class::Part, Class::Folder];
+
+fn local(p: (f32, f32, f32), r: (f32, f32, f32)) -> LocalTransform {
+    LocalTransform {
+        position: Vec3::new(p.0, p.1, p.2),
+        rotation: Quat::from_euler(glam::EulerRot::YXZ, r.0, r.1, r.2).normalize(),
+    }
+}
+
+type NodeSpec = (usize, bool, usize, (f32, f32, f32), (f32, f32, f32));
+
+/// Creates one node per spec: parent picked among the Workspace and earlier nodes, or (to
+/// grow wide child arrays) among the Workspace and the first two nodes.
+fn build(arena: &mut Arena, specs: &[NodeSpec]) -> Vec<Id> {
+    let mut ids = vec![arena.workspace()];
+    for &(parent, wide, class, p, r) in specs {
+        let parent = ids[parent % if wide { ids.len().min(3) } else { ids.len() }];
+        let id = arena.create(CLASSES[class % 3], "N", Some(parent)).unwrap();
+        arena.set_transform(id, local(p, r)).unwrap();
+        ids.push(id);
+    }
+    ids.remove(0);
+    ids
+}
+
+#[derive(Clone, Debug)]
+enum Edit {
+    Local(usize, (f32, f32, f32), (f32, f32, f32)),
+    /// Reparent node to the Workspace (`0`), to another node, or detach (`usize::MAX`).
+    Parent(usize, usize),
+}
+
+fn apply(arena: &mut Arena, ids: &[Id], edit: &Edit) {
+    match *edit {
+        Edit::Local(n, p, r) => {
+            let id = ids[n % ids.len()];
+            arena.set_transform(id, local(p, r)).unwrap();
+        }
+        Edit::Parent(n, p) => {
+            let id = ids[n % ids.len()];
+            let parent = match p {
+                usize::MAX => None,
+                0 => Some(arena.workspace()),
+                p => Some(ids[p % ids.len()]),
+            };
+            let _ = arena.set_parent(id, parent); // cycles are refused, changing nothing
+        }
+    }
+}
+
+fn coord() -> impl Strategy<Value = (f32, f32, f32)> {
+    (-10.0f32..10.0, -10.0f32..10.0, -10.0f32..10.0)
+}
+
+fn angles() -> impl Strategy<Value = (f32, f32, f32)> {
+    (-3.2f32..3.2, -3.2f32..3.2, -3.2f32..3.2)
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        3 => (any::<usize>(), coord(), angles()).prop_map(|(n, p, r)| Edit::Local(n, p, r)),
+        1 => (any::<usize>(), prop_oneof![Just(usize::MAX), Just(0), any::<usize>()])
+            .prop_map(|(n, p)| Edit::Parent(n, p)),
+    ]
+}
+
+/// Every mode, and both parallel write strategies, with thresholds that split tiny trees.
+fn configs() -> Vec<(PassMode, Writes, Split)> {
+    let tiny = Split { chunk: 8, items_per_thread: 1, min_children: 1, min_roots: 4, find_chunk: 4 };
+    let mut out = Vec::new();
+    for parallel in [false, true] {
+        for simd in [false, true] {
+            out.push((PassMode { parallel, simd }, Writes::Direct, tiny));
+        }
+    }
+    out.push((PassMode::default(), Writes::CollectScatter, tiny));
+    out.push((PassMode::default(), Writes::Direct, Split::default()));
+    out
+}
+
+fn pool() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn every_mode_matches_the_reference(
+        specs in prop::collection::vec((any::<usize>(), any::<bool>(), 0usize..3, coord(), angles()), 1..120),
+        rounds in prop::collection::vec(
+            (prop::collection::vec(edit(), 0..12), prop::collection::vec(any::<usize>(), 0..6)),
+            1..4,
+        ),
+    ) {
+        let pool = pool();
+        let mut arena = Arena::new();
+        let ids = build(&mut arena, &specs);
+        let configs = configs();
+        let mut worlds: Vec<WorldTransforms> = configs.iter().map(|_| WorldTransforms::new()).collect();
+        let mut dirty = arena.take_dirty_transforms();
+        for round in 0..=rounds.len() {
+            let mut stats = Vec::new();
+            for ((mode, writes, split), w) in configs.iter().zip(&mut worlds) {
+                stats.push(pool.install(|| w.update_with(&arena, &dirty, *mode, *writes, *split)));
+            }
+            prop_assert!(stats.windows(2).all(|s| s[0] == s[1]), "{stats:?}");
+            assert_matches_reference(&arena, &worlds[0]);
+            for w in &worlds[1..] {
+                for slot in 0..arena.slot_capacity() as u32 {
+                    let (a, b) = (worlds[0].at(Slot(slot)), w.at(Slot(slot)));
+                    prop_assert_eq!(a, b, "slot {} differs between modes", slot);
+                }
+            }
+            let Some((edits, extra)) = rounds.get(round) else { break };
+            for e in edits {
+                apply(&mut arena, &ids, e);
+            }
+            // The arena's dirty set plus arbitrary extra ids (in or out of the world).
+            dirty = arena.take_dirty_transforms();
+            dirty.extend(extra.iter().map(|&n| ids[n % ids.len()]));
+        }
+    }
+}
+
+#[test]
+fn nothing_dirty_does_no_work() {
+    let mut arena = Arena::new();
+    let a = arena.create(Class::Model, "A", Some(arena.workspace())).unwrap();
+    let mut worlds = WorldTransforms::new();
+    let dirty = arena.take_dirty_transforms();
+    worlds.update(&arena, &dirty, PassMode::default());
+    let before = worlds.get(&arena, a).unwrap();
+    arena.set_position(a, Vec3::X).unwrap();
+    let _ = arena.take_dirty_transforms(); // dropped on purpose: the pass is told nothing
+    for parallel in [false, true] {
+        for simd in [false, true] {
+            let stats = worlds.update(&arena, &[], PassMode { parallel, simd });
+            assert_eq!(stats, PassStats::default());
+        }
+    }
+    assert_eq!(worlds.get(&arena, a), Some(before));
+}
+
+#[test]
+fn dirty_roots_cover_their_dirty_descendants_and_repeats() {
+    let mut arena = Arena::new();
+    let ws = arena.workspace();
+    let a = arena.create(Class::Model, "A", Some(ws)).unwrap();
+    let b = arena.create(Class::Model, "B", Some(a)).unwrap();
+    let c = arena.create(Class::Part, "C", Some(b)).unwrap();
+    let d = arena.create(Class::Part, "D", Some(ws)).unwrap();
+    let mut worlds = WorldTransforms::new();
+    let dirty = arena.take_dirty_transforms();
+    let first = worlds.update(&arena, &dirty, PassMode::default());
+    assert_eq!(first, PassStats { dirty_roots: 1, recomputed: 5 }, "the fresh Workspace covers all");
+    let stats = worlds.update(&arena, &[c, b, c, b, d, d], PassMode::default());
+    assert_eq!(stats, PassStats { dirty_roots: 2, recomputed: 3 });
+}
+
+#[test]
+fn a_deep_chain_finds_one_root_in_linear_time() {
+    let mut arena = Arena::new();
+    let mut chain = vec![arena.workspace()];
+    for _ in 0..2_500 {
+        let id = arena.create(Class::Model, "L", Some(*chain.last().unwrap())).unwrap();
+        arena.set_position(id, Vec3::new(0.0, 0.01, 0.0)).unwrap();
+        arena.set_rotation(id, Quat::from_rotation_y(0.001)).unwrap();
+        chain.push(id);
+    }
+    let mut worlds = WorldTransforms::new();
+    let dirty = arena.take_dirty_transforms();
+    worlds.update(&arena, &dirty, PassMode::default());
+    // Every node dirty, deepest first: each walk up stops at the first memoised node.
+    let dirty: Vec<Id> = chain[1..].iter().rev().copied().collect();
+    let stats = pool().install(|| worlds.update(&arena, &dirty, PassMode::default()));
+    assert_eq!(stats, PassStats { dirty_roots: 1, recomputed: 2_500 });
+    assert_matches_reference(&arena, &worlds);
+}
+
+#[test]
+fn reused_slots_belong_to_their_new_node() {
+    let mut arena = Arena::new();
+    let ws = arena.workspace();
+    let a = arena.create(Class::Part, "A", Some(ws)).unwrap();
+    arena.set_position(a, Vec3::splat(5.0)).unwrap();
+    let mut worlds = WorldTransforms::new();
+    let dirty = arena.take_dirty_transforms();
+    worlds.update(&arena, &dirty, PassMode::default());
+    let slot = arena.slot(a).unwrap();
+    arena.destroy(a).unwrap();
+    arena.drain_events();
+    arena.drain_events();
+    let b = arena.create(Class::Part, "B", None).unwrap();
+    assert_eq!(arena.slot(b), Some(slot), "the freed slot is reused");
+    assert_eq!(worlds.get(&arena, a), None, "destroyed");
+    assert_eq!(worlds.get(&arena, b), None, "never in the world");
+    arena.set_parent(b, Some(ws)).unwrap();
+    let dirty = arena.take_dirty_transforms();
+    worlds.update(&arena, &dirty, PassMode::default());
+    assert_eq!(worlds.get(&arena, b), Some(WorldTransform::IDENTITY));
+}

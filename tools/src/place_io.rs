@@ -1,0 +1,64 @@
+//! Loading places from files (JSON or binary, told apart by content) and the `place`
+//! subcommands.
+
+use arbor_core::Arena;
+use clap::Subcommand;
+use std::path::{Path, PathBuf};
+
+/// The example place shipped in the repository, embedded as the default.
+pub const EXAMPLE_PLACE: &str = include_str!("../../places/example.place.json");
+
+/// Place file subcommands.
+#[derive(Subcommand, Debug)]
+pub enum PlaceCommand {
+    /// Convert a place between JSON (`.json`) and binary (any other extension).
+    Convert {
+        /// Input place (JSON or binary).
+        input: PathBuf,
+        /// Output place; JSON if it ends in `.json`, binary otherwise.
+        output: PathBuf,
+    },
+    /// Load a place and print its instance count, or the error that refuses it.
+    Check {
+        /// The place file.
+        place: PathBuf,
+    },
+}
+
+/// Loads a place file: binary if it starts with the binary magic, JSON otherwise.
+pub fn load(path: &Path) -> Result<Arena, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    load_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Loads a place from bytes (binary or JSON).
+pub fn load_bytes(bytes: &[u8]) -> Result<Arena, String> {
+    if bytes.starts_with(arbor_core::PLACE_BINARY_MAGIC) {
+        arbor_core::load_binary(bytes).map_err(|e| e.to_string())
+    } else {
+        let text = std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8 JSON: {e}"))?;
+        arbor_core::load_json(text).map_err(|e| e.to_string())
+    }
+}
+
+/// Runs a `place` subcommand.
+pub fn run(cmd: PlaceCommand) -> Result<(), String> {
+    match cmd {
+        PlaceCommand::Convert { input, output } => {
+            let arena = load(&input)?;
+            let bytes = if output.extension().is_some_and(|e| e == "json") {
+                arbor_core::save_json(&arena).into_bytes()
+            } else {
+                arbor_core::save_binary(&arena)
+            };
+            std::fs::write(&output, &bytes).map_err(|e| format!("writing {}: {e}", output.display()))?;
+            println!("{} instances, {} bytes written to {}", arena.len(), bytes.len(), output.display());
+            Ok(())
+        }
+        PlaceCommand::Check { place } => {
+            let arena = load(&place)?;
+            println!("{}: {} instances", place.display(), arena.len());
+            Ok(())
+        }
+    }
+}

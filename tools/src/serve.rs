@@ -1,0 +1,77 @@
+//! `arbor serve [PLACE]`: run a place at 60 Hz in real time, printing a phase summary every
+//! few seconds and reporting ticks that overran their 16.7 ms budget.
+
+use crate::TraceArg;
+use crate::{place_io, report};
+use arbor_sim::{SimConfig, Simulation};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Options of `arbor serve`.
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// The place file (JSON or binary); the embedded example place if omitted.
+    pub place: Option<PathBuf>,
+    /// Stop after this many ticks (0: run until killed).
+    #[arg(long, default_value_t = 0)]
+    pub ticks: u64,
+    /// Seconds between phase summaries.
+    #[arg(long, default_value_t = 5.0)]
+    pub summary_every: f64,
+    #[command(flatten)]
+    trace: TraceArg,
+}
+
+/// Runs `arbor serve`.
+pub fn run(args: ServeArgs) -> Result<(), String> {
+    let arena = match &args.place {
+        Some(path) => place_io::load(path)?,
+        None => place_io::load_bytes(place_io::EXAMPLE_PLACE.as_bytes())?,
+    };
+    let name =
+        args.place.as_ref().map_or_else(|| "embedded example place".to_owned(), |p| p.display().to_string());
+    let mut sim = Simulation::new(arena, SimConfig::default()).map_err(|e| e.to_string())?;
+    if args.trace.trace.is_some() {
+        sim.profiler_mut().enable_trace();
+    }
+    println!("serving {name}: {} instances at 60 Hz", sim.arena.len());
+    let dt = Duration::from_secs_f64(sim.config().dt);
+    let every = Duration::from_secs_f64(args.summary_every.max(0.1));
+    let start = Instant::now();
+    let mut deadline = start;
+    let mut last_summary = start;
+    let mut overruns = 0u64;
+    let mut window_overruns = 0u64;
+    while args.ticks == 0 || sim.ticks() < args.ticks {
+        let report = sim.step();
+        if report.duration > dt {
+            overruns += 1;
+            window_overruns += 1;
+            eprintln!("overrun: tick {} took {:.2} ms", report.tick, report.duration.as_secs_f64() * 1e3);
+        }
+        deadline += dt;
+        let now = Instant::now();
+        if now < deadline {
+            std::thread::sleep(deadline - now);
+        } else if now - deadline > dt * 10 {
+            // Far behind (e.g. the process was paused): resynchronise instead of bursting.
+            deadline = now;
+        }
+        if last_summary.elapsed() >= every {
+            println!(
+                "t={:.1} s tick {}: {} instances, {} overruns in this window",
+                start.elapsed().as_secs_f64(),
+                sim.ticks(),
+                sim.arena.len(),
+                window_overruns
+            );
+            println!("{}", sim.profiler().table());
+            window_overruns = 0;
+            last_summary = Instant::now();
+        }
+    }
+    println!("stopped after {} ticks, {overruns} overruns", sim.ticks());
+    println!("{}", sim.profiler().table());
+    print!("{}", report::memory(&sim));
+    report::write_trace(&sim, args.trace.trace.as_deref())
+}

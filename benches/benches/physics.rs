@@ -3,7 +3,7 @@
 //!
 //! | group | ours | baseline |
 //! |---|---|---|
-//! | `physics_awake/{1000,10000}` | `overhead`: `Physics::sync` + `Physics::write_back` of a tick (every body awake and written); `tick`: sync + step + write-back | `bare_step`: `PhysicsWorld::step` of a rapier world built directly with the same bodies and settings |
+//! | `physics_awake/{1000,10000}` | `overhead`: `Physics::sync` + `Physics::write_back` of a tick (every body awake and written); `step`: the step inside those ticks; `tick`: sync + step + write-back | `bare_step`: `PhysicsWorld::step` of a rapier world built directly with the same bodies and settings |
 //! | `physics_sleeping/10000` | `tick`: sync + step + write-back of a settled pile that fell asleep | `bare_step` of the same pile, asleep, in bare rapier |
 //! | `physics_sync_edits` | `sync` after a script moved 100 of 10,000 anchored parts (the moves untimed) | `sync_idle`: `sync` with no edit |
 //!

@@ -29,7 +29,8 @@ mod store;
 mod value;
 
 pub use arena::{
-    AncestryQuery, Arena, ArenaConfig, GraftPolicy, MemoryReport, NodeData, NodeMut, TopologyChange,
+    AncestryQuery, Arena, ArenaConfig, GraftPolicy, MemoryReport, NodeData, NodeMut, SplitMix64,
+    TopologyChange,
 };
 pub use child_array::ChildArray;
 pub use class::{ALL_CLASSES, ALL_FAMILIES, Class, Family};

@@ -8,7 +8,7 @@
 
 use crate::TraceArg;
 use crate::report;
-use arbor_core::{Arena, Class, Id, NodeFlags, Vec3};
+use arbor_core::{Arena, Class, Id, NodeFlags, SplitMix64, Vec3};
 use arbor_sim::{SimConfig, Simulation, TickContext, TickHooks};
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -50,23 +50,6 @@ pub struct StressArgs {
     trace: TraceArg,
 }
 
-/// A small deterministic generator (SplitMix64) so runs are repeatable.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn unit(&mut self) -> f32 {
-        (self.next() >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
-
 /// Builds the synthetic place; returns the arena and the anchored parts a mover may move.
 pub fn build(args: &StressArgs, progress: &ProgressBar) -> Result<(Arena, Vec<Id>), String> {
     let mut arena = Arena::new();
@@ -76,7 +59,7 @@ pub fn build(args: &StressArgs, progress: &ProgressBar) -> Result<(Arena, Vec<Id
     arena.set_size(base, Vec3::new(4096.0, 20.0, 4096.0)).map_err(e)?;
     arena.set_position(base, Vec3::new(0.0, -10.0, 0.0)).map_err(e)?;
     arena.set_flag(base, NodeFlags::ANCHORED, true).map_err(e)?;
-    let mut rng = Rng(0xA7B0);
+    let mut rng = SplitMix64(0xA7B0);
     let mut anchored = Vec::new();
     let mut parent = ws;
     let mut made = 3usize;
@@ -135,7 +118,7 @@ pub fn build(args: &StressArgs, progress: &ProgressBar) -> Result<(Arena, Vec<Id
 struct Mover {
     parts: Vec<Id>,
     per_tick: usize,
-    rng: Rng,
+    rng: SplitMix64,
 }
 
 impl TickHooks for Mover {
@@ -176,7 +159,7 @@ pub fn run(args: StressArgs) -> Result<(), String> {
         built.as_secs_f64(),
         setup.as_secs_f64()
     );
-    sim.add_hooks(Mover { parts: anchored, per_tick, rng: Rng(7) });
+    sim.add_hooks(Mover { parts: anchored, per_tick, rng: SplitMix64(7) });
     if args.trace.trace.is_some() {
         sim.profiler_mut().enable_trace();
     }

@@ -1,0 +1,156 @@
+//! Script benchmarks (issue 5), each with its baseline in the same criterion group:
+//!
+//! - `update_dispatch`: one `Update` phase over 10,000 running scripts (empty `Update`), vs
+//!   calling 10,000 Lua functions from Rust on a bare mlua VM;
+//! - `property`: a loop of 10,000 `self.Position` reads / writes inside one `Update`, vs the
+//!   same loop calling a bare Rust function, and reading a plain mlua userdata field;
+//! - `budget`: a loop doing real work (a table write and arithmetic) and an empty loop, with
+//!   the counting interrupt installed vs none;
+//! - `find_first_child`: `workspace.Folder:FindFirstChild(name)` in a loop from Lua.
+//!
+//! Per-item figures are the group's time divided by the loop count (10,000 or 100,000).
+
+use arbor_core::{Arena, Class};
+use arbor_script::{HostConfig, ScriptHost, budget};
+use arbor_sim::{SimConfig, Simulation, TickContext, TickHooks};
+use criterion::{Criterion, criterion_group, criterion_main};
+use mlua::{Function, Lua, UserData, UserDataFields};
+use std::hint::black_box;
+
+/// A simulation whose scripts have started, and its host.
+fn started(scripts: &[(&str, &str)], parts: usize) -> (Simulation, ScriptHost) {
+    let mut arena = Arena::new();
+    let ws = arena.workspace();
+    let folder = arena.create(Class::Folder, "Folder", Some(ws)).unwrap();
+    for i in 0..parts {
+        arena.create(Class::Part, &format!("Part{i}"), Some(folder)).unwrap();
+    }
+    for (i, (name, source)) in scripts.iter().enumerate() {
+        let holder = arena.create(Class::Part, &format!("Holder{i}"), Some(ws)).unwrap();
+        let s = arena.create(Class::Script, name, Some(holder)).unwrap();
+        arena.set_script_source(s, source).unwrap();
+    }
+    let mut host = ScriptHost::new(&arena, HostConfig::default()).unwrap();
+    let mut sim = Simulation::new(arena, SimConfig::default()).unwrap();
+    with_ctx(&mut sim, |ctx| host.start_scripts(ctx));
+    (sim, host)
+}
+
+fn with_ctx<R>(sim: &mut Simulation, f: impl FnOnce(&mut TickContext<'_>) -> R) -> R {
+    let mut ctx = TickContext {
+        arena: &mut sim.arena,
+        transforms: &sim.transforms,
+        physics: &sim.physics,
+        tick: 0,
+        time: 0.0,
+    };
+    f(&mut ctx)
+}
+
+fn update_dispatch(c: &mut Criterion) {
+    let mut group = c.benchmark_group("script/update_dispatch_10k");
+    group.sample_size(20);
+    let scripts: Vec<(&str, &str)> = (0..10_000).map(|_| ("S", "function Update(dt) end")).collect();
+    let (mut sim, mut host) = started(&scripts, 0);
+    assert_eq!(host.instance_count(), 10_000);
+    group.bench_function("arbor", |b| b.iter(|| with_ctx(&mut sim, |ctx| host.update(ctx, 1.0 / 60.0))));
+    let lua = Lua::new();
+    let fns: Vec<Function> =
+        (0..10_000).map(|_| lua.load("return function(dt) end").eval::<Function>().unwrap()).collect();
+    group.bench_function("bare_mlua_calls", |b| {
+        b.iter(|| {
+            for f in &fns {
+                f.call::<()>(black_box(1.0 / 60.0)).unwrap();
+            }
+        })
+    });
+    group.finish();
+}
+
+struct Plain {
+    x: f64,
+}
+
+impl UserData for Plain {
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        fields.add_field_method_get("X", |_, this| Ok(this.x));
+    }
+}
+
+fn property(c: &mut Criterion) {
+    let mut group = c.benchmark_group("script/property_x10k");
+    group.sample_size(20);
+    let read = "function Update() local p for i = 1, 10000 do p = self.Position end end";
+    let write =
+        "local v = Vector3.new(1, 2, 3)\nfunction Update() for i = 1, 10000 do self.Position = v end end";
+    let (mut sim_r, mut host_r) = started(&[("Read", read)], 0);
+    group.bench_function("arbor_read_Position", |b| {
+        b.iter(|| with_ctx(&mut sim_r, |ctx| host_r.update(ctx, 1.0 / 60.0)))
+    });
+    let (mut sim_w, mut host_w) = started(&[("Write", write)], 0);
+    group.bench_function("arbor_write_Position", |b| {
+        b.iter(|| with_ctx(&mut sim_w, |ctx| host_w.update(ctx, 1.0 / 60.0)))
+    });
+    assert!(host_r.log().is_empty() && host_w.log().is_empty(), "no script errors");
+    let lua = Lua::new();
+    lua.globals().set("bare", lua.create_function(|_, ()| Ok(1.0)).unwrap()).unwrap();
+    lua.globals().set("plain", Plain { x: 1.0 }).unwrap();
+    let bare: Function =
+        lua.load("return function() local p for i = 1, 10000 do p = bare() end end").eval().unwrap();
+    let field: Function =
+        lua.load("return function() local p for i = 1, 10000 do p = plain.X end end").eval().unwrap();
+    group.bench_function("bare_rust_call", |b| b.iter(|| bare.call::<()>(()).unwrap()));
+    group.bench_function("plain_userdata_field", |b| b.iter(|| field.call::<()>(()).unwrap()));
+    group.finish();
+}
+
+fn budget_overhead(c: &mut Criterion) {
+    let mut group = c.benchmark_group("script/budget_x100k");
+    group.sample_size(20);
+    let work = "return function() local t = {} for i = 1, 100000 do t[i % 64 + 1] = i * 2 + 1 end end";
+    let empty = "return function() for i = 1, 100000 do end end";
+    for (name, budgeted) in [("no_budget", false), ("budget", true)] {
+        let lua = Lua::new();
+        if budgeted {
+            budget::install(&lua).unwrap();
+        }
+        let w: Function = lua.load(work).eval().unwrap();
+        let e: Function = lua.load(empty).eval().unwrap();
+        group.bench_function(format!("table_write_{name}"), |b| {
+            b.iter(|| {
+                let outer = budget::enter();
+                w.call::<()>(()).unwrap();
+                budget::leave(outer);
+            })
+        });
+        group.bench_function(format!("empty_loop_{name}"), |b| {
+            b.iter(|| {
+                let outer = budget::enter();
+                e.call::<()>(()).unwrap();
+                budget::leave(outer);
+            })
+        });
+    }
+    group.finish();
+}
+
+fn find_first_child(c: &mut Criterion) {
+    let mut group = c.benchmark_group("script/find_first_child_x10k");
+    group.sample_size(20);
+    let hit = "local f = workspace.Folder\nfunction Update() for i = 1, 10000 do f:FindFirstChild('Part999') end end";
+    let miss =
+        "local f = workspace.Folder\nfunction Update() for i = 1, 10000 do f:FindFirstChild('Nope') end end";
+    let (mut sim_h, mut host_h) = started(&[("Hit", hit)], 1000);
+    let (mut sim_m, mut host_m) = started(&[("Miss", miss)], 1000);
+    group.bench_function("arbor_hit_last_of_1000", |b| {
+        b.iter(|| with_ctx(&mut sim_h, |ctx| host_h.update(ctx, 1.0 / 60.0)))
+    });
+    group.bench_function("arbor_miss", |b| {
+        b.iter(|| with_ctx(&mut sim_m, |ctx| host_m.update(ctx, 1.0 / 60.0)))
+    });
+    assert!(host_h.log().is_empty() && host_m.log().is_empty(), "no script errors");
+    group.finish();
+}
+
+criterion_group!(benches, update_dispatch, property, budget_overhead, find_first_child);
+criterion_main!(benches);

@@ -76,6 +76,56 @@ pub enum Material {
     Neon,
 }
 
+impl Shape {
+    /// Every shape.
+    pub const ALL: [Shape; 3] = [Shape::Block, Shape::Ball, Shape::Cylinder];
+
+    /// The name scripts and place files use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::Block => "Block",
+            Shape::Ball => "Ball",
+            Shape::Cylinder => "Cylinder",
+        }
+    }
+
+    /// The shape called `name`.
+    pub fn from_name(name: &str) -> Option<Shape> {
+        Self::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+impl Material {
+    /// Every material.
+    pub const ALL: [Material; 7] = [
+        Material::Plastic,
+        Material::Wood,
+        Material::Metal,
+        Material::Concrete,
+        Material::Ice,
+        Material::Glass,
+        Material::Neon,
+    ];
+
+    /// The name scripts and place files use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Material::Plastic => "Plastic",
+            Material::Wood => "Wood",
+            Material::Metal => "Metal",
+            Material::Concrete => "Concrete",
+            Material::Ice => "Ice",
+            Material::Glass => "Glass",
+            Material::Neon => "Neon",
+        }
+    }
+
+    /// The material called `name`.
+    pub fn from_name(name: &str) -> Option<Material> {
+        Self::ALL.into_iter().find(|m| m.name() == name)
+    }
+}
+
 /// How a part looks; one column in the node pages.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Appearance {

@@ -66,26 +66,6 @@ fn euler_degrees(q: Quat) -> Vec3 {
     Vec3::new(x.to_degrees(), y.to_degrees(), z.to_degrees())
 }
 
-fn shape_name(s: Shape) -> &'static str {
-    match s {
-        Shape::Block => "Block",
-        Shape::Ball => "Ball",
-        Shape::Cylinder => "Cylinder",
-    }
-}
-
-fn material_name(m: Material) -> &'static str {
-    match m {
-        Material::Plastic => "Plastic",
-        Material::Wood => "Wood",
-        Material::Metal => "Metal",
-        Material::Concrete => "Concrete",
-        Material::Ice => "Ice",
-        Material::Glass => "Glass",
-        Material::Neon => "Neon",
-    }
-}
-
 fn reference_index(class: Class, key: &str) -> Option<usize> {
     class.reference_properties().iter().position(|p| *p == key)
 }
@@ -116,8 +96,8 @@ pub fn get(lua: &Lua, (this, key): (Value, mlua::LuaString)) -> Result<Status> {
             "CanCollide" => Out::V(Value::Boolean(n.can_collide())),
             "Archivable" => Out::V(Value::Boolean(n.flags().contains(NodeFlags::ARCHIVABLE))),
             "Transparency" => Out::V(Value::Number(f64::from(n.appearance().transparency))),
-            "Shape" => Out::V(Value::String(lua.create_string(shape_name(n.appearance().shape))?)),
-            "Material" => Out::V(Value::String(lua.create_string(material_name(n.appearance().material))?)),
+            "Shape" => Out::V(Value::String(lua.create_string(n.appearance().shape.name())?)),
+            "Material" => Out::V(Value::String(lua.create_string(n.appearance().material.name())?)),
             "Color" => {
                 let [r, g, b, _] = n.appearance().color.0;
                 Out::V(Value::Vector(mlua::Vector::new(r as f32 / 255.0, g as f32 / 255.0, b as f32 / 255.0)))
@@ -153,24 +133,6 @@ fn expect_instance(key: &str, v: &Value) -> std::result::Result<Option<Id>, Stri
             format!("invalid value for {key}: expected Instance or nil, got {}", type_name(other))
         }),
     }
-}
-
-fn parse_shape(s: &str) -> Option<Shape> {
-    [Shape::Block, Shape::Ball, Shape::Cylinder].into_iter().find(|x| shape_name(*x) == s)
-}
-
-fn parse_material(s: &str) -> Option<Material> {
-    [
-        Material::Plastic,
-        Material::Wood,
-        Material::Metal,
-        Material::Concrete,
-        Material::Ice,
-        Material::Glass,
-        Material::Neon,
-    ]
-    .into_iter()
-    .find(|x| material_name(*x) == s)
 }
 
 fn write_property(w: &mut Arena, id: Id, key: &str, v: &Value) -> std::result::Result<(), String> {
@@ -209,12 +171,13 @@ fn write_property(w: &mut Arena, id: Id, key: &str, v: &Value) -> std::result::R
             let s = v.as_string().and_then(|s| s.to_str().ok()).map(|s| s.to_string()).unwrap_or_default();
             let next = if key == "Shape" {
                 Appearance {
-                    shape: parse_shape(&s).ok_or_else(|| format!("'{s}' is not a valid Shape"))?,
+                    shape: Shape::from_name(&s).ok_or_else(|| format!("'{s}' is not a valid Shape"))?,
                     ..appearance
                 }
             } else {
                 Appearance {
-                    material: parse_material(&s).ok_or_else(|| format!("'{s}' is not a valid Material"))?,
+                    material: Material::from_name(&s)
+                        .ok_or_else(|| format!("'{s}' is not a valid Material"))?,
                     ..appearance
                 }
             };

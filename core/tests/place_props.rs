@@ -16,16 +16,8 @@ const NAMES: [&str; 6] = ["A", "Door", "", "quote\"back\\slash", "ünïcode", "n
 const KEYS: [&str; 4] = ["hp", "target", "FallenPartsDestroyHeight", "label"];
 const TAGS: [&str; 3] = ["red", "Blue", "enemy"];
 const HANDLES: [&str; 3] = ["H0", "H1", "H2"];
-const MATERIALS: [Material; 7] = [
-    Material::Plastic,
-    Material::Wood,
-    Material::Metal,
-    Material::Concrete,
-    Material::Ice,
-    Material::Glass,
-    Material::Neon,
-];
-const SHAPES: [Shape; 3] = [Shape::Block, Shape::Ball, Shape::Cylinder];
+const MATERIALS: [Material; 7] = Material::ALL;
+const SHAPES: [Shape; 3] = Shape::ALL;
 
 #[derive(Clone, Debug)]
 enum Attr {

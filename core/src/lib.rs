@@ -13,6 +13,7 @@ mod arena;
 mod child_array;
 mod class;
 mod components;
+mod cow;
 mod error;
 mod events;
 mod id;

@@ -1,12 +1,13 @@
 //! [`ShardedMap`]: a copy-on-write hash map split into shards behind `Arc`.
 //!
 //! Cloning it (for a snapshot) copies 32 pointers; the first insert or removal after a clone
-//! copies one shard, about 1/32 of the entries. Keys hash with a fixed multiplier, so the
+//! copies one shard, about 1/32 of the entries. Shards live in a [`CowVec`], so writes to a
+//! shard this map already owns skip the reference-count check. Keys hash with a fixed multiplier, so the
 //! layout (and any iteration order) is the same on every run.
 
+use crate::cow::CowVec;
 use rustc_hash::FxHashMap;
 use std::hash::Hash;
-use std::sync::Arc;
 
 const SHARDS: usize = 32;
 
@@ -25,13 +26,17 @@ impl ShardKey for crate::id::Id {
 /// A sharded copy-on-write map.
 #[derive(Clone)]
 pub(crate) struct ShardedMap<K, V> {
-    shards: [Arc<FxHashMap<K, V>>; SHARDS],
+    shards: CowVec<FxHashMap<K, V>>,
     len: usize,
 }
 
 impl<K, V> Default for ShardedMap<K, V> {
     fn default() -> Self {
-        Self { shards: std::array::from_fn(|_| Arc::new(FxHashMap::default())), len: 0 }
+        let mut shards = CowVec::default();
+        for _ in 0..SHARDS {
+            shards.push(FxHashMap::default());
+        }
+        Self { shards, len: 0 }
     }
 }
 
@@ -53,7 +58,7 @@ impl<K: ShardKey, V: Copy> ShardedMap<K, V> {
     /// Inserts or replaces.
     #[inline]
     pub fn insert(&mut self, key: K, value: V) {
-        if Arc::make_mut(&mut self.shards[Self::shard(&key)]).insert(key, value).is_none() {
+        if self.shards.make_mut(Self::shard(&key)).insert(key, value).is_none() {
             self.len += 1;
         }
     }
@@ -61,7 +66,7 @@ impl<K: ShardKey, V: Copy> ShardedMap<K, V> {
     /// Removes `key`, returning its value.
     pub fn remove(&mut self, key: K) -> Option<V> {
         self.get(key)?;
-        let old = Arc::make_mut(&mut self.shards[Self::shard(&key)]).remove(&key);
+        let old = self.shards.make_mut(Self::shard(&key)).remove(&key);
         self.len -= 1;
         old
     }
@@ -89,7 +94,7 @@ mod tests {
         assert_eq!((a.get(Id(5)), b.get(Id(5))), (Some(0), Some(5)));
         assert_eq!((a.get(Id(6)), b.get(Id(6))), (None, Some(6)));
         assert_eq!((a.len(), b.len()), (999, 1000));
-        let shared = a.shards.iter().zip(&b.shards).filter(|(x, y)| Arc::ptr_eq(x, y)).count();
+        let shared = (0..SHARDS).filter(|&i| a.shards.shares(&b.shards, i)).count();
         assert!(shared >= SHARDS - 2);
     }
 }

@@ -176,7 +176,7 @@ fn diff_pages(old: Option<&NodePage>, new: Option<&NodePage>, diff: &mut Snapsho
 fn component_diff(old: &ComponentStore, new: &ComponentStore, since: u64) -> ComponentDiff {
     let mut diff = ComponentDiff::default();
     for (t, table) in new.tables.iter().enumerate() {
-        if old.tables.get(t).is_some_and(|o| Arc::ptr_eq(o, table)) {
+        if old.tables.shares(&new.tables, t) {
             continue;
         }
         for (s, slot) in table.slots.iter().enumerate() {
@@ -195,7 +195,7 @@ fn component_diff(old: &ComponentStore, new: &ComponentStore, since: u64) -> Com
         }
     }
     for (t, table) in old.tables.iter().enumerate() {
-        if new.tables.get(t).is_some_and(|n| Arc::ptr_eq(n, table)) {
+        if new.tables.shares(&old.tables, t) {
             continue;
         }
         for row in 0..table.len {

@@ -124,7 +124,7 @@ impl Arena {
         let info = self.components.registry.info(c);
         let lanes: SmallVec<[LaneValue; 8]> =
             info.schema.fields.iter().flat_map(|f| encode(&FieldValue::default_of(f.ty))).collect();
-        let table = Arc::make_mut(&mut self.components.tables[loc.table as usize]);
+        let table = self.components.tables.make_mut(loc.table as usize);
         let s = table.slot(c).expect("component present");
         table.write_lanes(loc.row as usize, s, lanes, rev);
     }
@@ -148,7 +148,7 @@ impl Arena {
             }
         }
         let loc = self.components.loc(id).expect("row exists");
-        let table = Arc::make_mut(&mut self.components.tables[loc.table as usize]);
+        let table = self.components.tables.make_mut(loc.table as usize);
         let s = table.slot(c).expect("component present");
         for (k, lane) in encode(value).into_iter().enumerate() {
             table.write_lane(loc.row as usize, s, first + k, lane, rev);
@@ -172,13 +172,13 @@ impl Arena {
         let mut doomed: SmallVec<[ComponentId; 4]> = self.components.registry.dependents(c).into();
         doomed.push(c);
         for d in doomed {
-            if !self.components.has(id, d) {
+            let Some(loc) = self.components.loc(id) else { return };
+            if self.components.tables[loc.table as usize].slot(d).is_none() {
                 continue;
             }
             self.drop_refs_of(id, d);
-            let loc = self.components.loc(id);
-            let to = self.components.neighbour(loc.map(|l| l.table), d, false).expect("had a table");
-            self.components.move_row(id, loc, to, rev);
+            let to = self.components.neighbour(Some(loc.table), d, false).expect("had a table");
+            self.components.move_row(id, Some(loc), to, rev);
         }
     }
 
@@ -250,15 +250,15 @@ impl Arena {
         self.live_slot(id)?;
         let ids = self.pod_ids::<B>()?;
         let rev = self.revisions.bump();
+        let mut loc = self.components.loc(id);
         for (&c, bytes) in ids.iter().zip(bundle.bytes()) {
-            if !self.components.has(id, c) {
-                let loc = self.components.loc(id);
+            let has = loc.is_some_and(|l| self.components.tables[l.table as usize].slot(c).is_some());
+            if !has {
                 let to =
                     self.components.neighbour(loc.map(|l| l.table), c, true).expect("adding gives a table");
-                self.components.move_row(id, loc, to, rev);
+                loc = self.components.move_row(id, loc, to, rev);
             }
-            let loc = self.components.loc(id).expect("row placed");
-            self.write_pod_bytes(loc, c, bytes, rev);
+            self.write_pod_bytes(loc.expect("row placed"), c, bytes, rev);
         }
         self.stamp(self.slot_of(id), rev);
         Ok(())
@@ -280,7 +280,7 @@ impl Arena {
 
     fn write_pod_bytes(&mut self, loc: RowLoc, c: ComponentId, bytes: &[u8], rev: u64) {
         let kinds = &self.components.registry.info(c).lane_kinds;
-        let table = Arc::make_mut(&mut self.components.tables[loc.table as usize]);
+        let table = self.components.tables.make_mut(loc.table as usize);
         let s = table.slot(c).expect("component present");
         let mut at = 0;
         let lanes = kinds.iter().map(|k| {
@@ -294,10 +294,10 @@ impl Arena {
     }
 
     /// Creates one instance of `class` named `name` under `parent` (or detached) per bundle,
-    /// with the bundle's POD components, and returns their ids in order. Rows are written in
-    /// bulk: each column's chunks are copied or created once for the whole batch. If an
-    /// instance cannot be created (node limit), the ones already created are destroyed and
-    /// the error is returned.
+    /// with the bundle's POD components, and returns their ids in order. Nodes are created as
+    /// by [`create_batch`](Self::create_batch) and rows are written in bulk, lane by lane:
+    /// each column's chunks are copied or created once for the whole batch. A batch that
+    /// cannot be created is refused whole, changing nothing.
     pub fn spawn_batch<B: PodBundle>(
         &mut self,
         class: Class,
@@ -305,45 +305,49 @@ impl Arena {
         parent: Option<Id>,
         bundles: impl IntoIterator<Item = B>,
     ) -> Result<Vec<Id>, ArenaError> {
-        let ids = self.pod_ids::<B>()?;
+        let members = self.pod_ids::<B>()?;
         let bundles: Vec<B> = bundles.into_iter().collect();
-        let mut out = Vec::with_capacity(bundles.len());
-        for _ in &bundles {
-            match self.create(class, name, parent) {
-                Ok(id) => out.push(id),
-                Err(e) => {
-                    for id in out {
-                        let _ = self.destroy(id);
-                    }
-                    return Err(e);
+        let n = bundles.len();
+        let out = self.create_batch(class, name, parent, n)?;
+        // Each member's rows as 32-bit words, row after row (POD lanes are 4 or 8 bytes).
+        let mut words: SmallVec<[Vec<u32>; 4]> = SmallVec::new();
+        for bundle in &bundles {
+            for (m, bytes) in bundle.bytes().iter().enumerate() {
+                if m == words.len() {
+                    words.push(Vec::with_capacity(n * bytes.len() / 4));
                 }
+                words[m].extend(bytes.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])));
             }
         }
-        let mut set: SmallVec<[ComponentId; 4]> = ids.clone();
+        let mut set: SmallVec<[ComponentId; 4]> = members.clone();
         set.sort();
         let rev = self.revisions.bump();
         let t = self.components.table_for(&set);
-        // For each table column: which bundle member, byte offset and width feed it.
+        // For each table column fed by the bundle: member, first word in the member's row,
+        // whether the lane is 64-bit.
         let table = &self.components.tables[t as usize];
-        let mut feeds: Vec<Option<(usize, usize, usize)>> = vec![None; table.columns.len()];
+        let mut feeds: SmallVec<[(usize, usize, usize, bool); 16]> = SmallVec::new();
         for slot in &table.slots {
-            let member = ids.iter().position(|c| *c == slot.id).expect("bundle component in its table");
+            let member = members.iter().position(|c| *c == slot.id).expect("bundle component in its table");
             let mut at = 0;
             for (lane, kind) in self.components.registry.info(slot.id).lane_kinds.iter().enumerate() {
-                let width = if *kind == crate::components::LaneKind::W64 { 8 } else { 4 };
-                feeds[slot.first_lane + lane] = Some((member, at, width));
-                at += width;
+                let wide = *kind == crate::components::LaneKind::W64;
+                feeds.push((slot.first_lane + lane, member, at, wide));
+                at += if wide { 2 } else { 1 };
             }
         }
-        let rows: Vec<SmallVec<[&[u8]; 4]>> = bundles.iter().map(PodBundle::bytes).collect();
-        self.components.extend_table(t, &out, rev, |r, c| match feeds[c] {
-            Some((member, at, width)) => {
-                let bytes = rows[r][member];
-                let mut w = [0u8; 8];
-                w[..width].copy_from_slice(&bytes[at..at + width]);
-                LaneValue::Word(u64::from_le_bytes(w))
+        self.components.extend_table(t, &out, rev, |table, start| {
+            for &(column, member, at, wide) in &feeds {
+                let src = &words[member];
+                let stride = src.len() / n.max(1);
+                if wide {
+                    let word =
+                        |r: usize| src[r * stride + at] as u64 | (src[r * stride + at + 1] as u64) << 32;
+                    table.fill_words(column, start, n, rev, word);
+                } else {
+                    table.fill_words(column, start, n, rev, |r| src[r * stride + at] as u64);
+                }
             }
-            None => LaneValue::Word(0),
         });
         Ok(out)
     }
@@ -422,7 +426,7 @@ impl Arena {
             match self.components.registry.info(c).schema.fields[f as usize].on_destroy {
                 RefPolicy::ClearField => {
                     let loc = self.components.loc(holder).expect("row");
-                    let table = Arc::make_mut(&mut self.components.tables[loc.table as usize]);
+                    let table = self.components.tables.make_mut(loc.table as usize);
                     let s = table.slot(c).expect("component");
                     let first = self.components.registry.info(c).field_lanes[f as usize];
                     table.write_lane(loc.row as usize, s, first, LaneValue::Word(0), rev);

@@ -21,6 +21,57 @@ impl Arena {
         self.create_inner(None, class, name, parent)
     }
 
+    /// Creates `count` nodes of `class` named `name` under `parent` (or detached), exactly as
+    /// `count` calls of [`create`](Self::create) would (one revision, journal entry and, when
+    /// attached, event pair each), and returns their ids in order. Detached batches validate
+    /// once and intern the name once; a batch that does not fit the node limit is refused
+    /// whole, changing nothing.
+    pub fn create_batch(
+        &mut self,
+        class: Class,
+        name: &str,
+        parent: Option<Id>,
+        count: usize,
+    ) -> Result<Vec<Id>, ArenaError> {
+        if !class.is_creatable() {
+            return Err(ArenaError::NotCreatable(class));
+        }
+        if self.occupied.saturating_add(count) > self.config.max_nodes {
+            return Err(ArenaError::Full(self.config.max_nodes));
+        }
+        let mut out = Vec::with_capacity(count);
+        if parent.is_some() {
+            let cp = self.checkpoint();
+            for _ in 0..count {
+                match self.create(class, name, parent) {
+                    Ok(id) => out.push(id),
+                    Err(e) => {
+                        self.rollback(cp, &out);
+                        return Err(e);
+                    }
+                }
+            }
+            return Ok(out);
+        }
+        let name = self.intern(name);
+        let cp = self.checkpoint();
+        for _ in 0..count {
+            let rev = self.revisions.bump();
+            match self.new_node(None, class, name, NodeFlags::NEW, rev) {
+                Ok(id) => {
+                    self.topology.push(rev, TopologyChange::Created { id, parent: None });
+                    self.revisions.topology = rev;
+                    out.push(id);
+                }
+                Err(e) => {
+                    self.rollback(cp, &out);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// Creates a node with an explicitly chosen id (a replica mirroring server ids). The id
     /// must never have been used in this arena.
     pub fn insert_with_id(

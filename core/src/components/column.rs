@@ -13,6 +13,7 @@
 //! the owning table tracks the row count.
 
 use super::schema::LaneKind;
+use crate::cow::CowVec;
 use std::sync::Arc;
 
 /// Rows per chunk.
@@ -54,7 +55,7 @@ pub(crate) enum LaneValue {
 #[derive(Clone, Debug)]
 pub(crate) struct Column {
     pub kind: LaneKind,
-    pub chunks: Vec<Arc<Chunk>>,
+    chunks: CowVec<Chunk>,
 }
 
 #[inline]
@@ -64,11 +65,30 @@ fn split(row: usize) -> (usize, usize) {
 
 impl Column {
     pub fn new(kind: LaneKind) -> Self {
-        Self { kind, chunks: Vec::new() }
+        Self { kind, chunks: CowVec::default() }
     }
 
+    #[inline]
     fn words_per_block(&self) -> usize {
         if self.kind == LaneKind::W64 { 4 } else { 8 }
+    }
+
+    /// Number of chunks.
+    #[cfg(test)]
+    pub fn chunk_count(&self) -> usize {
+        self.chunks.len()
+    }
+
+    /// Revision of the last write to chunk `k`.
+    #[inline]
+    pub fn chunk_revision(&self, k: usize) -> u64 {
+        self.chunks[k].revision
+    }
+
+    /// Whether chunk `k` is the same allocation in `self` and `other` (shared by a snapshot).
+    #[cfg(test)]
+    pub fn shares_chunk(&self, other: &Column, k: usize) -> bool {
+        self.chunks.shares(&other.chunks, k)
     }
 
     /// A new chunk with room for all its rows, so a lane's chunks are single allocations
@@ -81,17 +101,23 @@ impl Column {
         Chunk { data, revision: rev }
     }
 
+    /// Chunk `k` (created if it is the next one), private to this column and stamped `rev`.
+    #[inline]
+    fn chunk_for_write(&mut self, k: usize, rev: u64) -> &mut Chunk {
+        if k == self.chunks.len() {
+            let chunk = self.new_chunk(rev);
+            self.chunks.push(chunk);
+        }
+        let chunk = self.chunks.make_mut(k);
+        chunk.revision = rev;
+        chunk
+    }
+
     /// Appends a row holding `value` (the table appends to every column at once).
     pub fn push(&mut self, row: usize, value: LaneValue, rev: u64) {
         let (k, i) = split(row);
-        if k == self.chunks.len() {
-            let chunk = self.new_chunk(rev);
-            self.chunks.push(Arc::new(chunk));
-        }
         let per_block = self.words_per_block();
-        let chunk = Arc::make_mut(&mut self.chunks[k]);
-        chunk.revision = rev;
-        match &mut chunk.data {
+        match &mut self.chunk_for_write(k, rev).data {
             ChunkData::Words(blocks) => {
                 if i / per_block == blocks.len() {
                     blocks.push(Block([0; 8]));
@@ -108,35 +134,28 @@ impl Column {
         }
     }
 
-    /// Appends `values` as rows `row..`, copying or creating each chunk once (bulk inserts).
-    pub fn extend(&mut self, mut row: usize, values: impl IntoIterator<Item = LaneValue>, rev: u64) {
+    /// Appends row `src_row` of `src` (a column of the same kind) as row `row`.
+    #[inline]
+    pub fn push_from(&mut self, row: usize, src: &Column, src_row: usize, rev: u64) {
+        match self.kind {
+            LaneKind::Str => self.push(row, src.get(src_row), rev),
+            _ => self.push(row, LaneValue::Word(src.word(src_row)), rev),
+        }
+    }
+
+    /// Appends `n` rows holding zero (word lanes) or the empty string, copying or creating
+    /// each touched chunk once. `row` is the current length.
+    pub fn extend_zeroed(&mut self, mut row: usize, n: usize, rev: u64) {
+        let end = row + n;
         let per_block = self.words_per_block();
-        let mut values = values.into_iter().peekable();
-        while values.peek().is_some() {
+        while row < end {
             let (k, first) = split(row);
-            if k == self.chunks.len() {
-                let chunk = self.new_chunk(rev);
-                self.chunks.push(Arc::new(chunk));
+            let take = (CHUNK_ROWS - first).min(end - row);
+            match &mut self.chunk_for_write(k, rev).data {
+                ChunkData::Words(blocks) => blocks.resize((first + take).div_ceil(per_block), Block([0; 8])),
+                ChunkData::Strs(strs) => strs.resize(first + take, None),
             }
-            let chunk = Arc::make_mut(&mut self.chunks[k]);
-            chunk.revision = rev;
-            let mut i = first;
-            for value in values.by_ref().take(CHUNK_ROWS - first) {
-                match &mut chunk.data {
-                    ChunkData::Words(blocks) => {
-                        if i / per_block == blocks.len() {
-                            blocks.push(Block([0; 8]));
-                        }
-                        write_word(blocks, per_block, i, value);
-                    }
-                    ChunkData::Strs(strs) => strs.push(match value {
-                        LaneValue::Str(s) => s,
-                        LaneValue::Word(_) => None,
-                    }),
-                }
-                i += 1;
-            }
-            row += i - first;
+            row += take;
         }
     }
 
@@ -165,9 +184,7 @@ impl Column {
     pub fn set(&mut self, row: usize, value: LaneValue, rev: u64) {
         let (k, i) = split(row);
         let per_block = self.words_per_block();
-        let chunk = Arc::make_mut(&mut self.chunks[k]);
-        chunk.revision = rev;
-        match &mut chunk.data {
+        match &mut self.chunk_for_write(k, rev).data {
             ChunkData::Words(blocks) => write_word(blocks, per_block, i, value),
             ChunkData::Strs(strs) => {
                 strs[i] = match value {
@@ -178,6 +195,16 @@ impl Column {
         }
     }
 
+    /// Removes `row` of a column holding `len` rows, moving the last row into it.
+    pub fn swap_remove(&mut self, row: usize, len: usize, rev: u64) {
+        let last = len - 1;
+        if row != last {
+            let v = self.get(last);
+            self.set(row, v, rev);
+        }
+        self.pop(len);
+    }
+
     /// Drops the last row (`len` rows before the call).
     pub fn pop(&mut self, len: usize) {
         let (k, i) = split(len - 1);
@@ -186,8 +213,7 @@ impl Column {
             return;
         }
         let per_block = self.words_per_block();
-        let chunk = Arc::make_mut(&mut self.chunks[k]);
-        match &mut chunk.data {
+        match &mut self.chunks.make_mut(k).data {
             ChunkData::Words(blocks) => {
                 if i % per_block == 0 {
                     blocks.pop();
@@ -210,6 +236,26 @@ impl Column {
         }
     }
 
+    /// Chunk `k`'s blocks for writing, stamped `rev` (empty for a string lane).
+    #[inline]
+    pub fn blocks_mut(&mut self, k: usize, rev: u64) -> &mut [Block] {
+        match &mut self.chunk_for_write(k, rev).data {
+            ChunkData::Words(blocks) => blocks,
+            ChunkData::Strs(_) => &mut [],
+        }
+    }
+
+    /// Every chunk's blocks for writing, each stamped `rev` (string lanes yield nothing).
+    pub fn all_blocks_mut(&mut self, rev: u64) -> impl Iterator<Item = &mut [Block]> + '_ {
+        self.chunks.iter_mut().filter_map(move |chunk| {
+            chunk.revision = rev;
+            match &mut chunk.data {
+                ChunkData::Words(blocks) => Some(&mut blocks[..]),
+                ChunkData::Strs(_) => None,
+            }
+        })
+    }
+
     /// Heap bytes held (shared chunks counted in full).
     pub fn heap_bytes(&self) -> usize {
         self.chunks
@@ -219,7 +265,7 @@ impl Column {
                 ChunkData::Strs(s) => s.capacity() * std::mem::size_of::<Option<Arc<str>>>(),
             })
             .sum::<usize>()
-            + self.chunks.capacity() * 8
+            + self.chunks.pointer_bytes()
     }
 }
 
@@ -257,16 +303,16 @@ mod tests {
         for r in 0..(CHUNK_ROWS + 5) {
             c.push(r, LaneValue::Word(r as u64 * 1_000_000_007), 1);
         }
-        assert_eq!(c.chunks.len(), 2);
+        assert_eq!(c.chunk_count(), 2);
         assert_eq!(c.word(CHUNK_ROWS + 3), (CHUNK_ROWS as u64 + 3) * 1_000_000_007);
         c.set(7, LaneValue::Word(u64::MAX), 2);
         assert_eq!(c.word(7), u64::MAX);
-        assert_eq!(c.chunks[0].revision, 2);
-        assert_eq!(c.chunks[1].revision, 1);
+        assert_eq!(c.chunk_revision(0), 2);
+        assert_eq!(c.chunk_revision(1), 1);
         for len in (CHUNK_ROWS..CHUNK_ROWS + 5).rev() {
             c.pop(len + 1);
         }
-        assert_eq!(c.chunks.len(), 1);
+        assert_eq!(c.chunk_count(), 1);
         assert_eq!(c.word(CHUNK_ROWS - 1), (CHUNK_ROWS as u64 - 1) * 1_000_000_007);
     }
 

@@ -12,6 +12,7 @@
 //! revisions and keeps the reverse reference index.
 
 mod column;
+mod locs;
 mod pod;
 mod query;
 mod schema;

@@ -6,14 +6,13 @@
 //! Invariant: a query's cached table list is valid for stores with the same `uid` (an arena
 //! and its snapshots); on another store it is rebuilt.
 
-use super::column::{Block, CHUNK_ROWS};
+use super::column::{Block, CHUNK_ROWS, Column};
 use super::schema::{ComponentId, LaneKind};
 use super::store::ComponentStore;
 use super::table::Table;
 use crate::id::Id;
 use rayon::prelude::*;
 use smallvec::SmallVec;
-use std::sync::Arc;
 
 /// A component set filter with a cached list of matching tables.
 #[derive(Clone, Debug, Default)]
@@ -23,6 +22,16 @@ pub struct Query {
     tables: Vec<u32>,
     seen: usize,
     uid: u64,
+    /// Lane requests of the last chunk pass and their resolution per cached table.
+    lanes: Option<LaneCache>,
+}
+
+/// The lanes a chunk pass asked for, resolved for each of the query's tables (in order).
+#[derive(Clone, Debug)]
+struct LaneCache {
+    reads: SmallVec<[Lane; 8]>,
+    writes: SmallVec<[Lane; 8]>,
+    resolved: Vec<Option<Resolved>>,
 }
 
 impl Query {
@@ -48,6 +57,7 @@ impl Query {
             self.uid = store.uid;
             self.tables.clear();
             self.seen = 0;
+            self.lanes = None;
         }
         for t in self.seen..store.tables.len() {
             if self.matches(&store.tables[t]) {
@@ -178,13 +188,29 @@ impl<'a> ChunkLanes<'a> {
     }
 }
 
-/// Where requested lanes sit in one table: column indexes, and written component slots.
+/// Where requested lanes sit in one table: the columns touched, in column order, each with
+/// the request slot it fills; and the component slots written.
+#[derive(Clone, Debug)]
 struct Resolved {
-    reads: SmallVec<[usize; 8]>,
-    writes: SmallVec<[usize; 8]>,
+    roles: SmallVec<[(usize, Role); 8]>,
     written_slots: SmallVec<[usize; 4]>,
+    reads: usize,
+    /// Whether the written lanes were requested in column order (no reordering needed).
+    writes_in_column_order: bool,
 }
 
+/// What a touched column is for: read lane `i` or written lane `i` (request order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Read(usize),
+    Write(usize),
+}
+
+/// Resolves `reads` and `writes` in `table`; `None` if the table lacks one of them (string
+/// lanes count as lacking).
+///
+/// # Panics
+/// If a lane is both read and written, or written twice.
 fn resolve(table: &Table, reads: &[Lane], writes: &[Lane]) -> Option<Resolved> {
     let col = |l: &Lane| -> Option<usize> {
         let s = table.slot(l.component)?;
@@ -199,11 +225,144 @@ fn resolve(table: &Table, reads: &[Lane], writes: &[Lane]) -> Option<Resolved> {
             written_slots.push(s);
         }
     }
-    Some(Resolved {
-        reads: reads.iter().map(col).collect::<Option<_>>()?,
-        writes: writes.iter().map(col).collect::<Option<_>>()?,
-        written_slots,
-    })
+    let mut roles: SmallVec<[(usize, Role); 8]> = SmallVec::new();
+    for (i, l) in reads.iter().enumerate() {
+        roles.push((col(l)?, Role::Read(i)));
+    }
+    for (i, l) in writes.iter().enumerate() {
+        let c = col(l)?;
+        assert!(
+            roles.iter().all(|&(other, _)| other != c),
+            "a lane may not be both read and written, nor written twice"
+        );
+        roles.push((c, Role::Write(i)));
+    }
+    roles.sort_unstable_by_key(|&(c, role)| (c, matches!(role, Role::Write(_))));
+    let mut written = roles.iter().filter_map(|(_, role)| match role {
+        Role::Write(i) => Some(*i),
+        Role::Read(_) => None,
+    });
+    let writes_in_column_order = written.by_ref().enumerate().all(|(rank, i)| rank == i);
+    Some(Resolved { roles, written_slots, reads: reads.len(), writes_in_column_order })
+}
+
+impl Query {
+    /// The matching tables of `store` with `reads` / `writes` resolved in each, resolving
+    /// only tables that are new or lanes that changed since the last pass.
+    fn resolved(
+        &mut self,
+        store: &ComponentStore,
+        reads: &[Lane],
+        writes: &[Lane],
+    ) -> (&[u32], &[Option<Resolved>]) {
+        self.tables(store);
+        let stale = self.lanes.as_ref().is_none_or(|c| c.reads[..] != *reads || c.writes[..] != *writes);
+        if stale {
+            self.lanes = Some(LaneCache { reads: reads.into(), writes: writes.into(), resolved: Vec::new() });
+        }
+        let cache = self.lanes.as_mut().expect("just ensured");
+        for &t in &self.tables[cache.resolved.len()..] {
+            cache.resolved.push(resolve(&store.tables[t as usize], reads, writes));
+        }
+        (&self.tables, &cache.resolved)
+    }
+}
+
+/// Takes column `c` (at least `offset`) off the front of `rest`, the columns from `offset` on.
+fn take_column<'a>(rest: &mut &'a mut [Column], offset: &mut usize, c: usize) -> &'a mut Column {
+    let (head, tail) = std::mem::take(rest).split_at_mut(c - *offset + 1);
+    *rest = tail;
+    *offset = c + 1;
+    head.last_mut().expect("the split keeps column c")
+}
+
+/// The lanes of chunk `k` of `table` as `r` requests them, stamping the written chunks with
+/// `rev` (the caller stamps the bulk revisions once per table).
+fn chunk_lanes_at<'a>(table: &'a mut Table, r: &Resolved, k: usize, rev: u64) -> ChunkLanes<'a> {
+    let len = table.chunk_len(k);
+    let mut reads: SmallVec<[&'a [Block]; 8]> = SmallVec::from_elem(&[][..], r.reads);
+    let mut writes: SmallVec<[&'a mut [Block]; 8]> = SmallVec::new();
+    let mut rest: &'a mut [Column] = &mut table.columns;
+    let mut offset = 0;
+    let mut last_read: Option<(usize, &'a [Block])> = None;
+    for &(c, role) in &r.roles {
+        match role {
+            Role::Read(i) => {
+                reads[i] = match last_read {
+                    Some((lc, blocks)) if lc == c => blocks,
+                    _ => take_column(&mut rest, &mut offset, c).blocks(k),
+                };
+                last_read = Some((c, reads[i]));
+            }
+            Role::Write(_) => writes.push(take_column(&mut rest, &mut offset, c).blocks_mut(k, rev)),
+        }
+    }
+    if !r.writes_in_column_order {
+        let mut ordered: SmallVec<[Option<&'a mut [Block]>; 8]> = (0..writes.len()).map(|_| None).collect();
+        let ranks = r.roles.iter().filter_map(|(_, role)| match role {
+            Role::Write(i) => Some(*i),
+            Role::Read(_) => None,
+        });
+        for (w, i) in writes.into_iter().zip(ranks) {
+            ordered[i] = Some(w);
+        }
+        writes = ordered.into_iter().map(|w| w.expect("every written lane resolved")).collect();
+    }
+    ChunkLanes { ids: &bytemuck::cast_slice(table.ids.blocks(k))[..len], reads, writes, len }
+}
+
+/// The lanes of every chunk of `table` as `r` requests them, stamping written chunks and the
+/// written components' bulk revisions with `rev`.
+fn table_chunk_lanes<'a>(table: &'a mut Table, r: &Resolved, rev: u64) -> SmallVec<[ChunkLanes<'a>; 1]> {
+    let chunks = table.chunk_count();
+    for &s in &r.written_slots {
+        table.bulk[s].iter_mut().for_each(|b| *b = rev);
+    }
+    let reads = r.roles.iter().filter(|(_, role)| matches!(role, Role::Read(_))).count();
+    let writes = r.roles.len() - reads;
+    let mut read_lanes: SmallVec<[SmallVec<[&'a [Block]; 8]>; 1]> =
+        (0..chunks).map(|_| SmallVec::from_elem(&[][..], reads)).collect();
+    let mut write_lanes: SmallVec<[SmallVec<[Option<&'a mut [Block]>; 8]>; 1]> =
+        (0..chunks).map(|_| (0..writes).map(|_| None).collect()).collect();
+    let (len, ids) = (table.len, &table.ids);
+    // Hand out each touched column once, walking the columns in order.
+    let mut rest: &'a mut [Column] = &mut table.columns;
+    let mut offset = 0;
+    let mut last_read: Option<(usize, &'a Column)> = None;
+    for &(c, role) in &r.roles {
+        match role {
+            Role::Read(i) => {
+                let col = match last_read {
+                    Some((lc, col)) if lc == c => col,
+                    _ => &*take_column(&mut rest, &mut offset, c),
+                };
+                last_read = Some((c, col));
+                for (k, lanes) in read_lanes.iter_mut().enumerate() {
+                    lanes[i] = col.blocks(k);
+                }
+            }
+            Role::Write(i) => {
+                let col = take_column(&mut rest, &mut offset, c);
+                for (lanes, blocks) in write_lanes.iter_mut().zip(col.all_blocks_mut(rev)) {
+                    lanes[i] = Some(blocks);
+                }
+            }
+        }
+    }
+    read_lanes
+        .into_iter()
+        .zip(write_lanes)
+        .enumerate()
+        .map(|(k, (reads, writes))| {
+            let n = (len - k * CHUNK_ROWS).min(CHUNK_ROWS);
+            ChunkLanes {
+                ids: &bytemuck::cast_slice(ids.blocks(k))[..n],
+                reads,
+                writes: writes.into_iter().map(|w| w.expect("every written lane resolved")).collect(),
+                len: n,
+            }
+        })
+        .collect()
 }
 
 impl ComponentStore {
@@ -217,7 +376,7 @@ impl ComponentStore {
     /// Calls `f` for every chunk of every table matching `query`.
     pub fn for_each_chunk<'a>(&'a self, query: &mut Query, mut f: impl FnMut(ChunkView<'a>)) {
         for &t in query.tables(self) {
-            let table = &*self.tables[t as usize];
+            let table = &self.tables[t as usize];
             for k in 0..table.chunk_count() {
                 f(ChunkView { table, k, len: table.chunk_len(k) });
             }
@@ -236,7 +395,7 @@ impl ComponentStore {
     pub fn changed_since(&self, query: &mut Query, c: ComponentId, since: u64) -> Vec<Id> {
         let mut out = Vec::new();
         for &t in query.tables(self) {
-            let table = &*self.tables[t as usize];
+            let table = &self.tables[t as usize];
             let Some(s) = table.slot(c) else { continue };
             for k in 0..table.chunk_count() {
                 if table.chunk_revision(s, k) <= since {
@@ -256,89 +415,37 @@ impl ComponentStore {
         out
     }
 
-    /// Builds the mutable lane views of every chunk matching `query`, stamping written chunks
-    /// with `rev` (copying them first if a snapshot shares them). Tables lacking a requested
-    /// lane are skipped; string lanes cannot be accessed as slices and count as lacking. A lane must not be both read and written, nor written twice.
-    pub(crate) fn chunk_lanes<'a>(
-        &'a mut self,
-        query: &mut Query,
-        reads: &[Lane],
-        writes: &[Lane],
-        rev: u64,
-    ) -> Vec<ChunkLanes<'a>> {
-        let tables: Vec<u32> = query.tables(self).to_vec();
-        let mut out = Vec::new();
-        let mut wanted = vec![false; self.tables.len()];
-        for &t in &tables {
-            wanted[t as usize] = true;
-        }
-        for (t, arc) in self.tables.iter_mut().enumerate() {
-            if !wanted[t] || arc.len == 0 {
-                continue;
-            }
-            let Some(r) = resolve(arc, reads, writes) else { continue };
-            let table = Arc::make_mut(arc);
-            let chunks = table.chunk_count();
-            for &s in &r.written_slots {
-                table.bulk[s].iter_mut().for_each(|b| *b = rev);
-            }
-            let len = table.len;
-            let ids = &table.ids;
-            let mut per_chunk_writes: Vec<SmallVec<[&mut [Block]; 8]>> =
-                (0..chunks).map(|_| SmallVec::new()).collect();
-            let mut per_chunk_reads: Vec<SmallVec<[&[Block]; 8]>> =
-                (0..chunks).map(|_| SmallVec::from_elem(&[][..], r.reads.len())).collect();
-            let mut write_cols: SmallVec<[Option<&mut super::column::Column>; 8]> =
-                (0..r.writes.len()).map(|_| None).collect();
-            for (ci, col) in table.columns.iter_mut().enumerate() {
-                if let Some(w) = r.writes.iter().position(|&x| x == ci) {
-                    assert!(!r.reads.contains(&ci), "a lane may not be both read and written");
-                    write_cols[w] = Some(col);
-                } else if r.reads.contains(&ci) {
-                    let col: &super::column::Column = col;
-                    for (ri, _) in r.reads.iter().enumerate().filter(|(_, x)| **x == ci) {
-                        for (k, reads) in per_chunk_reads.iter_mut().enumerate() {
-                            reads[ri] = col.blocks(k);
-                        }
-                    }
-                }
-            }
-            for col in write_cols {
-                let col = col.expect("each written lane resolved to a distinct column");
-                for (k, chunk) in col.chunks.iter_mut().enumerate() {
-                    let chunk = Arc::make_mut(chunk);
-                    chunk.revision = rev;
-                    if let super::column::ChunkData::Words(blocks) = &mut chunk.data {
-                        per_chunk_writes[k].push(&mut blocks[..]);
-                    }
-                }
-            }
-            for (k, (reads, writes)) in per_chunk_reads.into_iter().zip(per_chunk_writes).enumerate() {
-                let n = (len - k * CHUNK_ROWS).min(CHUNK_ROWS);
-                out.push(ChunkLanes {
-                    ids: &bytemuck::cast_slice(ids.blocks(k))[..n],
-                    reads,
-                    writes,
-                    len: n,
-                });
-            }
-        }
-        out
-    }
-
-    /// Runs `f` on every matching chunk's lanes (see [`ComponentStore::chunk_lanes`]).
+    /// Runs `f` on every chunk matching `query` with `reads` lanes readable and `writes` lanes
+    /// writable, stamping written chunks with `rev` (copying them first if a snapshot shares
+    /// them). Tables lacking a requested lane are skipped; string lanes cannot be accessed as
+    /// slices and count as lacking. A lane must not be both read and written, nor written
+    /// twice. Lane positions are resolved once per table and cached in the query.
     pub(crate) fn for_each_chunk_mut(
         &mut self,
         query: &mut Query,
         reads: &[Lane],
         writes: &[Lane],
         rev: u64,
-        f: impl FnMut(ChunkLanes<'_>),
+        mut f: impl FnMut(ChunkLanes<'_>),
     ) {
-        self.chunk_lanes(query, reads, writes, rev).into_iter().for_each(f);
+        let (tables, resolved) = query.resolved(self, reads, writes);
+        for (&t, r) in tables.iter().zip(resolved) {
+            let Some(r) = r else { continue };
+            if self.tables[t as usize].len == 0 {
+                continue;
+            }
+            let table = self.tables.make_mut(t as usize);
+            for &s in &r.written_slots {
+                table.bulk[s].iter_mut().for_each(|b| *b = rev);
+            }
+            for k in 0..table.chunk_count() {
+                f(chunk_lanes_at(table, r, k, rev));
+            }
+        }
     }
 
-    /// Runs `f` on every matching chunk's lanes in parallel (rayon), one task per chunk.
+    /// [`for_each_chunk_mut`](Self::for_each_chunk_mut) with the chunks spread over rayon's
+    /// pool, one task per chunk.
     pub(crate) fn par_for_each_chunk_mut(
         &mut self,
         query: &mut Query,
@@ -347,6 +454,15 @@ impl ComponentStore {
         rev: u64,
         f: impl Fn(ChunkLanes<'_>) + Sync + Send,
     ) {
-        self.chunk_lanes(query, reads, writes, rev).into_par_iter().for_each(f);
+        let (tables, resolved) = query.resolved(self, reads, writes);
+        let mut wanted: Vec<Option<&Resolved>> = vec![None; self.tables.len()];
+        for (&t, r) in tables.iter().zip(resolved) {
+            wanted[t as usize] = r.as_ref().filter(|_| self.tables[t as usize].len > 0);
+        }
+        let mut all = Vec::new();
+        for (t, table) in self.tables.iter_mut_where(|t| wanted[t].is_some()) {
+            all.extend(table_chunk_lanes(table, wanted[t].expect("selected"), rev));
+        }
+        all.into_par_iter().for_each(f);
     }
 }

@@ -10,10 +10,11 @@
 //! table indexes stay valid for cached queries.
 
 use super::column::LaneValue;
+use super::locs::RowLocs;
 use super::schema::{ComponentId, FieldType, FieldValue, LaneKind, SchemaRegistry};
 use super::table::Table;
+use crate::cow::CowVec;
 use crate::id::Id;
-use crate::sharded_map::ShardedMap;
 use glam::{Quat, Vec3};
 use rustc_hash::FxHashMap;
 use std::any::TypeId;
@@ -33,9 +34,9 @@ static STORE_UIDS: AtomicU64 = AtomicU64::new(1);
 #[derive(Clone)]
 pub struct ComponentStore {
     pub(crate) registry: Arc<SchemaRegistry>,
-    pub(crate) tables: Vec<Arc<Table>>,
+    pub(crate) tables: CowVec<Table>,
     pub(crate) by_set: FxHashMap<Box<[ComponentId]>, u32>,
-    pub(crate) locs: ShardedMap<Id, RowLoc>,
+    pub(crate) locs: RowLocs,
     pub(crate) pod_types: FxHashMap<TypeId, ComponentId>,
     /// Identity shared by this store and its snapshots (keys query caches).
     pub(crate) uid: u64,
@@ -47,9 +48,9 @@ impl Default for ComponentStore {
     fn default() -> Self {
         Self {
             registry: Arc::default(),
-            tables: Vec::new(),
+            tables: CowVec::default(),
             by_set: FxHashMap::default(),
-            locs: ShardedMap::default(),
+            locs: RowLocs::default(),
             pod_types: FxHashMap::default(),
             uid: STORE_UIDS.fetch_add(1, Ordering::Relaxed),
             membership: 0,
@@ -199,7 +200,7 @@ impl ComponentStore {
             return t;
         }
         let t = self.tables.len() as u32;
-        self.tables.push(Arc::new(Table::new(set.into(), &self.registry)));
+        self.tables.push(Table::new(set.into(), &self.registry));
         self.by_set.insert(set.into(), t);
         t
     }
@@ -222,7 +223,7 @@ impl ComponentStore {
             _ => return Some(from),
         }
         let to = if set.is_empty() { u32::MAX } else { self.table_for(&set) };
-        Arc::make_mut(&mut self.tables[from as usize]).edges.push((c, add, to));
+        self.tables.make_mut(from as usize).edges.push((c, add, to));
         Some(to)
     }
 
@@ -235,15 +236,15 @@ impl ComponentStore {
         } else {
             let row = match from {
                 Some(l) => {
-                    let (src, dst) = two_tables(&mut self.tables, l.table as usize, to as usize);
-                    Arc::make_mut(dst).push_copy_of(src, l.row as usize, rev)
+                    let (src, dst) = self.tables.read_and_make_mut(l.table as usize, to as usize);
+                    dst.push_copy_of(src, l.row as usize, rev)
                 }
-                None => Arc::make_mut(&mut self.tables[to as usize]).push_row(id, rev),
+                None => self.tables.make_mut(to as usize).push_row(id, rev),
             };
             Some(RowLoc { table: to, row: row as u32 })
         };
         if let Some(l) = from {
-            let table = Arc::make_mut(&mut self.tables[l.table as usize]);
+            let table = self.tables.make_mut(l.table as usize);
             if let Some(moved) = table.swap_remove(l.row as usize, rev) {
                 self.locs.insert(moved, l);
             }
@@ -257,19 +258,19 @@ impl ComponentStore {
         new_loc
     }
 
-    /// Appends rows for `ids` (which have no rows yet) to table `t` in bulk; `lane(r, c)`
-    /// gives row `r`'s value for the table's column `c`.
+    /// Appends rows for `ids` (which have no rows yet) to table `t` in bulk, with zeroed lanes
+    /// and row ticks `rev`; `fill(table, start)` then writes the lanes of rows `start..`.
     pub(crate) fn extend_table(
         &mut self,
         t: u32,
         ids: &[Id],
         rev: u64,
-        lane: impl Fn(usize, usize) -> LaneValue,
+        fill: impl FnOnce(&mut Table, usize),
     ) {
         self.membership = rev;
-        let table = Arc::make_mut(&mut self.tables[t as usize]);
-        let start = table.len;
-        table.extend_rows(ids, rev, lane);
+        let table = self.tables.make_mut(t as usize);
+        let start = table.extend_rows(ids, rev);
+        fill(table, start);
         for (k, &id) in ids.iter().enumerate() {
             self.locs.insert(id, RowLoc { table: t, row: (start + k) as u32 });
         }
@@ -277,18 +278,6 @@ impl ComponentStore {
 
     /// Heap bytes held by tables (chunks shared with snapshots counted in full).
     pub fn heap_bytes(&self) -> usize {
-        self.tables.iter().map(|t| t.heap_bytes()).sum::<usize>() + self.locs.len() * 24
-    }
-}
-
-/// Shared `src` and mutable `dst` from one table list (`src != dst`).
-fn two_tables(tables: &mut [Arc<Table>], src: usize, dst: usize) -> (&Table, &mut Arc<Table>) {
-    debug_assert_ne!(src, dst);
-    if src < dst {
-        let (a, b) = tables.split_at_mut(dst);
-        (&a[src], &mut b[0])
-    } else {
-        let (a, b) = tables.split_at_mut(src);
-        (&b[0], &mut a[dst])
+        self.tables.iter().map(|t| t.heap_bytes()).sum::<usize>() + self.locs.heap_bytes()
     }
 }

@@ -86,33 +86,43 @@ impl Table {
             }
             self.columns[s.tick].push(row, LaneValue::Word(rev), rev);
         }
-        if row.is_multiple_of(CHUNK_ROWS) {
-            for b in &mut self.bulk {
-                b.push(0);
-            }
-        }
-        self.len += 1;
+        self.grew(row + 1);
         row
     }
 
-    /// Appends one row per id in bulk: `lane(r, c)` gives row `r`'s value for column `c`
-    /// (lanes only; row ticks are `rev`). Each column's chunks are copied or created once.
-    pub fn extend_rows(&mut self, ids: &[Id], rev: u64, lane: impl Fn(usize, usize) -> LaneValue) {
+    /// Keeps one bulk revision per chunk after the table grew to `len` rows.
+    fn grew(&mut self, len: usize) {
+        self.len = len;
+        let chunks = len.div_ceil(CHUNK_ROWS);
+        for b in &mut self.bulk {
+            b.resize(chunks, 0);
+        }
+    }
+
+    /// Appends one row per id in bulk, with zeroed lanes and row ticks `rev`, copying or
+    /// creating each column's chunks once; returns the first new row. Callers fill the
+    /// lanes with [`fill_words`](Self::fill_words).
+    pub fn extend_rows(&mut self, ids: &[Id], rev: u64) -> usize {
         let start = self.len;
         let n = ids.len();
-        self.ids.extend(start, ids.iter().map(|id| LaneValue::Word(id.0)), rev);
-        let ticks: Vec<usize> = self.slots.iter().map(|s| s.tick).collect();
-        for (c, col) in self.columns.iter_mut().enumerate() {
-            if ticks.contains(&c) {
-                col.extend(start, (0..n).map(|_| LaneValue::Word(rev)), rev);
-            } else {
-                col.extend(start, (0..n).map(|r| lane(r, c)), rev);
+        self.ids.extend_zeroed(start, n, rev);
+        fill_range(&mut self.ids, start, n, rev, |r| ids[r].0);
+        for s in &self.slots {
+            for col in &mut self.columns[s.first_lane..s.first_lane + s.lanes] {
+                col.extend_zeroed(start, n, rev);
             }
+            let ticks = &mut self.columns[s.tick];
+            ticks.extend_zeroed(start, n, rev);
+            fill_range(ticks, start, n, rev, |_| rev);
         }
-        self.len += n;
-        for b in &mut self.bulk {
-            b.resize(self.len.div_ceil(CHUNK_ROWS), 0);
-        }
+        self.grew(start + n);
+        start
+    }
+
+    /// Writes word column `c` in rows `start..start + n` with `word(r)` for the `r`-th row of
+    /// the range (bulk writes: the caller stamps the component's bulk revision or row ticks).
+    pub fn fill_words(&mut self, c: usize, start: usize, n: usize, rev: u64, word: impl Fn(usize) -> u64) {
+        fill_range(&mut self.columns[c], start, n, rev, word);
     }
 
     /// Writes component slot `s`'s lanes in `row` and stamps its row tick.
@@ -143,11 +153,7 @@ impl Table {
         let last = self.len - 1;
         let moved = (row != last).then(|| self.id_at(last));
         for col in std::iter::once(&mut self.ids).chain(self.columns.iter_mut()) {
-            if row != last {
-                let v = col.get(last);
-                col.set(row, v, rev);
-            }
-            col.pop(self.len);
+            col.swap_remove(row, self.len, rev);
         }
         if last.is_multiple_of(CHUNK_ROWS) {
             for b in &mut self.bulk {
@@ -161,19 +167,30 @@ impl Table {
     /// Appends a copy of `src`'s `row` (for the components both tables hold, keeping their
     /// row ticks); components only here get zeroed lanes and tick `rev`. Returns the new row.
     pub fn push_copy_of(&mut self, src: &Table, row: usize, rev: u64) -> usize {
-        let id = src.id_at(row);
-        let new_row = self.push_row(id, rev);
-        for si in 0..self.slots.len() {
-            let slot = self.slots[si];
-            let Some(ss) = src.slot(slot.id) else { continue };
-            let from = src.slots[ss];
-            for lane in 0..slot.lanes {
-                let v = src.columns[from.first_lane + lane].get(row);
-                self.columns[slot.first_lane + lane].set(new_row, v, rev);
+        let new_row = self.len;
+        self.ids.push_from(new_row, &src.ids, row, rev);
+        for slot in &self.slots {
+            let cols = &mut self.columns[slot.first_lane..=slot.tick];
+            match src.slot(slot.id) {
+                // Lanes and the row tick sit next to each other in both tables.
+                Some(ss) => {
+                    let from = src.slots[ss].first_lane;
+                    for (lane, col) in cols.iter_mut().enumerate() {
+                        col.push_from(new_row, &src.columns[from + lane], row, rev);
+                    }
+                }
+                None => {
+                    let (tick, lanes) = cols.split_last_mut().expect("a tick column");
+                    for col in lanes {
+                        let empty =
+                            if col.kind == LaneKind::Str { LaneValue::Str(None) } else { LaneValue::Word(0) };
+                        col.push(new_row, empty, rev);
+                    }
+                    tick.push(new_row, LaneValue::Word(rev), rev);
+                }
             }
-            let tick = src.columns[from.tick].get(row);
-            self.columns[slot.tick].set(new_row, tick, rev);
         }
+        self.grew(new_row + 1);
         new_row
     }
 
@@ -181,12 +198,36 @@ impl Table {
     pub fn chunk_revision(&self, s: usize, k: usize) -> u64 {
         let slot = self.slots[s];
         let lanes = self.columns[slot.first_lane..slot.first_lane + slot.lanes].iter();
-        let newest = lanes.map(|c| c.chunks[k].revision).max().unwrap_or(0);
-        newest.max(self.columns[slot.tick].chunks[k].revision).max(self.bulk[s][k])
+        let newest = lanes.map(|c| c.chunk_revision(k)).max().unwrap_or(0);
+        newest.max(self.columns[slot.tick].chunk_revision(k)).max(self.bulk[s][k])
     }
 
     /// Heap bytes held.
     pub fn heap_bytes(&self) -> usize {
         self.ids.heap_bytes() + self.columns.iter().map(Column::heap_bytes).sum::<usize>()
+    }
+}
+
+/// Writes `word(r)` into rows `start + r` (`r < n`) of word column `col`, chunk by chunk.
+fn fill_range(col: &mut Column, start: usize, n: usize, rev: u64, word: impl Fn(usize) -> u64) {
+    let wide = col.kind == LaneKind::W64;
+    let mut done = 0;
+    while done < n {
+        let row = start + done;
+        let (k, first) = (row / CHUNK_ROWS, row % CHUNK_ROWS);
+        let take = (CHUNK_ROWS - first).min(n - done);
+        let blocks = col.blocks_mut(k, rev);
+        if wide {
+            let words: &mut [u64] = bytemuck::cast_slice_mut(blocks);
+            for (i, w) in words[first..first + take].iter_mut().enumerate() {
+                *w = word(done + i);
+            }
+        } else {
+            let words: &mut [u32] = bytemuck::cast_slice_mut(blocks);
+            for (i, w) in words[first..first + take].iter_mut().enumerate() {
+                *w = word(done + i) as u32;
+            }
+        }
+        done += take;
     }
 }

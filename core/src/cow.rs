@@ -1,0 +1,210 @@
+//! [`CowVec`]: a vector of copy-on-write items behind `Arc` that knows, without touching any
+//! reference count, which of its items it already owns.
+//!
+//! Cloning the vector (a snapshot) shares every item; writing an item copies it first if a
+//! clone still shares it. `Arc::make_mut` proves uniqueness with an atomic compare-exchange on
+//! every call (6–8 ns on these machines), which dominated row moves and chunk passes that
+//! touch a dozen chunks each. `CowVec` remembers, per item, the *epoch* in which this vector
+//! last proved the item unique, and skips the check while the epoch still matches.
+//!
+//! Invariant (what makes [`CowVec::make_mut`] sound): if `tags[i] == epoch`, then `items[i]`
+//! is the only `Arc` (strong or weak) pointing at its allocation. It is kept because:
+//! - epochs are minted from one global counter and never reused;
+//! - a tag is set to the current epoch only for an item created here, or right after
+//!   `Arc::make_mut` made it unique;
+//! - the only way to obtain a second `Arc` to an item is `Clone for CowVec`, which first gives
+//!   the original a fresh epoch and gives the copy another, so no tag matches on either side;
+//! - no `Arc` is ever handed out: readers get `&T`, identity checks go through
+//!   [`CowVec::shares`].
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+static NEXT_EPOCH: AtomicU64 = AtomicU64::new(1);
+
+fn mint_epoch() -> u64 {
+    NEXT_EPOCH.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Copy-on-write items behind `Arc`, with per-item ownership tags (see the module docs).
+pub(crate) struct CowVec<T> {
+    items: Vec<Arc<T>>,
+    /// Per item: the epoch in which this vector made it unique (0: unknown).
+    tags: Vec<u64>,
+    /// Changes on every clone, on both sides; only read through `&mut self` otherwise.
+    epoch: AtomicU64,
+}
+
+impl<T> Default for CowVec<T> {
+    fn default() -> Self {
+        Self { items: Vec::new(), tags: Vec::new(), epoch: AtomicU64::new(mint_epoch()) }
+    }
+}
+
+impl<T> Clone for CowVec<T> {
+    fn clone(&self) -> Self {
+        // The original stops trusting its tags before any item gains a second `Arc`.
+        self.epoch.store(mint_epoch(), Ordering::Relaxed);
+        Self { items: self.items.clone(), tags: self.tags.clone(), epoch: AtomicU64::new(mint_epoch()) }
+    }
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for CowVec<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.items.iter()).finish()
+    }
+}
+
+impl<T> std::ops::Index<usize> for CowVec<T> {
+    type Output = T;
+
+    #[inline]
+    fn index(&self, i: usize) -> &T {
+        &self.items[i]
+    }
+}
+
+impl<T> CowVec<T> {
+    /// Number of items.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Item `i`, if present.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<&T> {
+        self.items.get(i).map(|a| &**a)
+    }
+
+    /// The items in order.
+    #[inline]
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &T> + '_ {
+        self.items.iter().map(|a| &**a)
+    }
+
+    /// Appends an item (owned by this vector).
+    #[inline]
+    pub fn push(&mut self, item: T) {
+        self.items.push(Arc::new(item));
+        self.tags.push(*self.epoch.get_mut());
+    }
+
+    /// Drops the last item.
+    #[inline]
+    pub fn pop(&mut self) {
+        self.items.pop();
+        self.tags.pop();
+    }
+
+    /// Whether item `i` of `self` and of `other` are the same allocation (shared by a clone).
+    #[inline]
+    pub fn shares(&self, other: &Self, i: usize) -> bool {
+        matches!((self.items.get(i), other.items.get(i)), (Some(a), Some(b)) if Arc::ptr_eq(a, b))
+    }
+
+    /// Heap bytes of the item pointers and tags.
+    pub fn pointer_bytes(&self) -> usize {
+        self.items.capacity() * std::mem::size_of::<Arc<T>>() + self.tags.capacity() * 8
+    }
+}
+
+impl<T: Clone> CowVec<T> {
+    /// Item `i`, made private to this vector (copied if a clone shares it).
+    #[inline]
+    pub fn make_mut(&mut self, i: usize) -> &mut T {
+        let epoch = *self.epoch.get_mut();
+        own(&mut self.items[i], &mut self.tags[i], epoch)
+    }
+
+    /// Item `read` shared and item `write` made private, at once (`read != write`).
+    pub fn read_and_make_mut(&mut self, read: usize, write: usize) -> (&T, &mut T) {
+        assert_ne!(read, write, "one item cannot be both read and written");
+        let epoch = *self.epoch.get_mut();
+        let (items, tags) = (&mut self.items, &mut self.tags);
+        if read < write {
+            let (head, tail) = items.split_at_mut(write);
+            (&head[read], own(&mut tail[0], &mut tags[write], epoch))
+        } else {
+            let (head, tail) = items.split_at_mut(read);
+            (&tail[0], own(&mut head[write], &mut tags[write], epoch))
+        }
+    }
+
+    /// The items `keep` selects by index, each made private to this vector (the others are
+    /// left shared).
+    pub fn iter_mut_where<'a>(
+        &'a mut self,
+        keep: impl Fn(usize) -> bool + 'a,
+    ) -> impl Iterator<Item = (usize, &'a mut T)> + 'a {
+        let epoch = *self.epoch.get_mut();
+        self.items
+            .iter_mut()
+            .zip(self.tags.iter_mut())
+            .enumerate()
+            .filter(move |(i, _)| keep(*i))
+            .map(move |(i, (item, tag))| (i, own(item, tag, epoch)))
+    }
+
+    /// Every item, each made private to this vector.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> + '_ {
+        let epoch = *self.epoch.get_mut();
+        self.items.iter_mut().zip(self.tags.iter_mut()).map(move |(item, tag)| own(item, tag, epoch))
+    }
+}
+
+/// `item` made unique, trusting `tag == epoch` instead of the reference counts.
+#[inline]
+fn own<'a, T: Clone>(item: &'a mut Arc<T>, tag: &mut u64, epoch: u64) -> &'a mut T {
+    if *tag == epoch {
+        // SAFETY: `tag == epoch` means this `Arc` is the only pointer to its allocation (the
+        // module invariant: tags match only after creation here or `Arc::make_mut`, and every
+        // clone re-mints the epochs on both sides). We hold `&mut` to that only `Arc`, so no
+        // other reference to the value can exist for the returned lifetime — exactly what
+        // `Arc::get_mut` would have checked.
+        unsafe { &mut *Arc::as_ptr(item).cast_mut() }
+    } else {
+        *tag = epoch;
+        Arc::make_mut(item)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clones_share_until_written_on_either_side() {
+        let mut a: CowVec<Vec<u32>> = CowVec::default();
+        a.push(vec![1]);
+        a.push(vec![2]);
+        a.make_mut(0).push(10);
+        let mut b = a.clone();
+        assert!(a.shares(&b, 0) && a.shares(&b, 1));
+        a.make_mut(0).push(11);
+        assert_eq!((&a[0][..], &b[0][..]), (&[1, 10, 11][..], &[1, 10][..]));
+        assert!(!a.shares(&b, 0) && a.shares(&b, 1));
+        // The copy writes item 1 while the original still shares it.
+        b.make_mut(1).push(20);
+        assert_eq!((&a[1][..], &b[1][..]), (&[2][..], &[2, 20][..]));
+        // A second clone of an already written vector: the original must copy again.
+        let c = a.clone();
+        a.make_mut(0).push(12);
+        assert_eq!(&c[0][..], &[1, 10, 11]);
+        assert_eq!(&a[0][..], &[1, 10, 11, 12]);
+    }
+
+    #[test]
+    fn dropped_clones_let_the_owner_adopt_items_again() {
+        let mut a: CowVec<u64> = CowVec::default();
+        a.push(1);
+        drop(a.clone());
+        *a.make_mut(0) = 2;
+        *a.make_mut(0) = 3;
+        assert_eq!(a[0], 3);
+        for x in a.iter_mut() {
+            *x += 1;
+        }
+        assert_eq!(a.iter().copied().collect::<Vec<_>>(), vec![4]);
+    }
+}

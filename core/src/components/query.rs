@@ -268,6 +268,9 @@ impl Query {
     }
 }
 
+/// The written lanes of one chunk, filled in column order and handed out in request order.
+type PendingWrites<'a> = SmallVec<[Option<&'a mut [Block]>; 8]>;
+
 /// Takes column `c` (at least `offset`) off the front of `rest`, the columns from `offset` on.
 fn take_column<'a>(rest: &mut &'a mut [Column], offset: &mut usize, c: usize) -> &'a mut Column {
     let (head, tail) = std::mem::take(rest).split_at_mut(c - *offset + 1);
@@ -322,7 +325,7 @@ fn table_chunk_lanes<'a>(table: &'a mut Table, r: &Resolved, rev: u64) -> SmallV
     let writes = r.roles.len() - reads;
     let mut read_lanes: SmallVec<[SmallVec<[&'a [Block]; 8]>; 1]> =
         (0..chunks).map(|_| SmallVec::from_elem(&[][..], reads)).collect();
-    let mut write_lanes: SmallVec<[SmallVec<[Option<&'a mut [Block]>; 8]>; 1]> =
+    let mut write_lanes: SmallVec<[PendingWrites<'a>; 1]> =
         (0..chunks).map(|_| (0..writes).map(|_| None).collect()).collect();
     let (len, ids) = (table.len, &table.ids);
     // Hand out each touched column once, walking the columns in order.

@@ -1,15 +1,16 @@
 //! [`PageTable`]: the two-level copy-on-write table of node pages.
 //!
-//! The top level is a short vector of `Arc<Directory>`; each directory holds up to
-//! [`DIR_SIZE`] `Arc<NodePage>`s. Cloning the table (a snapshot) copies only the top level —
+//! The top level is a short [`CowVec`] of directories; each directory holds up to
+//! [`DIR_SIZE`] pages in a `CowVec` of its own, so writes to pages this table already owns
+//! skip the reference-count check. Cloning the table (a snapshot) copies only the top level —
 //! about 62 pointers for a million nodes. The first write to a shared page copies one
 //! directory (its pointers) and the page; later writes to the same page copy nothing.
 //!
 //! Invariant: every directory but the last is full, and slot `s` lives in directory
 //! `s / (DIR_SIZE * PAGE_SIZE)`, page `(s / PAGE_SIZE) % DIR_SIZE`, index `s % PAGE_SIZE`.
 
+use crate::cow::CowVec;
 use crate::page::{NodePage, PAGE_SHIFT, PAGE_SIZE};
-use std::sync::Arc;
 
 /// log2 of pages per directory.
 pub const DIR_SHIFT: u32 = 8;
@@ -18,13 +19,13 @@ pub const DIR_SIZE: usize = 1 << DIR_SHIFT;
 
 #[derive(Clone, Default)]
 pub(crate) struct Directory {
-    pub pages: Vec<Arc<NodePage>>,
+    pub pages: CowVec<NodePage>,
 }
 
 /// Node pages behind two levels of `Arc`.
 #[derive(Clone, Default)]
 pub(crate) struct PageTable {
-    pub dirs: Vec<Arc<Directory>>,
+    dirs: CowVec<Directory>,
     /// Number of pages in the table.
     pages: usize,
 }
@@ -50,10 +51,10 @@ impl PageTable {
     /// Appends one empty page.
     pub fn grow(&mut self) {
         if self.pages.is_multiple_of(DIR_SIZE) {
-            self.dirs.push(Arc::new(Directory { pages: Vec::with_capacity(DIR_SIZE) }));
+            self.dirs.push(Directory::default());
         }
-        let dir = Arc::make_mut(self.dirs.last_mut().expect("directory just ensured"));
-        dir.pages.push(Arc::new(NodePage::new()));
+        let last = self.dirs.len() - 1;
+        self.dirs.make_mut(last).pages.push(NodePage::new());
         self.pages += 1;
     }
 
@@ -69,19 +70,32 @@ impl PageTable {
     #[inline]
     pub fn page_mut(&mut self, slot: u32) -> (&mut NodePage, usize) {
         let (d, p, i) = split(slot);
-        let dir = Arc::make_mut(&mut self.dirs[d]);
-        (Arc::make_mut(&mut dir.pages[p]), i)
+        (self.dirs.make_mut(d).pages.make_mut(p), i)
     }
 
     /// Page `index` (for whole-table walks).
     #[inline]
-    pub fn page_at(&self, index: usize) -> &Arc<NodePage> {
+    pub fn page_at(&self, index: usize) -> &NodePage {
         &self.dirs[index >> DIR_SHIFT].pages[index & (DIR_SIZE - 1)]
     }
 
-    /// Directory `index`.
-    pub fn dir_at(&self, index: usize) -> Option<&Arc<Directory>> {
-        self.dirs.get(index)
+    /// Whether directory `index` is the same allocation in `self` and `other`.
+    pub fn shares_dir(&self, other: &PageTable, index: usize) -> bool {
+        self.dirs.shares(&other.dirs, index)
+    }
+
+    /// Whether page `index` is the same allocation in `self` and `other`.
+    pub fn shares_page(&self, other: &PageTable, index: usize) -> bool {
+        let d = index >> DIR_SHIFT;
+        match (self.dirs.get(d), other.dirs.get(d)) {
+            (Some(a), Some(b)) => a.pages.shares(&b.pages, index & (DIR_SIZE - 1)),
+            _ => false,
+        }
+    }
+
+    /// Bytes of the top level (what a clone copies).
+    pub fn top_bytes(&self) -> usize {
+        self.dirs.pointer_bytes()
     }
 }
 
@@ -104,9 +118,9 @@ mod tests {
         assert_eq!(t.page(slot).unwrap().0.ids[5], Id(9));
         assert_eq!(snap.page(slot).unwrap().0.ids[5], Id::NONE);
         // Directory 0 and every other page of directory 1 are still shared.
-        assert!(Arc::ptr_eq(&t.dirs[0], &snap.dirs[0]));
-        assert!(!Arc::ptr_eq(&t.dirs[1], &snap.dirs[1]));
-        assert!(Arc::ptr_eq(t.page_at(DIR_SIZE + 1), snap.page_at(DIR_SIZE + 1)));
-        assert!(!Arc::ptr_eq(t.page_at(DIR_SIZE), snap.page_at(DIR_SIZE)));
+        assert!(t.shares_dir(&snap, 0));
+        assert!(!t.shares_dir(&snap, 1));
+        assert!(t.shares_page(&snap, DIR_SIZE + 1));
+        assert!(!t.shares_page(&snap, DIR_SIZE));
     }
 }

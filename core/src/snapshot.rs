@@ -113,7 +113,7 @@ impl Snapshot {
     /// Bytes this snapshot holds that the arena does not share with it: the top-level page
     /// table and the id-map shard table (pages are shared until written).
     pub fn own_bytes(&self) -> usize {
-        std::mem::size_of::<Self>() + self.store.table.dirs.capacity() * std::mem::size_of::<usize>()
+        std::mem::size_of::<Self>() + self.store.table.top_bytes()
     }
 
     /// What changed from `self` (older) to `newer`, both taken from the same arena.
@@ -125,17 +125,14 @@ impl Snapshot {
         let mut p = 0;
         while p < pages {
             let d = p / DIR_SIZE;
-            if let (Some(a), Some(b)) = (old_t.dir_at(d), new_t.dir_at(d))
-                && Arc::ptr_eq(a, b)
-            {
+            if old_t.shares_dir(new_t, d) {
                 p = (d + 1) * DIR_SIZE;
                 continue;
             }
-            let old_page = (p < old_t.page_count()).then(|| old_t.page_at(p));
-            let new_page = (p < new_t.page_count()).then(|| new_t.page_at(p));
-            match (old_page, new_page) {
-                (Some(a), Some(b)) if Arc::ptr_eq(a, b) => {}
-                (a, b) => diff_pages(a.map(|a| &**a), b.map(|b| &**b), &mut diff),
+            if !old_t.shares_page(new_t, p) {
+                let old_page = (p < old_t.page_count()).then(|| old_t.page_at(p));
+                let new_page = (p < new_t.page_count()).then(|| new_t.page_at(p));
+                diff_pages(old_page, new_page, &mut diff);
             }
             p += 1;
         }

@@ -72,7 +72,7 @@ impl NodeStore {
     /// Every occupied slot's node, in slot order.
     pub fn iter(&self) -> impl Iterator<Item = NodeRef<'_>> + '_ {
         (0..self.table.page_count()).flat_map(move |p| {
-            let page = &**self.table.page_at(p);
+            let page = self.table.page_at(p);
             (0..page.ids.len()).filter(move |&i| !page.ids[i].is_none()).map(move |i| NodeRef { page, i })
         })
     }

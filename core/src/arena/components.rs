@@ -316,7 +316,11 @@ impl Arena {
                 if m == words.len() {
                     words.push(Vec::with_capacity(n * bytes.len() / 4));
                 }
-                words[m].extend(bytes.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])));
+                match bytemuck::try_cast_slice::<u8, u32>(bytes) {
+                    Ok(aligned) => words[m].extend_from_slice(aligned),
+                    Err(_) => words[m]
+                        .extend(bytes.chunks_exact(4).map(|w| u32::from_ne_bytes([w[0], w[1], w[2], w[3]]))),
+                }
             }
         }
         let mut set: SmallVec<[ComponentId; 4]> = members.clone();
@@ -336,16 +340,22 @@ impl Arena {
                 at += if wide { 2 } else { 1 };
             }
         }
+        // Rows go in tiles whose source words stay in L1 while every lane reads its stride.
+        const TILE: usize = 256;
         self.components.extend_table(t, &out, rev, |table, start| {
-            for &(column, member, at, wide) in &feeds {
-                let src = &words[member];
-                let stride = src.len() / n.max(1);
-                if wide {
-                    let word =
-                        |r: usize| src[r * stride + at] as u64 | (src[r * stride + at + 1] as u64) << 32;
-                    table.fill_words(column, start, n, rev, word);
-                } else {
-                    table.fill_words(column, start, n, rev, |r| src[r * stride + at] as u64);
+            for tile in (0..n).step_by(TILE) {
+                let rows = TILE.min(n - tile);
+                for &(column, member, at, wide) in &feeds {
+                    let src = &words[member];
+                    let stride = src.len() / n;
+                    let src = &src[tile * stride..(tile + rows) * stride];
+                    if wide {
+                        let word =
+                            |r: usize| src[r * stride + at] as u64 | (src[r * stride + at + 1] as u64) << 32;
+                        table.fill_words(column, start + tile, rows, rev, word);
+                    } else {
+                        table.fill_words(column, start + tile, rows, rev, |r| src[r * stride + at] as u64);
+                    }
                 }
             }
         });

@@ -12,6 +12,9 @@
 //! Invariant: chunk `k` holds rows `k * CHUNK_ROWS ..`; every chunk but the last is full;
 //! the owning table tracks the row count.
 
+#[cfg(not(target_endian = "little"))]
+compile_error!("component lanes read 64-bit words as pairs of 32-bit words, low word first");
+
 use super::schema::LaneKind;
 use crate::cow::CowVec;
 use std::sync::Arc;

@@ -126,8 +126,8 @@ impl<'a> ChunkView<'a> {
 /// Lanes of one chunk, some read and some written, as requested.
 pub struct ChunkLanes<'a> {
     ids: &'a [Id],
-    reads: SmallVec<[&'a [Block]; 8]>,
-    writes: SmallVec<[&'a mut [Block]; 8]>,
+    reads: SmallVec<[&'a [Block]; 4]>,
+    writes: SmallVec<[&'a mut [Block]; 4]>,
     len: usize,
 }
 
@@ -283,8 +283,8 @@ fn take_column<'a>(rest: &mut &'a mut [Column], offset: &mut usize, c: usize) ->
 /// `rev` (the caller stamps the bulk revisions once per table).
 fn chunk_lanes_at<'a>(table: &'a mut Table, r: &Resolved, k: usize, rev: u64) -> ChunkLanes<'a> {
     let len = table.chunk_len(k);
-    let mut reads: SmallVec<[&'a [Block]; 8]> = SmallVec::from_elem(&[][..], r.reads);
-    let mut writes: SmallVec<[&'a mut [Block]; 8]> = SmallVec::new();
+    let mut reads: SmallVec<[&'a [Block]; 4]> = SmallVec::from_elem(&[][..], r.reads);
+    let mut writes: SmallVec<[&'a mut [Block]; 4]> = SmallVec::new();
     let mut rest: &'a mut [Column] = &mut table.columns;
     let mut offset = 0;
     let mut last_read: Option<(usize, &'a [Block])> = None;
@@ -323,7 +323,7 @@ fn table_chunk_lanes<'a>(table: &'a mut Table, r: &Resolved, rev: u64) -> SmallV
     }
     let reads = r.roles.iter().filter(|(_, role)| matches!(role, Role::Read(_))).count();
     let writes = r.roles.len() - reads;
-    let mut read_lanes: SmallVec<[SmallVec<[&'a [Block]; 8]>; 1]> =
+    let mut read_lanes: SmallVec<[SmallVec<[&'a [Block]; 4]>; 1]> =
         (0..chunks).map(|_| SmallVec::from_elem(&[][..], reads)).collect();
     let mut write_lanes: SmallVec<[PendingWrites<'a>; 1]> =
         (0..chunks).map(|_| (0..writes).map(|_| None).collect()).collect();

@@ -11,7 +11,7 @@
 //! the older snapshot has a newer revision; nodes live in only one snapshot are added or
 //! removed.
 
-use crate::components::{ComponentId, ComponentStore};
+use crate::components::{ComponentId, ComponentStore, GROUP_ROWS};
 use crate::error::ArenaError;
 use crate::id::Id;
 use crate::names::NamePool;
@@ -182,9 +182,14 @@ fn component_diff(old: &ComponentStore, new: &ComponentStore, since: u64) -> Com
                     continue;
                 }
                 let base = k * crate::components::CHUNK_ROWS;
+                let ticks = &table.columns[slot.tick];
+                let bulk_written = table.bulk[s][k] > since;
                 for row in base..base + table.chunk_len(k) {
-                    let tick = table.columns[slot.tick].word(row).max(table.bulk[s][k]);
-                    if tick > since {
+                    let group = (row - base) / GROUP_ROWS;
+                    if !bulk_written && ticks.group_revision(k, group) <= since {
+                        continue;
+                    }
+                    if bulk_written || ticks.word(row) > since {
                         diff.written.push((table.id_at(row), slot.id));
                     }
                 }

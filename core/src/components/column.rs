@@ -6,8 +6,9 @@
 //! String lanes store `Option<Arc<str>>` (`None` reads as the empty string).
 //!
 //! Copy-on-write: cloning a column copies its chunk pointers; writing a row copies that one
-//! chunk if it is shared. Each chunk records the revision of its last write, so a consumer
-//! asking what changed skips chunks older than its revision without reading their rows.
+//! chunk if it is shared. Each chunk records the revision of its last write, and of the last
+//! write to each group of [`GROUP_ROWS`] rows, so a consumer asking what changed skips chunks
+//! and groups older than its revision without reading their rows.
 //!
 //! Invariant: chunk `k` holds rows `k * CHUNK_ROWS ..`; every chunk but the last is full;
 //! the owning table tracks the row count.
@@ -39,12 +40,21 @@ impl std::fmt::Debug for Block {
     }
 }
 
+/// Rows per revision group inside a chunk.
+pub(crate) const GROUP_ROWS: usize = 64;
+const GROUPS: usize = CHUNK_ROWS / GROUP_ROWS;
+
 /// One chunk of one lane.
+///
+/// Invariant: `revision` is the newest of `groups`, and every write to a row stamps its
+/// group with a revision at least as new as the write's.
 #[derive(Clone, Debug)]
 pub(crate) struct Chunk {
     pub data: ChunkData,
     /// Revision of the last write to this chunk.
     pub revision: u64,
+    /// Per group of [`GROUP_ROWS`] rows: revision of the last write to it.
+    groups: [u64; GROUPS],
 }
 
 /// A value read from or written to a lane.
@@ -101,26 +111,48 @@ impl Column {
             LaneKind::Str => ChunkData::Strs(Vec::with_capacity(CHUNK_ROWS)),
             _ => ChunkData::Words(Vec::with_capacity(CHUNK_ROWS / self.words_per_block())),
         };
-        Chunk { data, revision: rev }
+        Chunk { data, revision: rev, groups: [rev; GROUPS] }
     }
 
-    /// Chunk `k` (created if it is the next one), private to this column and stamped `rev`.
+    /// Revision of the last write to rows `g * GROUP_ROWS ..` of chunk `k`.
+    #[inline]
+    pub fn group_revision(&self, k: usize, g: usize) -> u64 {
+        self.chunks[k].groups[g]
+    }
+
+    /// Chunk `k` (created if it is the next one), private to this column, with every group
+    /// stamped `rev` (bulk writes).
     #[inline]
     fn chunk_for_write(&mut self, k: usize, rev: u64) -> &mut Chunk {
+        let chunk = self.chunk_unstamped(k, rev);
+        chunk.revision = rev;
+        chunk.groups = [rev; GROUPS];
+        chunk
+    }
+
+    /// Chunk `k` made private for a write to its row `i`, that row's group stamped `rev`.
+    #[inline]
+    fn chunk_for_row_write(&mut self, k: usize, i: usize, rev: u64) -> &mut Chunk {
+        let chunk = self.chunk_unstamped(k, rev);
+        chunk.revision = rev;
+        chunk.groups[i / GROUP_ROWS] = rev;
+        chunk
+    }
+
+    #[inline]
+    fn chunk_unstamped(&mut self, k: usize, rev: u64) -> &mut Chunk {
         if k == self.chunks.len() {
             let chunk = self.new_chunk(rev);
             self.chunks.push(chunk);
         }
-        let chunk = self.chunks.make_mut(k);
-        chunk.revision = rev;
-        chunk
+        self.chunks.make_mut(k)
     }
 
     /// Appends a row holding `value` (the table appends to every column at once).
     pub fn push(&mut self, row: usize, value: LaneValue, rev: u64) {
         let (k, i) = split(row);
         let per_block = self.words_per_block();
-        match &mut self.chunk_for_write(k, rev).data {
+        match &mut self.chunk_for_row_write(k, i, rev).data {
             ChunkData::Words(blocks) => {
                 if i / per_block == blocks.len() {
                     blocks.push(Block([0; 8]));
@@ -187,7 +219,7 @@ impl Column {
     pub fn set(&mut self, row: usize, value: LaneValue, rev: u64) {
         let (k, i) = split(row);
         let per_block = self.words_per_block();
-        match &mut self.chunk_for_write(k, rev).data {
+        match &mut self.chunk_for_row_write(k, i, rev).data {
             ChunkData::Words(blocks) => write_word(blocks, per_block, i, value),
             ChunkData::Strs(strs) => {
                 strs[i] = match value {
@@ -252,6 +284,7 @@ impl Column {
     pub fn all_blocks_mut(&mut self, rev: u64) -> impl Iterator<Item = &mut [Block]> + '_ {
         self.chunks.iter_mut().filter_map(move |chunk| {
             chunk.revision = rev;
+            chunk.groups = [rev; GROUPS];
             match &mut chunk.data {
                 ChunkData::Words(blocks) => Some(&mut blocks[..]),
                 ChunkData::Strs(_) => None,

@@ -6,7 +6,7 @@
 //! Invariant: a query's cached table list is valid for stores with the same `uid` (an arena
 //! and its snapshots); on another store it is rebuilt.
 
-use super::column::{Block, CHUNK_ROWS, Column};
+use super::column::{Block, CHUNK_ROWS, Column, GROUP_ROWS};
 use super::schema::{ComponentId, LaneKind};
 use super::store::ComponentStore;
 use super::table::Table;
@@ -394,7 +394,8 @@ impl ComponentStore {
     }
 
     /// Instances matching `query` whose component `c` was written after revision `since`.
-    /// Chunks whose revision is not newer are skipped without reading their rows.
+    /// Chunks, and groups of 64 rows inside them, whose revision is not newer are skipped
+    /// without reading their rows.
     pub fn changed_since(&self, query: &mut Query, c: ComponentId, since: u64) -> Vec<Id> {
         let mut out = Vec::new();
         for &t in query.tables(self) {
@@ -410,9 +411,17 @@ impl ComponentStore {
                     out.extend_from_slice(ids);
                     continue;
                 }
-                let ticks: &[u64] =
-                    &bytemuck::cast_slice(table.columns[table.slots[s].tick].blocks(k))[..len];
-                out.extend(ids.iter().zip(ticks).filter(|(_, t)| **t > since).map(|(id, _)| *id));
+                let tick_col = &table.columns[table.slots[s].tick];
+                let ticks: &[u64] = &bytemuck::cast_slice(tick_col.blocks(k))[..len];
+                // Only groups of rows written after `since` are read.
+                for (g, start) in (0..len).step_by(GROUP_ROWS).enumerate() {
+                    if tick_col.group_revision(k, g) <= since {
+                        continue;
+                    }
+                    let end = (start + GROUP_ROWS).min(len);
+                    let rows = ids[start..end].iter().zip(&ticks[start..end]);
+                    out.extend(rows.filter(|(_, t)| **t > since).map(|(id, _)| *id));
+                }
             }
         }
         out

@@ -203,6 +203,9 @@ impl Arena {
         value: FieldValue,
     ) -> Result<bool, ArenaError> {
         self.live_slot(id)?;
+        if c.index() >= self.components.registry.len() {
+            return Err(SchemaError::UnknownComponent(format!("#{}", c.0)).into());
+        }
         let info = self.components.registry.info(c);
         let f = info.field(field).ok_or_else(|| SchemaError::UnknownField {
             component: info.schema.name.to_string(),

@@ -209,6 +209,9 @@ fn resolve(table: &Table, reads: &[Lane], writes: &[Lane]) -> Option<Resolved> {
 impl ComponentStore {
     /// The first lane of field `field` of component `c`.
     pub fn lane(&self, c: ComponentId, field: &str) -> Option<Lane> {
+        if c.index() >= self.registry.len() {
+            return None;
+        }
         let info = self.registry.info(c);
         let f = info.field(field)?;
         Some(Lane { component: c, lane: info.field_lanes[f] as u16 })

@@ -2,7 +2,7 @@
 //! (`tests/model/`), one per bug, through the public API.
 
 use arbor_core::{
-    Arena, ArenaError, Class, ComponentId, FieldDef, FieldType, FieldValue, Schema, SchemaError,
+    Arena, ArenaError, Class, ComponentId, FieldDef, FieldType, FieldValue, Lane, Query, Schema, SchemaError,
 };
 
 fn health() -> Schema {
@@ -26,4 +26,27 @@ fn an_unknown_component_id_is_refused_not_a_panic() {
     assert_eq!(arena.components().field_by_name(p, unknown, "hp"), None);
     assert_eq!(arena.components().row(p, unknown), None);
     assert_eq!(arena.components().lane(unknown, "hp"), None);
+}
+
+#[test]
+fn a_chunk_view_lends_only_the_components_own_word_lanes() {
+    let mut arena = Arena::new();
+    let h = arena.register_component(health()).unwrap();
+    let label = arena
+        .register_component(Schema::new("Label", vec![FieldDef::new("text", FieldType::String)]))
+        .unwrap();
+    let p = arena.create(Class::Part, "P", None).unwrap();
+    arena.add_component(p, h, Some(&[FieldValue::I32(7), FieldValue::F32(0.5)])).unwrap();
+    arena.add_component(p, label, None).unwrap();
+    let mut q = Query::new(&[h, label]);
+    let mut views = 0;
+    arena.components().for_each_chunk(&mut q, |view| {
+        views += 1;
+        assert_eq!(view.lane::<i32>(Lane { component: h, lane: 0 }), Some(&[7][..]));
+        assert_eq!(view.lane::<f32>(Lane { component: h, lane: 1 }), Some(&[0.5][..]));
+        // Lane 2 is past Health's two lanes (it was the row-tick column); Label's lane is a string.
+        assert_eq!(view.lane::<u32>(Lane { component: h, lane: 2 }), None);
+        assert_eq!(view.lane::<u32>(Lane { component: label, lane: 0 }), None);
+    });
+    assert_eq!(views, 1);
 }

@@ -100,10 +100,15 @@ impl<'a> ChunkView<'a> {
     }
 
     /// A word lane as a slice of `T` (`f32`, `i32`, `u32` for 32-bit lanes; `f64`, `i64`,
-    /// `u64` for 64-bit lanes). `None` if the table lacks the component.
+    /// `u64` for 64-bit lanes). `None` if the table lacks the component, if the lane is past
+    /// the component's lanes, or if it is a string lane.
     pub fn lane<T: bytemuck::Pod>(&self, lane: Lane) -> Option<&'a [T]> {
         let s = self.table.slot(lane.component)?;
-        let col = self.table.slots[s].first_lane + lane.lane as usize;
+        let slot = self.table.slots[s];
+        let col = slot.first_lane + lane.lane as usize;
+        if usize::from(lane.lane) >= slot.lanes || self.table.columns[col].kind == LaneKind::Str {
+            return None;
+        }
         Some(&bytemuck::cast_slice(self.table.columns[col].blocks(self.k))[..self.len])
     }
 

@@ -50,3 +50,22 @@ fn a_chunk_view_lends_only_the_components_own_word_lanes() {
     });
     assert_eq!(views, 1);
 }
+
+#[test]
+fn a_query_cached_on_the_arena_runs_on_an_older_snapshot() {
+    let mut arena = Arena::new();
+    let h = arena.register_component(health()).unwrap();
+    let x = arena.register_component(Schema::new("X", vec![FieldDef::new("v", FieldType::I32)])).unwrap();
+    let (a, b) =
+        (arena.create(Class::Part, "A", None).unwrap(), arena.create(Class::Part, "B", None).unwrap());
+    arena.add_component(a, h, None).unwrap();
+    let old = arena.snapshot();
+    arena.add_component(b, h, None).unwrap();
+    arena.add_component(b, x, None).unwrap(); // a table the snapshot does not have
+    let mut q = Query::new(&[h]);
+    assert_eq!(arena.components().ids(&mut q), vec![a, b]);
+    assert_eq!(old.components().ids(&mut q), vec![a]);
+    assert_eq!(old.components().changed_since(&mut q, h, 0), vec![a]);
+    // And back on the arena, without listing a table twice.
+    assert_eq!(arena.components().ids(&mut q), vec![a, b]);
+}

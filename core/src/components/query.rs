@@ -54,8 +54,10 @@ impl Query {
                 self.tables.push(t as u32);
             }
         }
-        self.seen = store.tables.len();
-        &self.tables
+        self.seen = self.seen.max(store.tables.len());
+        // An older snapshot of the same store holds a prefix of its tables: lend only those.
+        let n = self.tables.partition_point(|&t| (t as usize) < store.tables.len());
+        &self.tables[..n]
     }
 }
 

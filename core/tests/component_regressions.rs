@@ -69,3 +69,15 @@ fn a_query_cached_on_the_arena_runs_on_an_older_snapshot() {
     // And back on the arena, without listing a table twice.
     assert_eq!(arena.components().ids(&mut q), vec![a, b]);
 }
+
+#[test]
+fn adding_a_component_already_there_without_values_changes_nothing() {
+    let mut arena = Arena::new();
+    let h = arena.register_component(health()).unwrap();
+    let p = arena.create(Class::Part, "P", None).unwrap();
+    arena.add_component(p, h, None).unwrap();
+    let before = arena.snapshot();
+    assert_eq!(arena.add_component(p, h, None), Ok(false));
+    assert_eq!(arena.revisions().global, before.revisions().global);
+    assert!(before.diff(&arena.snapshot()).is_empty(), "no instance or row reported as written");
+}

@@ -85,7 +85,8 @@ impl Arena {
 
     /// Adds component `c` to `id` with `values` (all fields, in order) or defaults, adding
     /// the components it requires with defaults first. If `id` already has `c`, `values`
-    /// (when given) overwrite it. Returns whether the component was new.
+    /// (when given) overwrite it; without values the call changes nothing. Returns whether
+    /// the component was new.
     pub fn add_component(
         &mut self,
         id: Id,
@@ -100,6 +101,9 @@ impl Arena {
             self.check_values(c, v)?;
         }
         let had = self.components.has(id, c);
+        if had && values.is_none() {
+            return Ok(false);
+        }
         let rev = self.revisions.bump();
         let required = self.components.registry.info(c).requires.clone();
         for r in required.into_iter().chain([c]) {

@@ -2,7 +2,8 @@
 //! (`tests/model/`), one per bug, through the public API.
 
 use arbor_core::{
-    Arena, ArenaError, Class, ComponentId, FieldDef, FieldType, FieldValue, Lane, Query, Schema, SchemaError,
+    Arena, ArenaError, Class, ComponentId, FieldDef, FieldType, FieldValue, Lane, PodComponent, Query,
+    RefPolicy, Schema, SchemaError,
 };
 
 fn health() -> Schema {
@@ -80,4 +81,26 @@ fn adding_a_component_already_there_without_values_changes_nothing() {
     assert_eq!(arena.add_component(p, h, None), Ok(false));
     assert_eq!(arena.revisions().global, before.revisions().global);
     assert!(before.diff(&arena.snapshot()).is_empty(), "no instance or row reported as written");
+}
+
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+struct LinkPod {
+    to: u64,
+}
+
+impl PodComponent for LinkPod {
+    fn schema() -> Schema {
+        Schema::new("Link", vec![FieldDef::reference("to", RefPolicy::ClearField)])
+    }
+}
+
+#[test]
+fn a_pod_type_cannot_hold_an_instance_reference() {
+    // A raw write of the id would skip the reverse index: destroying the target would then
+    // leave the field pointing at it.
+    let mut arena = Arena::new();
+    assert_eq!(arena.register_pod::<LinkPod>(), Err(SchemaError::PodLayout("Link".into())));
+    assert!(arena.components().registry().is_empty(), "a refused registration registers nothing");
+    assert_eq!(FieldType::InstanceRef.pod_bytes(), None);
 }

@@ -104,3 +104,30 @@ fn a_pod_type_cannot_hold_an_instance_reference() {
     assert!(arena.components().registry().is_empty(), "a refused registration registers nothing");
     assert_eq!(FieldType::InstanceRef.pod_bytes(), None);
 }
+
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+struct HealthPod {
+    hp: i32,
+    regen: f32,
+}
+
+impl PodComponent for HealthPod {
+    fn schema() -> Schema {
+        health()
+    }
+}
+
+#[test]
+fn a_component_given_twice_in_a_bundle_gets_one_row_with_the_last_value() {
+    let mut arena = Arena::new();
+    let h = arena.register_pod::<HealthPod>().unwrap();
+    let (first, last) = (HealthPod { hp: 1, regen: 0.0 }, HealthPod { hp: 2, regen: 0.5 });
+    let spawned = arena.spawn_batch(Class::Part, "S", None, [(first, last)]).unwrap();
+    let inserted = arena.create(Class::Part, "I", None).unwrap();
+    arena.insert_pod(inserted, &(first, last)).unwrap();
+    for id in [spawned[0], inserted] {
+        assert_eq!(arena.components().components_of(id), &[h]);
+        assert_eq!(arena.components().get_pod::<HealthPod>(id), Some(last));
+    }
+}

@@ -328,13 +328,15 @@ impl Arena {
         }
         let mut set: SmallVec<[ComponentId; 4]> = ids.clone();
         set.sort();
+        set.dedup();
         let rev = self.revisions.bump();
         let t = self.components.table_for(&set);
         // For each table column: which bundle member, byte offset and width feed it.
         let table = &self.components.tables[t as usize];
         let mut feeds: Vec<Option<(usize, usize, usize)>> = vec![None; table.columns.len()];
         for slot in &table.slots {
-            let member = ids.iter().position(|c| *c == slot.id).expect("bundle component in its table");
+            // A component given twice keeps the last value, as with `insert_pod`.
+            let member = ids.iter().rposition(|c| *c == slot.id).expect("bundle component in its table");
             let mut at = 0;
             for (lane, kind) in self.components.registry.info(slot.id).lane_kinds.iter().enumerate() {
                 let width = if *kind == crate::components::LaneKind::W64 { 8 } else { 4 };

@@ -131,3 +131,33 @@ fn a_component_given_twice_in_a_bundle_gets_one_row_with_the_last_value() {
         assert_eq!(arena.components().get_pod::<HealthPod>(id), Some(last));
     }
 }
+
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+struct RegenPod {
+    rate: f32,
+}
+
+impl PodComponent for RegenPod {
+    fn schema() -> Schema {
+        Schema::new("Regen", vec![FieldDef::new("rate", FieldType::F32)]).requiring("Health")
+    }
+}
+
+#[test]
+fn pod_inserts_and_spawns_add_the_required_components() {
+    let mut arena = Arena::new();
+    let h = arena.register_component(health()).unwrap();
+    let regen = arena.register_pod::<RegenPod>().unwrap();
+    let p = arena.create(Class::Part, "P", None).unwrap();
+    arena.insert_pod(p, &(RegenPod { rate: 2.0 },)).unwrap();
+    let spawned = arena.spawn_batch(Class::Part, "S", None, [(RegenPod { rate: 3.0 },)]).unwrap();
+    for (id, rate) in [(p, 2.0), (spawned[0], 3.0)] {
+        assert_eq!(arena.components().components_of(id), &[h, regen], "the requirement was added");
+        assert_eq!(arena.components().row(id, h), Some(vec![FieldValue::I32(0), FieldValue::F32(0.0)]));
+        assert_eq!(arena.components().get_pod::<RegenPod>(id), Some(RegenPod { rate }));
+    }
+    // So removing the requirement takes the dependent with it.
+    assert_eq!(arena.remove_component(p, h), Ok(true));
+    assert!(arena.components().components_of(p).is_empty());
+}

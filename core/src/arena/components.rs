@@ -251,13 +251,15 @@ impl Arena {
         self.component_refs.get(&target).into_iter().flatten().copied()
     }
 
-    /// Inserts (or overwrites) the POD components of `bundle` on `id`. Their types must be
-    /// registered with [`register_pod`](Self::register_pod).
+    /// Inserts (or overwrites) the POD components of `bundle` on `id`, adding the components
+    /// they require with defaults first. Their types must be registered with
+    /// [`register_pod`](Self::register_pod).
     pub fn insert_pod<B: PodBundle>(&mut self, id: Id, bundle: &B) -> Result<(), ArenaError> {
         self.live_slot(id)?;
         let ids = self.pod_ids::<B>()?;
         let rev = self.revisions.bump();
         for (&c, bytes) in ids.iter().zip(bundle.bytes()) {
+            self.add_requirements(id, c, rev);
             if !self.components.has(id, c) {
                 let loc = self.components.loc(id);
                 let to =
@@ -269,6 +271,20 @@ impl Arena {
         }
         self.stamp(self.slot_of(id), rev);
         Ok(())
+    }
+
+    /// Gives `id` the components `c` requires that it lacks, with defaults.
+    fn add_requirements(&mut self, id: Id, c: ComponentId, rev: u64) {
+        for i in 0..self.components.registry.info(c).requires.len() {
+            let r = self.components.registry.info(c).requires[i];
+            if !self.components.has(id, r) {
+                let loc = self.components.loc(id);
+                let to =
+                    self.components.neighbour(loc.map(|l| l.table), r, true).expect("adding gives a table");
+                let new_loc = self.components.move_row(id, loc, to, rev).expect("row placed");
+                self.write_row_defaults(new_loc, r, rev);
+            }
+        }
     }
 
     fn pod_ids<B: PodBundle>(&self) -> Result<SmallVec<[ComponentId; 4]>, ArenaError> {
@@ -301,8 +317,9 @@ impl Arena {
     }
 
     /// Creates one instance of `class` named `name` under `parent` (or detached) per bundle,
-    /// with the bundle's POD components, and returns their ids in order. Rows are written in
-    /// bulk: each column's chunks are copied or created once for the whole batch. If an
+    /// with the bundle's POD components (and, with defaults, the components they require),
+    /// and returns their ids in order. Rows are written in bulk: each column's chunks are
+    /// copied or created once for the whole batch. If an
     /// instance cannot be created (node limit), the ones already created are destroyed and
     /// the error is returned.
     pub fn spawn_batch<B: PodBundle>(
@@ -354,6 +371,14 @@ impl Arena {
             }
             None => LaneValue::Word(0),
         });
+        // Requirements outside the bundle: added with defaults, row by row.
+        if ids.iter().any(|&c| !self.components.registry.info(c).requires.is_empty()) {
+            for &id in &out {
+                for &c in &ids {
+                    self.add_requirements(id, c, rev);
+                }
+            }
+        }
         Ok(out)
     }
 

@@ -161,3 +161,21 @@ fn pod_inserts_and_spawns_add_the_required_components() {
     assert_eq!(arena.remove_component(p, h), Ok(true));
     assert!(arena.components().components_of(p).is_empty());
 }
+
+#[test]
+fn a_bulk_write_survives_the_row_moving_to_another_table() {
+    let mut arena = Arena::new();
+    let h = arena.register_component(health()).unwrap();
+    let x = arena.register_component(Schema::new("X", vec![FieldDef::new("v", FieldType::I32)])).unwrap();
+    let p = arena.create(Class::Part, "P", None).unwrap();
+    arena.add_component(p, h, None).unwrap();
+    let since = arena.revisions().global;
+    let mut q = Query::new(&[h]);
+    arena
+        .for_each_chunk_mut(&mut q, &[], &[Lane { component: h, lane: 0 }], |mut c| c.write::<i32>(0)[0] = 5);
+    let pass = arena.revisions().global;
+    assert_eq!(arena.components().row_revision(p, h), Some(pass));
+    arena.add_component(p, x, None).unwrap(); // moves the row to the table {Health, X}
+    assert_eq!(arena.components().row_revision(p, h), Some(pass), "the pass still counts as a write");
+    assert_eq!(arena.components().changed_since(&mut q, h, since), vec![p]);
+}

@@ -171,8 +171,10 @@ impl Table {
                 let v = src.columns[from.first_lane + lane].get(row);
                 self.columns[slot.first_lane + lane].set(new_row, v, rev);
             }
-            let tick = src.columns[from.tick].get(row);
-            self.columns[slot.tick].set(new_row, tick, rev);
+            // The row's revision is its tick or its chunk's bulk revision, whichever is newer:
+            // carry both, or a bulk write before the move would be lost.
+            let tick = src.columns[from.tick].word(row).max(src.bulk[ss][row / CHUNK_ROWS]);
+            self.columns[slot.tick].set(new_row, LaneValue::Word(tick), rev);
         }
         new_row
     }

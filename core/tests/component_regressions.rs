@@ -179,3 +179,29 @@ fn a_bulk_write_survives_the_row_moving_to_another_table() {
     assert_eq!(arena.components().row_revision(p, h), Some(pass), "the pass still counts as a write");
     assert_eq!(arena.components().changed_since(&mut q, h, since), vec![p]);
 }
+
+#[test]
+fn a_destroy_holder_policy_clears_the_field_of_a_holder_that_cannot_be_destroyed() {
+    let mut arena = Arena::new();
+    let ws = arena.workspace();
+    let tether = arena
+        .register_component(Schema::new("Tether", vec![FieldDef::reference("to", RefPolicy::DestroyHolder)]))
+        .unwrap();
+    let target = arena.create(Class::Part, "T", Some(ws)).unwrap();
+    let owned = arena.create(Class::Part, "Owned", Some(ws)).unwrap();
+    let plain = arena.create(Class::Part, "Plain", Some(ws)).unwrap();
+    for holder in [owned, plain, ws] {
+        arena.add_component(holder, tether, Some(&[FieldValue::Ref(Some(target))])).unwrap();
+    }
+    arena.set_platform_owned(owned, true).unwrap();
+    let rev = arena.revisions().global + 1; // the target's destruction; `plain`'s comes after
+    arena.destroy(target).unwrap();
+    assert!(arena.get(plain).is_none(), "a holder that can be destroyed is");
+    for holder in [owned, ws] {
+        assert!(arena.get(holder).is_some());
+        assert_eq!(arena.field(holder, tether, "to"), Some(FieldValue::Ref(None)), "no stale reference");
+        assert_eq!(arena.components().row_revision(holder, tether), Some(rev));
+    }
+    assert_eq!(arena.get(owned).unwrap().revision(), rev);
+    assert_eq!(arena.component_referrers(target).count(), 0);
+}

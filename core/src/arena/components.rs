@@ -446,7 +446,8 @@ impl Arena {
     }
 
     /// Applies the reference policies for destroyed `target`: live holders get the field
-    /// cleared, the component removed, or are returned to be destroyed.
+    /// cleared, the component removed, or are returned to be destroyed (a holder that cannot
+    /// be destroyed gets the field cleared).
     pub(crate) fn apply_component_ref_policies(&mut self, target: Id, rev: u64, destroy: &mut Vec<Id>) {
         let Some(holders) = self.component_refs.remove(&target) else { return };
         for (holder, c, f) in holders {
@@ -454,7 +455,10 @@ impl Arena {
                 continue;
             }
             match self.components.registry.info(c).schema.fields[f as usize].on_destroy {
-                RefPolicy::ClearField => {
+                // A holder that cannot be destroyed has the field cleared instead of keeping
+                // a reference to a destroyed instance outside the reverse index.
+                RefPolicy::DestroyHolder if self.can_destroy(holder) => destroy.push(holder),
+                RefPolicy::ClearField | RefPolicy::DestroyHolder => {
                     let loc = self.components.loc(holder).expect("row");
                     let table = Arc::make_mut(&mut self.components.tables[loc.table as usize]);
                     let s = table.slot(c).expect("component");
@@ -462,7 +466,6 @@ impl Arena {
                     table.write_lane(loc.row as usize, s, first, LaneValue::Word(0), rev);
                 }
                 RefPolicy::RemoveComponent => self.remove_component_at(holder, c, rev),
-                RefPolicy::DestroyHolder => destroy.push(holder),
             }
             let slot = self.slot_of(holder);
             self.stamp(slot, rev);

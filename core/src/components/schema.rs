@@ -96,7 +96,9 @@ pub enum RefPolicy {
     ClearField,
     /// Remove the referring component, and every component on the holder that requires it.
     RemoveComponent,
-    /// Destroy the holder instance (and its subtree).
+    /// Destroy the holder instance (and its subtree). A holder that cannot be destroyed (its
+    /// subtree holds a platform-owned instance, or it is the place root or the Workspace) has
+    /// the field cleared instead.
     DestroyHolder,
 }
 

@@ -2,8 +2,8 @@
 //! (`tests/model/`), one per bug, through the public API.
 
 use arbor_core::{
-    Arena, ArenaError, Class, ComponentId, FieldDef, FieldType, FieldValue, Lane, PodComponent, Query,
-    RefPolicy, Schema, SchemaError,
+    Arena, ArenaError, CHUNK_ROWS, Class, ComponentId, FieldDef, FieldType, FieldValue, Lane, PodComponent,
+    Query, RefPolicy, Schema, SchemaError,
 };
 
 fn health() -> Schema {
@@ -204,4 +204,39 @@ fn a_destroy_holder_policy_clears_the_field_of_a_holder_that_cannot_be_destroyed
     }
     assert_eq!(arena.get(owned).unwrap().revision(), rev);
     assert_eq!(arena.component_referrers(target).count(), 0);
+}
+
+#[test]
+fn a_row_moved_into_a_chunk_does_not_take_the_chunks_bulk_write() {
+    let mut arena = Arena::new();
+    let h = arena.register_pod::<HealthPod>().unwrap();
+    let x = arena.register_component(Schema::new("X", vec![FieldDef::new("v", FieldType::I32)])).unwrap();
+    let q = arena.create(Class::Part, "Q", None).unwrap();
+    arena.add_component(q, h, None).unwrap();
+    arena.add_component(q, x, None).unwrap();
+    let written = arena.components().row_revision(q, h).unwrap();
+    // A full chunk of {Health}, all written by one pass that skips `q`.
+    let zero = HealthPod { hp: 0, regen: 0.0 };
+    let ids = arena.spawn_batch(Class::Part, "S", None, vec![(zero,); CHUNK_ROWS]).unwrap();
+    let mut not_x = Query::new(&[h]).without(&[x]);
+    arena.for_each_chunk_mut(&mut not_x, &[], &[Lane { component: h, lane: 0 }], |_| {});
+    // `q` joins {Health} (a new chunk), then moves into the first chunk when a row leaves it.
+    arena.remove_component(q, x).unwrap();
+    assert_eq!(arena.components().row_revision(q, h), Some(written));
+    arena.remove_component(ids[0], h).unwrap();
+    assert_eq!(arena.components().row_revision(q, h), Some(written), "q was never written by the pass");
+    assert!(!arena.components().changed_since(&mut Query::new(&[h]), h, written).contains(&q));
+    // The same through a push into a partly filled chunk that had a bulk write.
+    arena.remove_component(ids[2], h).unwrap();
+    let r = arena.create(Class::Part, "R", None).unwrap();
+    arena.add_component(r, h, None).unwrap();
+    arena.add_component(r, x, None).unwrap();
+    let r_written = arena.components().row_revision(r, h).unwrap();
+    let mut all = Query::new(&[h]).without(&[x]);
+    arena.for_each_chunk_mut(&mut all, &[], &[Lane { component: h, lane: 0 }], |_| {});
+    arena.remove_component(r, x).unwrap();
+    assert_eq!(arena.components().row_revision(r, h), Some(r_written));
+    // Rows that were in the chunks keep the pass.
+    let pass = arena.revisions().global - 1;
+    assert_eq!(arena.components().row_revision(ids[1], h), Some(pass));
 }

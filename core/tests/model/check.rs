@@ -1,5 +1,6 @@
 //! Checking the arena, its snapshots and their diffs against the model.
 
+use crate::comp_check::{check_component_diff, check_components, check_store};
 use crate::model::{Life, Model};
 use crate::{FOREIGN, HANDLES, NAMES, TAGS};
 use arbor_core::{
@@ -162,6 +163,7 @@ pub(crate) fn check(arena: &Arena, m: &Model) {
             "deletion log"
         );
     }
+    check_components(arena, m);
 }
 
 /// A snapshot against the model copied when it was taken.
@@ -190,6 +192,7 @@ pub(crate) fn check_snapshot(snap: &Snapshot, m: &Model) {
             }
         }
     }
+    check_store(snap.components(), m);
 }
 
 /// A diff from the snapshot of `old` to the snapshot of `new`.
@@ -216,4 +219,5 @@ pub(crate) fn check_diff(diff: &SnapshotDiff, old: &Model, new: &Model) {
         diff.changed.len() + diff.added.len() + diff.removed.len(),
         changed.len() + added.len() + removed.len()
     );
+    check_component_diff(&diff.components, old, new);
 }

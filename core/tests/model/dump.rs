@@ -3,6 +3,7 @@
 
 use crate::TAGS;
 use crate::check::field_text;
+use crate::comp_check::{CompDump, comp_dump};
 use arbor_core::{
     ALL_FAMILIES, Arena, Class, Guid, Id, InstanceEvent, LocalTransform, NamePool, NodeExtras, NodeFlags,
     NodeRef, Revisions, TopologyChange, Vec3,
@@ -57,6 +58,7 @@ pub(crate) struct Dump {
     pub(crate) tagged: Vec<Vec<Id>>,
     pub(crate) families: Vec<Vec<Id>>,
     pub(crate) referrers: Vec<Vec<(Id, String)>>,
+    pub(crate) components: CompDump,
 }
 
 /// Compares two dumps field by field, so a failure names what differs.
@@ -77,7 +79,8 @@ pub(crate) fn assert_same(got: &Dump, expected: &Dump, what: &str) {
         handles,
         tagged,
         families,
-        referrers
+        referrers,
+        components
     );
     for (g, e) in got.nodes.iter().zip(&expected.nodes) {
         assert_eq!(g, e, "{what}: node differs");
@@ -110,5 +113,6 @@ pub(crate) fn dump(arena: &Arena, ids: &[Id]) -> Dump {
             .iter()
             .map(|&id| arena.referrers(id).map(|(h, f)| (h, field_text(names, f))).collect())
             .collect(),
+        components: comp_dump(arena, ids),
     }
 }

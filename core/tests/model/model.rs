@@ -2,10 +2,11 @@
 //! that resolve an operation's node choices, and navigation.
 
 use crate::FOREIGN;
+use crate::comp_model::MRow;
 use crate::ops::Pick;
 use arbor_core::{
     ArenaError, AttributeValue, Class, DEFAULT_SIZE, Guid, Id, InstanceEvent, NodeFlags, PersistentId,
-    TopologyChange, Vec3,
+    Schema, TopologyChange, Vec3,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -42,6 +43,8 @@ pub(crate) struct MNode {
     pub(crate) refs: [Option<Id>; 2],
     pub(crate) handle: Option<String>,
     pub(crate) pid: Option<PersistentId>,
+    /// Component rows by the arena's component id (index into [`Model::schemas`]).
+    pub(crate) comps: BTreeMap<u16, MRow>,
 }
 
 impl MNode {
@@ -63,6 +66,7 @@ impl MNode {
             refs: [None, None],
             handle: None,
             pid: None,
+            comps: BTreeMap::new(),
         }
     }
 
@@ -92,6 +96,12 @@ pub(crate) struct Model {
     pub(crate) handles: BTreeMap<String, Id>,
     pub(crate) pids: BTreeMap<PersistentId, Id>,
     pub(crate) max_nodes: usize,
+    /// Registered component schemas; a schema's index is its `ComponentId`.
+    pub(crate) schemas: Vec<Schema>,
+    /// Names of the schemas tied to a POD type (`register_pod`).
+    pub(crate) pods: BTreeSet<String>,
+    /// Revision of the last change of any instance's component set.
+    pub(crate) membership: u64,
 }
 
 pub(crate) fn locked_flags() -> NodeFlags {
@@ -125,6 +135,9 @@ impl Model {
             handles: BTreeMap::new(),
             pids: BTreeMap::new(),
             max_nodes,
+            schemas: Vec::new(),
+            pods: BTreeSet::new(),
+            membership: 0,
         }
     }
 

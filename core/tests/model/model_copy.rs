@@ -1,7 +1,10 @@
 //! The model's clone and graft (plans, materialization, reference remapping) and event drains.
 
 use crate::model::{Life, MNode, Model};
-use arbor_core::{ArenaError, AttributeValue, GraftPolicy, Id, InstanceEvent, NodeFlags, TopologyChange};
+use arbor_core::{
+    ArenaError, AttributeValue, FieldValue, GraftPolicy, Id, InstanceEvent, NodeFlags, SchemaError,
+    TopologyChange,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 impl Model {
@@ -55,6 +58,15 @@ impl Model {
             node.children.clear();
             node.parent = None;
             node.handle = None;
+            for row in node.comps.values_mut() {
+                for v in &mut row.values {
+                    if let FieldValue::Ref(Some(t)) = *v {
+                        *v = FieldValue::Ref(remap(t));
+                    }
+                }
+                row.rev = rev;
+                self.membership = rev;
+            }
             any_tags |= !node.tags.is_empty();
             if let Some(p) = node.pid {
                 self.pids.insert(p, copy);
@@ -111,15 +123,31 @@ impl Model {
         let inside: BTreeSet<Id> = plan.iter().map(|(s, _)| *s).collect();
         if policy == GraftPolicy::Refuse {
             for &(s, _) in &plan {
-                if let Some((_, target)) =
-                    source.n(s).references().into_iter().find(|(_, t)| !inside.contains(t))
-                {
+                let node_refs = source.n(s).references().into_iter().map(|(_, t)| t);
+                let comp_refs = source.comp_refs(s).into_iter().map(|(.., t)| t);
+                if let Some(target) = node_refs.chain(comp_refs).find(|t| !inside.contains(t)) {
                     return Err(ArenaError::ExternalReference { holder: s, target });
+                }
+            }
+        }
+        // Component schemas: one registered here under the same name must have the same layout.
+        for &(s, _) in &plan {
+            for &c in source.n(s).comps.keys() {
+                let schema = source.schema(c);
+                if let Some(mine) = self.cid(&schema.name)
+                    && self.schema(mine) != schema
+                {
+                    return Err(ArenaError::Component(SchemaError::LayoutConflict(schema.name.to_string())));
                 }
             }
         }
         if self.occupied() + plan.len() > self.max_nodes {
             return Err(ArenaError::Full(self.max_nodes));
+        }
+        for &(s, _) in &plan {
+            for &c in source.n(s).comps.keys() {
+                self.adopt(source, c);
+            }
         }
         let entries = plan
             .iter()
@@ -128,6 +156,11 @@ impl Model {
                 if node.pid.is_some_and(|p| self.pids.contains_key(&p)) {
                     node.pid = None;
                 }
+                // Component ids differ between arenas: re-key the rows by name.
+                node.comps = std::mem::take(&mut node.comps)
+                    .into_iter()
+                    .map(|(c, row)| (self.cid(&source.schema(c).name).expect("adopted"), row))
+                    .collect();
                 (s, node, p)
             })
             .collect();

@@ -5,7 +5,7 @@ use crate::model::{Life, MNode, Model};
 use arbor_core::{
     ArenaError, AttributeValue, Class, Id, InstanceEvent, NodeFlags, PersistentId, TopologyChange,
 };
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
 
 impl Model {
@@ -242,7 +242,11 @@ impl Model {
         }
     }
 
-    pub(crate) fn destroy(&mut self, id: Id) -> Result<bool, ArenaError> {
+    /// `Arena::destroy`. Destroyed instances lose their rows; component reference policies
+    /// run for live holders; holders whose `DestroyHolder` policy fired are destroyed after,
+    /// in the order the arena reports in `cascade` (the roots of its later `Destroyed`
+    /// events), each of which must be one the model expects.
+    pub(crate) fn destroy(&mut self, id: Id, cascade: &mut VecDeque<Id>) -> Result<bool, ArenaError> {
         match self.life(id) {
             None => return Err(ArenaError::NotFound(id)),
             // Ids are never reused: destroying a reclaimed id again is the same no-op.
@@ -279,8 +283,12 @@ impl Model {
             if let Some(p) = pid {
                 assert_eq!(self.pids.remove(&p), Some(d));
             }
+            if !std::mem::take(&mut self.nm(d).comps).is_empty() {
+                self.membership = rev;
+            }
         }
         let dead: BTreeSet<Id> = subtree.iter().copied().collect();
+        let doomed = self.apply_ref_policies(&dead, rev);
         for holder in self.live_ids() {
             let node = self.nm(holder);
             let mut cleared = false;
@@ -306,6 +314,19 @@ impl Model {
         self.topology = rev;
         self.journal.push((rev, TopologyChange::Destroyed { id }));
         self.events.push(InstanceEvent::Destroyed { root: id, subtree: subtree.into() });
+        loop {
+            let pending: Vec<Id> = doomed.iter().copied().filter(|&h| self.destroyable(h)).collect();
+            if pending.is_empty() {
+                break;
+            }
+            let next =
+                cascade.pop_front().unwrap_or_else(|| panic!("the arena left holders {pending:?} alive"));
+            assert!(
+                pending.contains(&next),
+                "the arena destroyed {next:?}, not one of the holders {pending:?}"
+            );
+            assert_eq!(self.destroy(next, cascade), Ok(true));
+        }
         Ok(true)
     }
 }

@@ -1,5 +1,6 @@
 //! The random operations and their proptest strategies.
 
+use crate::comp_ops::{CompOp, comp_op};
 use arbor_core::{Class, GraftPolicy, NodeFlags};
 use proptest::prelude::*;
 
@@ -96,6 +97,8 @@ pub(crate) enum Op {
     },
     Snapshot,
     Drain,
+    /// A component operation.
+    Comp(CompOp),
 }
 
 pub(crate) const CLASSES: [Class; 24] = [
@@ -182,5 +185,6 @@ pub(crate) fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(root, parent, policy)| Op::Graft { root, parent, policy }),
         1 => Just(Op::Snapshot),
         2 => Just(Op::Drain),
+        45 => comp_op().prop_map(Op::Comp),
     ]
 }

@@ -1,11 +1,17 @@
 //! [`World`]: an arena and its model driven in step, one operation at a time.
 
 use crate::check::{check, check_diff, check_snapshot};
+use crate::comp_check::{ANCESTRY_SPECS, MQuery, QUERY_SPECS, check_ancestry_query, check_queries};
+use crate::comp_ops::comp_step;
 use crate::dump::{assert_same, dump};
 use crate::model::Model;
 use crate::ops::{AttrChoice, Op, Pick};
 use crate::{ATTR_KEYS, HANDLES, NAMES, TAGS};
-use arbor_core::{Arena, ArenaConfig, AttributeValue, Class, DEFAULT_SIZE, PersistentId, Snapshot, Vec3};
+use arbor_core::{
+    AncestryQuery, Arena, ArenaConfig, AttributeValue, Class, DEFAULT_SIZE, Id, InstanceEvent, PersistentId,
+    Snapshot, Vec3,
+};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// An arena, its model, and the snapshots kept for later re-checks.
@@ -13,6 +19,10 @@ pub(crate) struct World {
     pub(crate) arena: Arena,
     pub(crate) model: Model,
     pub(crate) snaps: Vec<(Snapshot, Model)>,
+    /// Queries kept across steps (one per [`QUERY_SPECS`] entry, once registered).
+    pub(crate) queries: Vec<Option<MQuery>>,
+    /// Ancestry-filtered queries kept across steps: (ancestor, components, query).
+    pub(crate) ancestry: Vec<(Id, &'static [&'static str], AncestryQuery)>,
 }
 
 impl World {
@@ -23,7 +33,8 @@ impl World {
             model.nm(id).guid = Some(arena.get(id).expect("fresh arena").guid());
         }
         check(&arena, &model);
-        World { arena, model, snaps: Vec::new() }
+        let queries = QUERY_SPECS.iter().map(|_| None).collect();
+        World { arena, model, snaps: Vec::new(), queries, ancestry: Vec::new() }
     }
 
     /// Builds a small starting tree through [`step`](Self::step) (`Pick(5 * k)` is the
@@ -56,6 +67,10 @@ impl World {
         for (old, old_model) in &self.snaps {
             check_snapshot(old, old_model);
             check_diff(&old.diff(&snap), old_model, &self.model);
+            // The arena's cached queries, run on an older snapshot (fewer tables).
+            let since = [0, old_model.global / 2, old_model.global];
+            let usable = self.queries.iter_mut().flatten().filter(|q| q.registered_in(old_model));
+            check_queries(old.components(), old_model, usable, &since);
         }
         if self.snaps.len() == 4 {
             self.snaps.remove(1);
@@ -222,31 +237,11 @@ impl World {
                 assert_eq!(got, expected, "set_parent {id:?} -> own subtree {parent:?}");
                 got == Ok(true)
             }
-            Op::Destroy { node } => {
-                let id = m.pick(*node);
-                let expected = m.destroy(id);
-                let got = arena.destroy(id);
-                assert_eq!(got, expected, "destroy {id:?}");
-                got == Ok(true)
-            }
-            Op::Clone { node } => {
-                let id = m.pick(*node);
-                let expected = m.clone_subtree(id);
-                let got = arena.clone_subtree(id);
-                assert_eq!(got, expected.clone().map(|c| c.map(|c| c[0])), "clone {id:?}");
-                if let Ok(Some(copies)) = expected {
-                    let plan = m.plan_sources(id);
-                    for (&copy, &src) in copies.iter().zip(&plan) {
-                        let guid = arena.get(copy).expect("copy").guid();
-                        assert_ne!(Some(guid), m.n(src).guid, "clone draws a fresh guid");
-                        m.nm(copy).guid = Some(guid);
-                    }
-                }
-                matches!(got, Ok(Some(_)))
-            }
+            Op::Destroy { node } => destroy_step(arena, m, m.pick(*node)),
+            Op::Clone { node } => clone_step(arena, m, m.pick(*node)),
             Op::Graft { root, parent, policy } => {
                 let Some((snap, src)) = source else { return };
-                let root = src.pick(*root);
+                let root = src.pick_graft_root(*root);
                 let parent = parent.map(|p| m.pick_parent(p));
                 let expected = m.graft(src, root, parent, *policy);
                 let got = arena.graft(snap, root, parent, *policy);
@@ -266,6 +261,7 @@ impl World {
                 self.snapshot();
                 false
             }
+            Op::Comp(op) => comp_step(arena, m, op),
             Op::Drain => {
                 let expected = m.drain();
                 assert_eq!(arena.drain_events(), expected, "drained events");
@@ -276,5 +272,69 @@ impl World {
             assert_same(&dump(&self.arena, &known), &before, &format!("{op:?} (refused or a no-op)"));
         }
         check(&self.arena, &self.model);
+        self.check_queries();
     }
+
+    /// Checks the kept queries (created once their components are registered, so their
+    /// table caches carry over from step to step) against the arena and the model.
+    fn check_queries(&mut self) {
+        let m = &self.model;
+        for (spec, slot) in QUERY_SPECS.iter().zip(&mut self.queries) {
+            if slot.is_none() {
+                *slot = MQuery::new(m, spec);
+            }
+        }
+        // The Workspace, the model and the detached folder `populate` makes.
+        for ancestor in [m.workspace, Id(4), Id(11)] {
+            for spec in &ANCESTRY_SPECS {
+                if !self.ancestry.iter().any(|(a, s, _)| *a == ancestor && s == spec)
+                    && let Some(q) = MQuery::new(m, &(spec, &[]))
+                {
+                    self.ancestry.push((ancestor, spec, AncestryQuery::new(q.query, ancestor)));
+                }
+            }
+        }
+        let mut sinces = vec![0, m.global / 2, m.global.saturating_sub(1), m.global];
+        sinces.extend(self.snaps.iter().map(|(s, _)| s.revisions().global));
+        check_queries(self.arena.components(), m, self.queries.iter_mut().flatten(), &sinces);
+        for (ancestor, spec, q) in &mut self.ancestry {
+            check_ancestry_query(&self.arena, m, *ancestor, spec, q);
+        }
+    }
+}
+
+/// Destroys `id` in the arena and the model. The arena goes first: the holders its
+/// reference policies destroy come out as later `Destroyed` events, in the order the model
+/// then follows.
+pub(crate) fn destroy_step(arena: &mut Arena, m: &mut Model, id: Id) -> bool {
+    let queued = arena.pending_events().len();
+    let got = arena.destroy(id);
+    let mut cascade: VecDeque<Id> = arena.pending_events()[queued..]
+        .iter()
+        .filter_map(|e| match e {
+            InstanceEvent::Destroyed { root, .. } => Some(*root),
+            _ => None,
+        })
+        .skip(1)
+        .collect();
+    let expected = m.destroy(id, &mut cascade);
+    assert_eq!(got, expected, "destroy {id:?}");
+    assert!(cascade.is_empty(), "the arena destroyed holders {cascade:?} the model did not");
+    got == Ok(true)
+}
+
+/// Clones `id`'s subtree in the arena and the model.
+pub(crate) fn clone_step(arena: &mut Arena, m: &mut Model, id: Id) -> bool {
+    let expected = m.clone_subtree(id);
+    let got = arena.clone_subtree(id);
+    assert_eq!(got, expected.clone().map(|c| c.map(|c| c[0])), "clone {id:?}");
+    if let Ok(Some(copies)) = expected {
+        let plan = m.plan_sources(id);
+        for (&copy, &src) in copies.iter().zip(&plan) {
+            let guid = arena.get(copy).expect("copy").guid();
+            assert_ne!(Some(guid), m.n(src).guid, "clone draws a fresh guid");
+            m.nm(copy).guid = Some(guid);
+        }
+    }
+    matches!(got, Ok(Some(_)))
 }

@@ -240,3 +240,37 @@ fn a_row_moved_into_a_chunk_does_not_take_the_chunks_bulk_write() {
     let pass = arena.revisions().global - 1;
     assert_eq!(arena.components().row_revision(ids[1], h), Some(pass));
 }
+
+#[test]
+fn a_chunk_pass_cannot_write_a_reference_lane() {
+    let mut arena = Arena::new();
+    let aim = arena
+        .register_component(Schema::new(
+            "Aim",
+            vec![FieldDef::reference("at", RefPolicy::ClearField), FieldDef::new("weight", FieldType::F64)],
+        ))
+        .unwrap();
+    let (holder, target) =
+        (arena.create(Class::Part, "H", None).unwrap(), arena.create(Class::Part, "T", None).unwrap());
+    arena.add_component(holder, aim, Some(&[FieldValue::Ref(Some(target)), FieldValue::F64(1.0)])).unwrap();
+    let mut q = Query::new(&[aim]);
+    let mut chunks = 0;
+    arena.for_each_chunk_mut(&mut q, &[], &[Lane { component: aim, lane: 0 }], |mut c| {
+        chunks += 1;
+        c.write::<u64>(0)[0] = 12345; // would point the field at an id past the reverse index
+    });
+    assert_eq!(chunks, 0, "the reference lane is not lent for writing");
+    assert_eq!(arena.field(holder, aim, "at"), Some(FieldValue::Ref(Some(target))));
+    // Reading it and writing the plain lane are fine.
+    arena.for_each_chunk_mut(
+        &mut q,
+        &[Lane { component: aim, lane: 0 }],
+        &[Lane { component: aim, lane: 1 }],
+        |mut c| {
+            assert_eq!(c.read::<u64>(0), &[target.0]);
+            c.write::<f64>(0)[0] = 2.0;
+        },
+    );
+    assert_eq!(arena.field(holder, aim, "weight"), Some(FieldValue::F64(2.0)));
+    assert_eq!(arena.component_referrers(target).count(), 1);
+}

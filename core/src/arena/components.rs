@@ -384,7 +384,8 @@ impl Arena {
 
     /// Runs `f` on each chunk matching `query`, with `reads` lanes readable and `writes`
     /// lanes writable. Written chunks are stamped with one new revision (copied first if a
-    /// snapshot shares them).
+    /// snapshot shares them). Tables that cannot lend every lane are skipped: string lanes,
+    /// and reference lanes asked for writing (use [`set_field`](Self::set_field)).
     pub fn for_each_chunk_mut(
         &mut self,
         query: &mut Query,

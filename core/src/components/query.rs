@@ -7,7 +7,7 @@
 //! and its snapshots); on another store it is rebuilt.
 
 use super::column::{Block, CHUNK_ROWS};
-use super::schema::{ComponentId, LaneKind};
+use super::schema::{ComponentId, FieldType, LaneKind, SchemaRegistry};
 use super::store::ComponentStore;
 use super::table::Table;
 use crate::id::Id;
@@ -192,12 +192,23 @@ struct Resolved {
     written_slots: SmallVec<[usize; 4]>,
 }
 
-fn resolve(table: &Table, reads: &[Lane], writes: &[Lane]) -> Option<Resolved> {
+fn resolve(table: &Table, registry: &SchemaRegistry, reads: &[Lane], writes: &[Lane]) -> Option<Resolved> {
     let col = |l: &Lane| -> Option<usize> {
         let s = table.slot(l.component)?;
         let slot = table.slots[s];
         let c = slot.first_lane + l.lane as usize;
         (usize::from(l.lane) < slot.lanes && table.columns[c].kind != LaneKind::Str).then_some(c)
+    };
+    // A reference lane is never lent for writing: a raw write would bypass the reverse index.
+    let writable = |l: &Lane| -> Option<usize> {
+        let info = registry.info(l.component);
+        let is_ref = info
+            .schema
+            .fields
+            .iter()
+            .zip(&info.field_lanes)
+            .any(|(f, &first)| f.ty == FieldType::InstanceRef && first == usize::from(l.lane));
+        col(l).filter(|_| !is_ref)
     };
     let mut written_slots: SmallVec<[usize; 4]> = SmallVec::new();
     for l in writes {
@@ -208,7 +219,7 @@ fn resolve(table: &Table, reads: &[Lane], writes: &[Lane]) -> Option<Resolved> {
     }
     Some(Resolved {
         reads: reads.iter().map(col).collect::<Option<_>>()?,
-        writes: writes.iter().map(col).collect::<Option<_>>()?,
+        writes: writes.iter().map(writable).collect::<Option<_>>()?,
         written_slots,
     })
 }
@@ -268,7 +279,9 @@ impl ComponentStore {
 
     /// Builds the mutable lane views of every chunk matching `query`, stamping written chunks
     /// with `rev` (copying them first if a snapshot shares them). Tables lacking a requested
-    /// lane are skipped; string lanes cannot be accessed as slices and count as lacking. A lane must not be both read and written, nor written twice.
+    /// lane are skipped; string lanes cannot be accessed as slices and count as lacking, and
+    /// so do reference lanes requested for writing. A lane must not be both read and written,
+    /// nor written twice.
     pub(crate) fn chunk_lanes<'a>(
         &'a mut self,
         query: &mut Query,
@@ -286,7 +299,7 @@ impl ComponentStore {
             if !wanted[t] || arc.len == 0 {
                 continue;
             }
-            let Some(r) = resolve(arc, reads, writes) else { continue };
+            let Some(r) = resolve(arc, &self.registry, reads, writes) else { continue };
             let table = Arc::make_mut(arc);
             let chunks = table.chunk_count();
             for &s in &r.written_slots {

@@ -325,6 +325,10 @@ impl Model {
             let (f, j) = field_of_lane(m.schema(c), lane)?;
             (m.schema(c).fields[f].ty != FieldType::String).then_some((c, f, j))
         };
+        // Reference lanes are never lent for writing.
+        let writable = |m: &Model, id: Id, name: &str, lane: u16| {
+            resolve(m, id, name, lane).filter(|&(c, f, _)| m.schema(c).fields[f].ty != FieldType::InstanceRef)
+        };
         let mut seen = Vec::new();
         for id in self.live_ids() {
             if !self.matches(id, &with, &without) {
@@ -333,7 +337,7 @@ impl Model {
             let reads: Option<Vec<(u16, usize, usize)>> =
                 spec.reads.iter().map(|(n, l)| resolve(self, id, n, *l)).collect();
             let writes: Option<Vec<(u16, usize, usize)>> =
-                spec.writes.iter().map(|(n, l, _)| resolve(self, id, n, *l)).collect();
+                spec.writes.iter().map(|(n, l, _)| writable(self, id, n, *l)).collect();
             let (Some(reads), Some(writes)) = (reads, writes) else { continue };
             let node = self.n(id);
             let words = reads.iter().map(|&(c, f, j)| lane_word(&node.comps[&c].values[f], j)).collect();

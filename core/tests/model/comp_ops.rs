@@ -456,6 +456,7 @@ pub(crate) fn comp_step(arena: &mut Arena, m: &mut Model, op: &CompOp) -> bool {
                         }
                         LaneOp::AddF32 => chunk.write::<f32>(i).iter_mut().for_each(|x| *x += 1.0),
                         LaneOp::AddF64 => chunk.write::<f64>(i).iter_mut().for_each(|x| *x += 0.5),
+                        LaneOp::AddU64 => chunk.write::<u64>(i).iter_mut().for_each(|x| *x += 1),
                     }
                 }
                 let mut seen = seen.lock().expect("no panic while held");

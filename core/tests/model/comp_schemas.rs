@@ -143,6 +143,7 @@ pub(crate) enum LaneOp {
     AddI32,
     AddF32,
     AddF64,
+    AddU64,
 }
 
 /// A chunk pass: the query (with / without), the lanes it reads (32-bit, checked against the
@@ -157,8 +158,9 @@ pub(crate) struct PassSpec {
 /// The passes: a lane of the queried component; the same, excluding a component; three lanes
 /// at once; a string lane (no table can lend it: nothing is written); a lane of a component
 /// the query does not name (only tables holding it are written); a lane past the component's
-/// lanes (nothing is written).
-pub(crate) const PASSES: [PassSpec; 6] = [
+/// lanes (nothing is written); a reference lane (never lent for writing: a raw write would
+/// bypass the reverse index).
+pub(crate) const PASSES: [PassSpec; 7] = [
     PassSpec {
         with: &["Health"],
         without: &[],
@@ -189,6 +191,7 @@ pub(crate) const PASSES: [PassSpec; 6] = [
         writes: &[("Aim", 1, LaneOp::AddF64)],
     },
     PassSpec { with: &["Health"], without: &[], reads: &[], writes: &[("Health", 2, LaneOp::AddI32)] },
+    PassSpec { with: &["Aim"], without: &[], reads: &[], writes: &[("Aim", 0, LaneOp::AddU64)] },
 ];
 
 /// A string value for a text field.

@@ -167,7 +167,8 @@ impl Table {
     }
 
     /// Appends a copy of `src`'s `row` (for the components both tables hold, keeping their
-    /// row ticks); components only here get zeroed lanes and tick `rev`. Returns the new row.
+    /// row revisions, tick or bulk); components only here get zeroed lanes and tick `rev`.
+    /// Returns the new row.
     pub fn push_copy_of(&mut self, src: &Table, row: usize, rev: u64) -> usize {
         let id = src.id_at(row);
         if !self.len.is_multiple_of(CHUNK_ROWS) {

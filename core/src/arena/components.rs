@@ -85,7 +85,8 @@ impl Arena {
 
     /// Adds component `c` to `id` with `values` (all fields, in order) or defaults, adding
     /// the components it requires with defaults first. If `id` already has `c`, `values`
-    /// (when given) overwrite it. Returns whether the component was new.
+    /// (when given) overwrite it; without values the call changes nothing. Returns whether
+    /// the component was new.
     pub fn add_component(
         &mut self,
         id: Id,
@@ -100,6 +101,9 @@ impl Arena {
             self.check_values(c, v)?;
         }
         let had = self.components.has(id, c);
+        if had && values.is_none() {
+            return Ok(false);
+        }
         let rev = self.revisions.bump();
         let required = self.components.registry.info(c).requires.clone();
         for r in required.into_iter().chain([c]) {
@@ -203,6 +207,9 @@ impl Arena {
         value: FieldValue,
     ) -> Result<bool, ArenaError> {
         self.live_slot(id)?;
+        if c.index() >= self.components.registry.len() {
+            return Err(SchemaError::UnknownComponent(format!("#{}", c.0)).into());
+        }
         let info = self.components.registry.info(c);
         let f = info.field(field).ok_or_else(|| SchemaError::UnknownField {
             component: info.schema.name.to_string(),
@@ -244,14 +251,19 @@ impl Arena {
         self.component_refs.get(&target).into_iter().flatten().copied()
     }
 
-    /// Inserts (or overwrites) the POD components of `bundle` on `id`. Their types must be
-    /// registered with [`register_pod`](Self::register_pod).
+    /// Inserts (or overwrites) the POD components of `bundle` on `id`, adding the components
+    /// they require with defaults first. Their types must be registered with
+    /// [`register_pod`](Self::register_pod).
     pub fn insert_pod<B: PodBundle>(&mut self, id: Id, bundle: &B) -> Result<(), ArenaError> {
         self.live_slot(id)?;
         let ids = self.pod_ids::<B>()?;
         let rev = self.revisions.bump();
         let mut loc = self.components.loc(id);
         for (&c, bytes) in ids.iter().zip(bundle.bytes()) {
+            if !self.components.registry.info(c).requires.is_empty() {
+                self.add_requirements(id, c, rev);
+                loc = self.components.loc(id);
+            }
             let has = loc.is_some_and(|l| self.components.tables[l.table as usize].slot(c).is_some());
             if !has {
                 let to =
@@ -262,6 +274,20 @@ impl Arena {
         }
         self.stamp(self.slot_of(id), rev);
         Ok(())
+    }
+
+    /// Gives `id` the components `c` requires that it lacks, with defaults.
+    fn add_requirements(&mut self, id: Id, c: ComponentId, rev: u64) {
+        for i in 0..self.components.registry.info(c).requires.len() {
+            let r = self.components.registry.info(c).requires[i];
+            if !self.components.has(id, r) {
+                let loc = self.components.loc(id);
+                let to =
+                    self.components.neighbour(loc.map(|l| l.table), r, true).expect("adding gives a table");
+                let new_loc = self.components.move_row(id, loc, to, rev).expect("row placed");
+                self.write_row_defaults(new_loc, r, rev);
+            }
+        }
     }
 
     fn pod_ids<B: PodBundle>(&self) -> Result<SmallVec<[ComponentId; 4]>, ArenaError> {
@@ -294,10 +320,11 @@ impl Arena {
     }
 
     /// Creates one instance of `class` named `name` under `parent` (or detached) per bundle,
-    /// with the bundle's POD components, and returns their ids in order. Nodes are created as
-    /// by [`create_batch`](Self::create_batch) and rows are written in bulk, lane by lane:
-    /// each column's chunks are copied or created once for the whole batch. A batch that
-    /// cannot be created is refused whole, changing nothing.
+    /// with the bundle's POD components (and, with defaults, the components they require),
+    /// and returns their ids in order. Nodes are created as by
+    /// [`create_batch`](Self::create_batch) and rows are written in bulk, lane by lane: each
+    /// column's chunks are copied or created once for the whole batch. A batch that cannot be
+    /// created is refused whole, changing nothing.
     pub fn spawn_batch<B: PodBundle>(
         &mut self,
         class: Class,
@@ -325,6 +352,7 @@ impl Arena {
         }
         let mut set: SmallVec<[ComponentId; 4]> = members.clone();
         set.sort();
+        set.dedup();
         let rev = self.revisions.bump();
         let t = self.components.table_for(&set);
         // For each table column fed by the bundle: member, first word in the member's row,
@@ -332,7 +360,8 @@ impl Arena {
         let table = &self.components.tables[t as usize];
         let mut feeds: SmallVec<[(usize, usize, usize, bool); 16]> = SmallVec::new();
         for slot in &table.slots {
-            let member = members.iter().position(|c| *c == slot.id).expect("bundle component in its table");
+            // A component given twice keeps the last value, as with `insert_pod`.
+            let member = members.iter().rposition(|c| *c == slot.id).expect("bundle component in its table");
             let mut at = 0;
             for (lane, kind) in self.components.registry.info(slot.id).lane_kinds.iter().enumerate() {
                 let wide = *kind == crate::components::LaneKind::W64;
@@ -359,12 +388,21 @@ impl Arena {
                 }
             }
         });
+        // Requirements outside the bundle: added with defaults, row by row.
+        if members.iter().any(|&c| !self.components.registry.info(c).requires.is_empty()) {
+            for &id in &out {
+                for &c in &members {
+                    self.add_requirements(id, c, rev);
+                }
+            }
+        }
         Ok(out)
     }
 
     /// Runs `f` on each chunk matching `query`, with `reads` lanes readable and `writes`
     /// lanes writable. Written chunks are stamped with one new revision (copied first if a
-    /// snapshot shares them).
+    /// snapshot shares them). Tables that cannot lend every lane are skipped: string lanes,
+    /// and reference lanes asked for writing (use [`set_field`](Self::set_field)).
     pub fn for_each_chunk_mut(
         &mut self,
         query: &mut Query,
@@ -426,7 +464,8 @@ impl Arena {
     }
 
     /// Applies the reference policies for destroyed `target`: live holders get the field
-    /// cleared, the component removed, or are returned to be destroyed.
+    /// cleared, the component removed, or are returned to be destroyed (a holder that cannot
+    /// be destroyed gets the field cleared).
     pub(crate) fn apply_component_ref_policies(&mut self, target: Id, rev: u64, destroy: &mut Vec<Id>) {
         let Some(holders) = self.component_refs.remove(&target) else { return };
         for (holder, c, f) in holders {
@@ -434,7 +473,10 @@ impl Arena {
                 continue;
             }
             match self.components.registry.info(c).schema.fields[f as usize].on_destroy {
-                RefPolicy::ClearField => {
+                // A holder that cannot be destroyed has the field cleared instead of keeping
+                // a reference to a destroyed instance outside the reverse index.
+                RefPolicy::DestroyHolder if self.can_destroy(holder) => destroy.push(holder),
+                RefPolicy::ClearField | RefPolicy::DestroyHolder => {
                     let loc = self.components.loc(holder).expect("row");
                     let table = self.components.tables.make_mut(loc.table as usize);
                     let s = table.slot(c).expect("component");
@@ -442,7 +484,6 @@ impl Arena {
                     table.write_lane(loc.row as usize, s, first, LaneValue::Word(0), rev);
                 }
                 RefPolicy::RemoveComponent => self.remove_component_at(holder, c, rev),
-                RefPolicy::DestroyHolder => destroy.push(holder),
             }
             let slot = self.slot_of(holder);
             self.stamp(slot, rev);

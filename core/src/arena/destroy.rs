@@ -132,11 +132,22 @@ impl Arena {
         self.topology.push(rev, TopologyChange::Destroyed { id });
         self.doomed.extend(subtree.iter().copied());
         self.events.push(InstanceEvent::Destroyed { root: id, subtree });
-        // `DestroyHolder` policies cascade; a platform-owned holder cannot be destroyed by a
-        // policy and keeps its (now stale) reference instead.
+        // `DestroyHolder` policies cascade (holders that cannot be destroyed had the field
+        // cleared instead).
         for holder in holders_to_destroy {
             let _ = self.destroy(holder);
         }
         Ok(true)
+    }
+
+    /// Whether [`destroy`](Self::destroy) of the live instance `id` would go ahead: it is not
+    /// the place root or the Workspace, and nothing in its subtree is platform-owned.
+    pub(crate) fn can_destroy(&self, id: Id) -> bool {
+        let node = self.read(self.slot_of(id));
+        !matches!(node.class(), Class::DataModel | Class::Workspace)
+            && !self
+                .subtree(id)
+                .iter()
+                .any(|&d| self.read(self.slot_of(d)).flags().contains(NodeFlags::PLATFORM_OWNED))
     }
 }

@@ -7,7 +7,7 @@
 //! and its snapshots); on another store it is rebuilt.
 
 use super::column::{Block, CHUNK_ROWS, Column, GROUP_ROWS};
-use super::schema::{ComponentId, LaneKind};
+use super::schema::{ComponentId, FieldType, LaneKind, SchemaRegistry};
 use super::store::ComponentStore;
 use super::table::Table;
 use crate::id::Id;
@@ -64,8 +64,10 @@ impl Query {
                 self.tables.push(t as u32);
             }
         }
-        self.seen = store.tables.len();
-        &self.tables
+        self.seen = self.seen.max(store.tables.len());
+        // An older snapshot of the same store holds a prefix of its tables: lend only those.
+        let n = self.tables.partition_point(|&t| (t as usize) < store.tables.len());
+        &self.tables[..n]
     }
 }
 
@@ -110,10 +112,15 @@ impl<'a> ChunkView<'a> {
     }
 
     /// A word lane as a slice of `T` (`f32`, `i32`, `u32` for 32-bit lanes; `f64`, `i64`,
-    /// `u64` for 64-bit lanes). `None` if the table lacks the component.
+    /// `u64` for 64-bit lanes). `None` if the table lacks the component, if the lane is past
+    /// the component's lanes, or if it is a string lane.
     pub fn lane<T: bytemuck::Pod>(&self, lane: Lane) -> Option<&'a [T]> {
         let s = self.table.slot(lane.component)?;
-        let col = self.table.slots[s].first_lane + lane.lane as usize;
+        let slot = self.table.slots[s];
+        let col = slot.first_lane + lane.lane as usize;
+        if usize::from(lane.lane) >= slot.lanes || self.table.columns[col].kind == LaneKind::Str {
+            return None;
+        }
         Some(&bytemuck::cast_slice(self.table.columns[col].blocks(self.k))[..self.len])
     }
 
@@ -207,16 +214,27 @@ enum Role {
 }
 
 /// Resolves `reads` and `writes` in `table`; `None` if the table lacks one of them (string
-/// lanes count as lacking).
+/// lanes count as lacking, and so do reference lanes requested for writing: a raw write
+/// would bypass the reverse index).
 ///
 /// # Panics
 /// If a lane is both read and written, or written twice.
-fn resolve(table: &Table, reads: &[Lane], writes: &[Lane]) -> Option<Resolved> {
+fn resolve(table: &Table, registry: &SchemaRegistry, reads: &[Lane], writes: &[Lane]) -> Option<Resolved> {
     let col = |l: &Lane| -> Option<usize> {
         let s = table.slot(l.component)?;
         let slot = table.slots[s];
         let c = slot.first_lane + l.lane as usize;
         (usize::from(l.lane) < slot.lanes && table.columns[c].kind != LaneKind::Str).then_some(c)
+    };
+    let writable = |l: &Lane| -> Option<usize> {
+        let info = registry.info(l.component);
+        let is_ref = info
+            .schema
+            .fields
+            .iter()
+            .zip(&info.field_lanes)
+            .any(|(f, &first)| f.ty == FieldType::InstanceRef && first == usize::from(l.lane));
+        col(l).filter(|_| !is_ref)
     };
     let mut written_slots: SmallVec<[usize; 4]> = SmallVec::new();
     for l in writes {
@@ -230,7 +248,7 @@ fn resolve(table: &Table, reads: &[Lane], writes: &[Lane]) -> Option<Resolved> {
         roles.push((col(l)?, Role::Read(i)));
     }
     for (i, l) in writes.iter().enumerate() {
-        let c = col(l)?;
+        let c = writable(l)?;
         assert!(
             roles.iter().all(|&(other, _)| other != c),
             "a lane may not be both read and written, nor written twice"
@@ -255,16 +273,17 @@ impl Query {
         reads: &[Lane],
         writes: &[Lane],
     ) -> (&[u32], &[Option<Resolved>]) {
-        self.tables(store);
+        // On an older snapshot the store holds only a prefix of the cached tables.
+        let n = self.tables(store).len();
         let stale = self.lanes.as_ref().is_none_or(|c| c.reads[..] != *reads || c.writes[..] != *writes);
         if stale {
             self.lanes = Some(LaneCache { reads: reads.into(), writes: writes.into(), resolved: Vec::new() });
         }
         let cache = self.lanes.as_mut().expect("just ensured");
-        for &t in &self.tables[cache.resolved.len()..] {
-            cache.resolved.push(resolve(&store.tables[t as usize], reads, writes));
+        for &t in self.tables.get(cache.resolved.len()..n).unwrap_or_default() {
+            cache.resolved.push(resolve(&store.tables[t as usize], &store.registry, reads, writes));
         }
-        (&self.tables, &cache.resolved)
+        (&self.tables[..n], &cache.resolved[..n])
     }
 }
 
@@ -371,6 +390,9 @@ fn table_chunk_lanes<'a>(table: &'a mut Table, r: &Resolved, rev: u64) -> SmallV
 impl ComponentStore {
     /// The first lane of field `field` of component `c`.
     pub fn lane(&self, c: ComponentId, field: &str) -> Option<Lane> {
+        if c.index() >= self.registry.len() {
+            return None;
+        }
         let info = self.registry.info(c);
         let f = info.field(field)?;
         Some(Lane { component: c, lane: info.field_lanes[f] as u16 })
@@ -430,8 +452,9 @@ impl ComponentStore {
     /// Runs `f` on every chunk matching `query` with `reads` lanes readable and `writes` lanes
     /// writable, stamping written chunks with `rev` (copying them first if a snapshot shares
     /// them). Tables lacking a requested lane are skipped; string lanes cannot be accessed as
-    /// slices and count as lacking. A lane must not be both read and written, nor written
-    /// twice. Lane positions are resolved once per table and cached in the query.
+    /// slices and count as lacking, and so do reference lanes requested for writing. A lane
+    /// must not be both read and written, nor written twice. Lane positions are resolved once
+    /// per table and cached in the query.
     pub(crate) fn for_each_chunk_mut(
         &mut self,
         query: &mut Query,

@@ -74,7 +74,12 @@ impl FieldType {
     }
 
     /// Bytes this field takes in a plain-old-data component struct, if it can live in one.
+    /// Strings cannot, and neither can instance references: raw writes would bypass the
+    /// reverse index and the liveness check.
     pub fn pod_bytes(self) -> Option<usize> {
+        if self == FieldType::InstanceRef {
+            return None;
+        }
         match self.lanes() {
             (n, LaneKind::W32) => Some(4 * n),
             (n, LaneKind::W64) => Some(8 * n),
@@ -91,7 +96,9 @@ pub enum RefPolicy {
     ClearField,
     /// Remove the referring component, and every component on the holder that requires it.
     RemoveComponent,
-    /// Destroy the holder instance (and its subtree).
+    /// Destroy the holder instance (and its subtree). A holder that cannot be destroyed (its
+    /// subtree holds a platform-owned instance, or it is the place root or the Workspace) has
+    /// the field cleared instead.
     DestroyHolder,
 }
 
@@ -271,7 +278,8 @@ pub struct ComponentInfo {
     pub field_lanes: Vec<usize>,
     /// Kind of each lane.
     pub lane_kinds: Vec<LaneKind>,
-    /// Bytes of a plain-old-data struct for this schema, if every lane is a word.
+    /// Bytes of a plain-old-data struct for this schema, if every field can live in one
+    /// (see [`FieldType::pod_bytes`]).
     pub pod_bytes: Option<usize>,
 }
 

@@ -158,11 +158,17 @@ impl ComponentStore {
 
     /// Field `name` of `id`'s component `c`.
     pub fn field_by_name(&self, id: Id, c: ComponentId, name: &str) -> Option<FieldValue> {
+        if c.index() >= self.registry.len() {
+            return None;
+        }
         self.field(id, c, self.registry.info(c).field(name)?)
     }
 
     /// Every field of `id`'s component `c`.
     pub fn row(&self, id: Id, c: ComponentId) -> Option<Vec<FieldValue>> {
+        if c.index() >= self.registry.len() {
+            return None;
+        }
         let n = self.registry.info(c).schema.fields.len();
         (0..n).map(|f| self.field(id, c, f)).collect()
     }

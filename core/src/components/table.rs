@@ -3,7 +3,10 @@
 //! Columns are laid out component by component, in component-id order: each component's
 //! lanes, then its row-tick lane (the revision at which each row of that component was last
 //! written through a single-row path). Bulk chunk writes stamp a per-component, per-chunk
-//! `bulk` revision instead of touching every row tick.
+//! `bulk` revision instead of touching every row tick. A row's revision is the newer of its
+//! tick and its chunk's bulk revision; a row moving to another chunk carries that revision in
+//! its tick, and the destination chunk's bulk revisions are folded into its rows' ticks first,
+//! so a move neither loses a write nor gains one.
 //!
 //! Invariants: every column has exactly `len` rows; `ids[r]` is the instance owning row `r`;
 //! `components` is sorted and matches `slots`.
@@ -152,6 +155,11 @@ impl Table {
     pub fn swap_remove(&mut self, row: usize, rev: u64) -> Option<Id> {
         let last = self.len - 1;
         let moved = (row != last).then(|| self.id_at(last));
+        if row / CHUNK_ROWS != last / CHUNK_ROWS {
+            // The moved row changes chunk: it keeps its own revision, not the new chunk's.
+            self.settle_bulk(row / CHUNK_ROWS, rev);
+            self.settle_row(last, rev);
+        }
         for col in std::iter::once(&mut self.ids).chain(self.columns.iter_mut()) {
             col.swap_remove(row, self.len, rev);
         }
@@ -165,22 +173,29 @@ impl Table {
     }
 
     /// Appends a copy of `src`'s `row` (for the components both tables hold, keeping their
-    /// row ticks); components only here get zeroed lanes and tick `rev`. Returns the new row.
+    /// row revisions, tick or bulk); components only here get zeroed lanes and tick `rev`.
+    /// Returns the new row.
     pub fn push_copy_of(&mut self, src: &Table, row: usize, rev: u64) -> usize {
+        if !self.len.is_multiple_of(CHUNK_ROWS) {
+            self.settle_bulk(self.len / CHUNK_ROWS, rev);
+        }
         let new_row = self.len;
         self.ids.push_from(new_row, &src.ids, row, rev);
         for slot in &self.slots {
-            let cols = &mut self.columns[slot.first_lane..=slot.tick];
+            let (tick, lanes) =
+                self.columns[slot.first_lane..=slot.tick].split_last_mut().expect("a tick column");
             match src.slot(slot.id) {
-                // Lanes and the row tick sit next to each other in both tables.
                 Some(ss) => {
-                    let from = src.slots[ss].first_lane;
-                    for (lane, col) in cols.iter_mut().enumerate() {
-                        col.push_from(new_row, &src.columns[from + lane], row, rev);
+                    let from = src.slots[ss];
+                    for (lane, col) in lanes.iter_mut().enumerate() {
+                        col.push_from(new_row, &src.columns[from.first_lane + lane], row, rev);
                     }
+                    // The row's revision is its tick or its chunk's bulk revision, whichever is
+                    // newer: carry both, or a bulk write before the move would be lost.
+                    let written = src.columns[from.tick].word(row).max(src.bulk[ss][row / CHUNK_ROWS]);
+                    tick.push(new_row, LaneValue::Word(written), rev);
                 }
                 None => {
-                    let (tick, lanes) = cols.split_last_mut().expect("a tick column");
                     for col in lanes {
                         let empty =
                             if col.kind == LaneKind::Str { LaneValue::Str(None) } else { LaneValue::Word(0) };
@@ -192,6 +207,35 @@ impl Table {
         }
         self.grew(new_row + 1);
         new_row
+    }
+
+    /// Folds chunk `k`'s bulk revisions into its rows' ticks and clears them, before a row
+    /// moves into the chunk: the newcomer must not take a bulk write it never had.
+    fn settle_bulk(&mut self, k: usize, rev: u64) {
+        let rows = k * CHUNK_ROWS..k * CHUNK_ROWS + self.chunk_len(k);
+        for s in 0..self.slots.len() {
+            let bulk = std::mem::take(&mut self.bulk[s][k]);
+            if bulk == 0 {
+                continue;
+            }
+            let tick = &mut self.columns[self.slots[s].tick];
+            for r in rows.clone() {
+                if tick.word(r) < bulk {
+                    tick.set(r, LaneValue::Word(bulk), rev);
+                }
+            }
+        }
+    }
+
+    /// Folds `row`'s chunk bulk revisions into the row's own ticks (the chunk keeps them).
+    fn settle_row(&mut self, row: usize, rev: u64) {
+        for s in 0..self.slots.len() {
+            let bulk = self.bulk[s][row / CHUNK_ROWS];
+            let tick = &mut self.columns[self.slots[s].tick];
+            if tick.word(row) < bulk {
+                tick.set(row, LaneValue::Word(bulk), rev);
+            }
+        }
     }
 
     /// Revision of the newest write to component slot `s` in chunk `k` (single-row or bulk).

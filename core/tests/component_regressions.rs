@@ -1,0 +1,276 @@
+//! Focused regression tests for component-store bugs found by the model test
+//! (`tests/model/`), one per bug, through the public API.
+
+use arbor_core::{
+    Arena, ArenaError, CHUNK_ROWS, Class, ComponentId, FieldDef, FieldType, FieldValue, Lane, PodComponent,
+    Query, RefPolicy, Schema, SchemaError,
+};
+
+fn health() -> Schema {
+    Schema::new("Health", vec![FieldDef::new("hp", FieldType::I32), FieldDef::new("regen", FieldType::F32)])
+}
+
+#[test]
+fn an_unknown_component_id_is_refused_not_a_panic() {
+    let mut arena = Arena::new();
+    let h = arena.register_component(health()).unwrap();
+    let p = arena.create(Class::Part, "P", None).unwrap();
+    arena.add_component(p, h, None).unwrap();
+    let unknown = ComponentId(9);
+    let rev = arena.revisions().global;
+    assert_eq!(
+        arena.set_field(p, unknown, "hp", FieldValue::I32(1)),
+        Err(ArenaError::Component(SchemaError::UnknownComponent("#9".into())))
+    );
+    assert_eq!(arena.revisions().global, rev);
+    assert_eq!(arena.field(p, unknown, "hp"), None);
+    assert_eq!(arena.components().field_by_name(p, unknown, "hp"), None);
+    assert_eq!(arena.components().row(p, unknown), None);
+    assert_eq!(arena.components().lane(unknown, "hp"), None);
+}
+
+#[test]
+fn a_chunk_view_lends_only_the_components_own_word_lanes() {
+    let mut arena = Arena::new();
+    let h = arena.register_component(health()).unwrap();
+    let label = arena
+        .register_component(Schema::new("Label", vec![FieldDef::new("text", FieldType::String)]))
+        .unwrap();
+    let p = arena.create(Class::Part, "P", None).unwrap();
+    arena.add_component(p, h, Some(&[FieldValue::I32(7), FieldValue::F32(0.5)])).unwrap();
+    arena.add_component(p, label, None).unwrap();
+    let mut q = Query::new(&[h, label]);
+    let mut views = 0;
+    arena.components().for_each_chunk(&mut q, |view| {
+        views += 1;
+        assert_eq!(view.lane::<i32>(Lane { component: h, lane: 0 }), Some(&[7][..]));
+        assert_eq!(view.lane::<f32>(Lane { component: h, lane: 1 }), Some(&[0.5][..]));
+        // Lane 2 is past Health's two lanes (it was the row-tick column); Label's lane is a string.
+        assert_eq!(view.lane::<u32>(Lane { component: h, lane: 2 }), None);
+        assert_eq!(view.lane::<u32>(Lane { component: label, lane: 0 }), None);
+    });
+    assert_eq!(views, 1);
+}
+
+#[test]
+fn a_query_cached_on_the_arena_runs_on_an_older_snapshot() {
+    let mut arena = Arena::new();
+    let h = arena.register_component(health()).unwrap();
+    let x = arena.register_component(Schema::new("X", vec![FieldDef::new("v", FieldType::I32)])).unwrap();
+    let (a, b) =
+        (arena.create(Class::Part, "A", None).unwrap(), arena.create(Class::Part, "B", None).unwrap());
+    arena.add_component(a, h, None).unwrap();
+    let old = arena.snapshot();
+    arena.add_component(b, h, None).unwrap();
+    arena.add_component(b, x, None).unwrap(); // a table the snapshot does not have
+    let mut q = Query::new(&[h]);
+    assert_eq!(arena.components().ids(&mut q), vec![a, b]);
+    assert_eq!(old.components().ids(&mut q), vec![a]);
+    assert_eq!(old.components().changed_since(&mut q, h, 0), vec![a]);
+    // And back on the arena, without listing a table twice.
+    assert_eq!(arena.components().ids(&mut q), vec![a, b]);
+}
+
+#[test]
+fn adding_a_component_already_there_without_values_changes_nothing() {
+    let mut arena = Arena::new();
+    let h = arena.register_component(health()).unwrap();
+    let p = arena.create(Class::Part, "P", None).unwrap();
+    arena.add_component(p, h, None).unwrap();
+    let before = arena.snapshot();
+    assert_eq!(arena.add_component(p, h, None), Ok(false));
+    assert_eq!(arena.revisions().global, before.revisions().global);
+    assert!(before.diff(&arena.snapshot()).is_empty(), "no instance or row reported as written");
+}
+
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+struct LinkPod {
+    to: u64,
+}
+
+impl PodComponent for LinkPod {
+    fn schema() -> Schema {
+        Schema::new("Link", vec![FieldDef::reference("to", RefPolicy::ClearField)])
+    }
+}
+
+#[test]
+fn a_pod_type_cannot_hold_an_instance_reference() {
+    // A raw write of the id would skip the reverse index: destroying the target would then
+    // leave the field pointing at it.
+    let mut arena = Arena::new();
+    assert_eq!(arena.register_pod::<LinkPod>(), Err(SchemaError::PodLayout("Link".into())));
+    assert!(arena.components().registry().is_empty(), "a refused registration registers nothing");
+    assert_eq!(FieldType::InstanceRef.pod_bytes(), None);
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+struct HealthPod {
+    hp: i32,
+    regen: f32,
+}
+
+impl PodComponent for HealthPod {
+    fn schema() -> Schema {
+        health()
+    }
+}
+
+#[test]
+fn a_component_given_twice_in_a_bundle_gets_one_row_with_the_last_value() {
+    let mut arena = Arena::new();
+    let h = arena.register_pod::<HealthPod>().unwrap();
+    let (first, last) = (HealthPod { hp: 1, regen: 0.0 }, HealthPod { hp: 2, regen: 0.5 });
+    let spawned = arena.spawn_batch(Class::Part, "S", None, [(first, last)]).unwrap();
+    let inserted = arena.create(Class::Part, "I", None).unwrap();
+    arena.insert_pod(inserted, &(first, last)).unwrap();
+    for id in [spawned[0], inserted] {
+        assert_eq!(arena.components().components_of(id), &[h]);
+        assert_eq!(arena.components().get_pod::<HealthPod>(id), Some(last));
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+struct RegenPod {
+    rate: f32,
+}
+
+impl PodComponent for RegenPod {
+    fn schema() -> Schema {
+        Schema::new("Regen", vec![FieldDef::new("rate", FieldType::F32)]).requiring("Health")
+    }
+}
+
+#[test]
+fn pod_inserts_and_spawns_add_the_required_components() {
+    let mut arena = Arena::new();
+    let h = arena.register_component(health()).unwrap();
+    let regen = arena.register_pod::<RegenPod>().unwrap();
+    let p = arena.create(Class::Part, "P", None).unwrap();
+    arena.insert_pod(p, &(RegenPod { rate: 2.0 },)).unwrap();
+    let spawned = arena.spawn_batch(Class::Part, "S", None, [(RegenPod { rate: 3.0 },)]).unwrap();
+    for (id, rate) in [(p, 2.0), (spawned[0], 3.0)] {
+        assert_eq!(arena.components().components_of(id), &[h, regen], "the requirement was added");
+        assert_eq!(arena.components().row(id, h), Some(vec![FieldValue::I32(0), FieldValue::F32(0.0)]));
+        assert_eq!(arena.components().get_pod::<RegenPod>(id), Some(RegenPod { rate }));
+    }
+    // So removing the requirement takes the dependent with it.
+    assert_eq!(arena.remove_component(p, h), Ok(true));
+    assert!(arena.components().components_of(p).is_empty());
+}
+
+#[test]
+fn a_bulk_write_survives_the_row_moving_to_another_table() {
+    let mut arena = Arena::new();
+    let h = arena.register_component(health()).unwrap();
+    let x = arena.register_component(Schema::new("X", vec![FieldDef::new("v", FieldType::I32)])).unwrap();
+    let p = arena.create(Class::Part, "P", None).unwrap();
+    arena.add_component(p, h, None).unwrap();
+    let since = arena.revisions().global;
+    let mut q = Query::new(&[h]);
+    arena
+        .for_each_chunk_mut(&mut q, &[], &[Lane { component: h, lane: 0 }], |mut c| c.write::<i32>(0)[0] = 5);
+    let pass = arena.revisions().global;
+    assert_eq!(arena.components().row_revision(p, h), Some(pass));
+    arena.add_component(p, x, None).unwrap(); // moves the row to the table {Health, X}
+    assert_eq!(arena.components().row_revision(p, h), Some(pass), "the pass still counts as a write");
+    assert_eq!(arena.components().changed_since(&mut q, h, since), vec![p]);
+}
+
+#[test]
+fn a_destroy_holder_policy_clears_the_field_of_a_holder_that_cannot_be_destroyed() {
+    let mut arena = Arena::new();
+    let ws = arena.workspace();
+    let tether = arena
+        .register_component(Schema::new("Tether", vec![FieldDef::reference("to", RefPolicy::DestroyHolder)]))
+        .unwrap();
+    let target = arena.create(Class::Part, "T", Some(ws)).unwrap();
+    let owned = arena.create(Class::Part, "Owned", Some(ws)).unwrap();
+    let plain = arena.create(Class::Part, "Plain", Some(ws)).unwrap();
+    for holder in [owned, plain, ws] {
+        arena.add_component(holder, tether, Some(&[FieldValue::Ref(Some(target))])).unwrap();
+    }
+    arena.set_platform_owned(owned, true).unwrap();
+    let rev = arena.revisions().global + 1; // the target's destruction; `plain`'s comes after
+    arena.destroy(target).unwrap();
+    assert!(arena.get(plain).is_none(), "a holder that can be destroyed is");
+    for holder in [owned, ws] {
+        assert!(arena.get(holder).is_some());
+        assert_eq!(arena.field(holder, tether, "to"), Some(FieldValue::Ref(None)), "no stale reference");
+        assert_eq!(arena.components().row_revision(holder, tether), Some(rev));
+    }
+    assert_eq!(arena.get(owned).unwrap().revision(), rev);
+    assert_eq!(arena.component_referrers(target).count(), 0);
+}
+
+#[test]
+fn a_row_moved_into_a_chunk_does_not_take_the_chunks_bulk_write() {
+    let mut arena = Arena::new();
+    let h = arena.register_pod::<HealthPod>().unwrap();
+    let x = arena.register_component(Schema::new("X", vec![FieldDef::new("v", FieldType::I32)])).unwrap();
+    let q = arena.create(Class::Part, "Q", None).unwrap();
+    arena.add_component(q, h, None).unwrap();
+    arena.add_component(q, x, None).unwrap();
+    let written = arena.components().row_revision(q, h).unwrap();
+    // A full chunk of {Health}, all written by one pass that skips `q`.
+    let zero = HealthPod { hp: 0, regen: 0.0 };
+    let ids = arena.spawn_batch(Class::Part, "S", None, vec![(zero,); CHUNK_ROWS]).unwrap();
+    let mut not_x = Query::new(&[h]).without(&[x]);
+    arena.for_each_chunk_mut(&mut not_x, &[], &[Lane { component: h, lane: 0 }], |_| {});
+    // `q` joins {Health} (a new chunk), then moves into the first chunk when a row leaves it.
+    arena.remove_component(q, x).unwrap();
+    assert_eq!(arena.components().row_revision(q, h), Some(written));
+    arena.remove_component(ids[0], h).unwrap();
+    assert_eq!(arena.components().row_revision(q, h), Some(written), "q was never written by the pass");
+    assert!(!arena.components().changed_since(&mut Query::new(&[h]), h, written).contains(&q));
+    // The same through a push into a partly filled chunk that had a bulk write.
+    arena.remove_component(ids[2], h).unwrap();
+    let r = arena.create(Class::Part, "R", None).unwrap();
+    arena.add_component(r, h, None).unwrap();
+    arena.add_component(r, x, None).unwrap();
+    let r_written = arena.components().row_revision(r, h).unwrap();
+    let mut all = Query::new(&[h]).without(&[x]);
+    arena.for_each_chunk_mut(&mut all, &[], &[Lane { component: h, lane: 0 }], |_| {});
+    arena.remove_component(r, x).unwrap();
+    assert_eq!(arena.components().row_revision(r, h), Some(r_written));
+    // Rows that were in the chunks keep the pass.
+    let pass = arena.revisions().global - 1;
+    assert_eq!(arena.components().row_revision(ids[1], h), Some(pass));
+}
+
+#[test]
+fn a_chunk_pass_cannot_write_a_reference_lane() {
+    let mut arena = Arena::new();
+    let aim = arena
+        .register_component(Schema::new(
+            "Aim",
+            vec![FieldDef::reference("at", RefPolicy::ClearField), FieldDef::new("weight", FieldType::F64)],
+        ))
+        .unwrap();
+    let (holder, target) =
+        (arena.create(Class::Part, "H", None).unwrap(), arena.create(Class::Part, "T", None).unwrap());
+    arena.add_component(holder, aim, Some(&[FieldValue::Ref(Some(target)), FieldValue::F64(1.0)])).unwrap();
+    let mut q = Query::new(&[aim]);
+    let mut chunks = 0;
+    arena.for_each_chunk_mut(&mut q, &[], &[Lane { component: aim, lane: 0 }], |mut c| {
+        chunks += 1;
+        c.write::<u64>(0)[0] = 12345; // would point the field at an id past the reverse index
+    });
+    assert_eq!(chunks, 0, "the reference lane is not lent for writing");
+    assert_eq!(arena.field(holder, aim, "at"), Some(FieldValue::Ref(Some(target))));
+    // Reading it and writing the plain lane are fine.
+    arena.for_each_chunk_mut(
+        &mut q,
+        &[Lane { component: aim, lane: 0 }],
+        &[Lane { component: aim, lane: 1 }],
+        |mut c| {
+            assert_eq!(c.read::<u64>(0), &[target.0]);
+            c.write::<f64>(0)[0] = 2.0;
+        },
+    );
+    assert_eq!(arena.field(holder, aim, "weight"), Some(FieldValue::F64(2.0)));
+    assert_eq!(arena.component_referrers(target).count(), 1);
+}

@@ -36,17 +36,25 @@ impl Arena {
         if !class.is_creatable() {
             return Err(ArenaError::NotCreatable(class));
         }
+        if let Some(p) = parent
+            && count > 0
+        {
+            self.validate_destination(class, p, None)?;
+        }
         if self.occupied.saturating_add(count) > self.config.max_nodes {
             return Err(ArenaError::Full(self.config.max_nodes));
         }
         let mut out = Vec::with_capacity(count);
         if parent.is_some() {
-            let cp = self.checkpoint();
             for _ in 0..count {
                 match self.create(class, name, parent) {
                     Ok(id) => out.push(id),
                     Err(e) => {
-                        self.rollback(cp, &out);
+                        // Only id exhaustion gets here (the parent and the limit were checked):
+                        // the attached nodes are destroyed again.
+                        for id in out {
+                            let _ = self.destroy(id);
+                        }
                         return Err(e);
                     }
                 }

@@ -489,14 +489,14 @@ fn spawn_batch(
     parent: Option<Id>,
 ) -> Result<Vec<Id>, ArenaError> {
     m.pod_ids(rows)?;
+    // A batch that cannot be created whole changes nothing.
+    let before = m.clone();
     let mut ids = Vec::new();
     for _ in 0..n {
         match m.create(Class::Part, "Spawned", parent) {
             Ok(id) => ids.push(id),
             Err(e) => {
-                for id in ids {
-                    assert_eq!(m.destroy(id, &mut Default::default()), Ok(true));
-                }
+                *m = before;
                 return Err(e);
             }
         }

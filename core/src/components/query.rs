@@ -441,8 +441,15 @@ impl ComponentStore {
                         continue;
                     }
                     let end = (start + GROUP_ROWS).min(len);
-                    let rows = ids[start..end].iter().zip(&ticks[start..end]);
-                    out.extend(rows.filter(|(_, t)| **t > since).map(|(id, _)| *id));
+                    // A branch-free mask of the newer rows, then one push per set bit.
+                    let mut newer = 0u64;
+                    for (i, t) in ticks[start..end].iter().enumerate() {
+                        newer |= u64::from(*t > since) << i;
+                    }
+                    while newer != 0 {
+                        out.push(ids[start + newer.trailing_zeros() as usize]);
+                        newer &= newer - 1;
+                    }
                 }
             }
         }

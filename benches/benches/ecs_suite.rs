@@ -20,6 +20,9 @@
 //! passes read velocity lanes while writing position lanes with no copy; `heavy_compute`
 //! gathers the written lanes into rows and scatters them back to parallelise inside a chunk.
 //!
+//! Every store allocates through mimalloc, the allocator the `arbor` server binary uses, so
+//! insert workloads measure the stores rather than glibc returning pages to the kernel.
+//!
 //! Setup (building worlds, fresh arenas, snapshots) and dropping large results happen
 //! outside the timed region (`iter_batched`, `iter_with_large_drop`). Groups with large or
 //! slow iterations use 10 samples with flat sampling so the whole file runs in a few minutes
@@ -40,6 +43,9 @@ use rayon::prelude::*;
 use std::cell::{Cell, RefCell};
 use std::hint::black_box;
 use wide::f32x8;
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 // ---- components, shared by the three stores ----
 

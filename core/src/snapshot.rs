@@ -111,9 +111,10 @@ impl Snapshot {
     }
 
     /// Bytes this snapshot holds that the arena does not share with it: the top-level page
-    /// table and the id-map shard table (pages are shared until written).
+    /// table and the component store's table and location-page pointers (pages, tables and
+    /// chunks are shared until written).
     pub fn own_bytes(&self) -> usize {
-        std::mem::size_of::<Self>() + self.store.table.top_bytes()
+        std::mem::size_of::<Self>() + self.store.table.top_bytes() + self.components.top_bytes()
     }
 
     /// What changed from `self` (older) to `newer`, both taken from the same arena.

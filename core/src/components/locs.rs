@@ -101,6 +101,11 @@ impl RowLocs {
         self.len
     }
 
+    /// Bytes a clone copies (the page pointers and their tags).
+    pub fn top_bytes(&self) -> usize {
+        self.pages.pointer_bytes()
+    }
+
     /// Heap bytes held (pages shared with snapshots counted in full; overflow entries
     /// estimated at 24 bytes).
     pub fn heap_bytes(&self) -> usize {

@@ -282,6 +282,12 @@ impl ComponentStore {
         }
     }
 
+    /// Bytes a clone (a snapshot) copies rather than shares: the table and location-page
+    /// pointers.
+    pub fn top_bytes(&self) -> usize {
+        self.tables.pointer_bytes() + self.locs.top_bytes()
+    }
+
     /// Heap bytes held by tables (chunks shared with snapshots counted in full).
     pub fn heap_bytes(&self) -> usize {
         self.tables.iter().map(|t| t.heap_bytes()).sum::<usize>() + self.locs.heap_bytes()

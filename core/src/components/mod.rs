@@ -1,7 +1,9 @@
 //! Game-defined components: a columnar archetype store attached to the arena.
 //!
 //! - [`schema`]: run-time schemas with typed fields, requirements and reference policies;
-//! - `column` / `table`: chunked, SIMD-aligned lanes and archetype tables;
+//! - `column` / `table`: chunked, SIMD-aligned lanes (with per-chunk and per-64-row
+//!   revisions) and archetype tables;
+//! - `locs`: where each instance's row is, in id-indexed copy-on-write pages;
 //! - [`ComponentStore`]: tables, row locations and schemas, shared by snapshots;
 //! - [`Query`], [`ChunkView`], [`ChunkLanes`]: iteration, parallel chunk passes, change
 //!   detection;

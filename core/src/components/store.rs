@@ -1,9 +1,9 @@
 //! [`ComponentStore`]: the archetype tables, row locations and schemas — the part of the
 //! component store a snapshot shares.
 //!
-//! Tables sit behind `Arc` and their columns are chunked, so a snapshot copies the table list,
-//! and the first write after it copies one table's chunk pointers and one chunk. Row
-//! locations live in a sharded copy-on-write map.
+//! Tables sit in a [`CowVec`] and their columns are chunked, so a snapshot copies the table
+//! list, and the first write after it copies one table's chunk pointers and one chunk. Row
+//! locations live in id-indexed copy-on-write pages ([`RowLocs`]).
 //!
 //! Invariants: `locs[id] = (t, r)` exactly when `tables[t].ids[r] == id`; an instance has at
 //! most one row, in the table of exactly its component set; tables are never removed, so

@@ -1,33 +1,47 @@
 //! Instance handles at the level of the Luau C API, for speed.
 //!
 //! A handle is a 16-byte tagged userdata ([`INSTANCE_TAG`]) holding the instance id and the
-//! address of its VM's [`WorldSlot`]; its metatable is the tag's shared metatable (assigned
-//! at creation without a lookup) with `__index`, `__newindex`, `__eq` and `__tostring`
-//! written as plain C functions. A property read is therefore one metamethod call that:
+//! address of its VM's [`WorldSlot`]; its metatable is the tag's shared, frozen metatable
+//! (assigned at creation without a lookup) with `__index`, `__newindex`, `__eq` and
+//! `__tostring` written as plain C functions. Dispatch uses Luau *string atoms*: a small
+//! integer cached inside each interned string, assigned once per string by [`user_atom`]
+//! (the `useratom` callback) to the names in [`Member`], so a property is found by a `match`
+//! on an integer, never by hashing or comparing the key.
 //!
-//! 1. reads the handle with `lua_touserdatatagged` (a tag compare, no metatable lookup);
-//! 2. reads the key's *string atom*: a small integer Luau caches inside each interned
-//!    string, assigned once per string by [`user_atom`] (the `useratom` callback) to the
-//!    names in [`Member`] — so dispatch is a `match` on an integer, never a string hash or
-//!    compare;
-//! 3. borrows the world once, reads the node's column, releases the borrow;
-//! 4. pushes the result: `Vector3`s as Luau's native `vector` (an unboxed value, no
-//!    allocation), strings from static or inline storage.
+//! A property read `part.Position` takes one of two paths:
 //!
-//! No Rust allocation happens on that path, and no `(ok, value)` tuple goes through a Lua
-//! prelude: errors are raised from the metamethod itself, prefixed with the calling script's
-//! chunk and line (`luaL_where(L, 1)`), with the same text as before. Rust panics are caught
-//! and turned into Lua errors, so a script cannot panic the server through a handle.
+//! - **Direct access** (the usual one). When a chunk is loaded, Luau rewrites every
+//!   `GETTABLEKS`/`SETTABLEKS` whose constant key has an atom into `GETUDATAKS`/`SETUDATAKS`;
+//!   for userdata of a tag registered with `lua_registeruserdatadirectaccess`, those call
+//!   [`direct_index`] / [`direct_newindex`] with the handle's block and the key's atom,
+//!   skipping the generic metamethod lookup and call. (Luau marks this API experimental and
+//!   mlua does not bind it; the declaration below matches the vendored Luau 0.740 and the
+//!   tests exercise it through every property access with a constant key.)
+//! - **Metamethods**, for everything else (computed keys like `part[name]`, and keys
+//!   without an atom, such as child names): [`instance_index`] reads the handle with
+//!   `lua_touserdatatagged` (a tag compare) and the key's atom with `lua_tolstringatom`.
 //!
-//! Methods (`FindFirstChild`, ...) are looked up by atom in an array held as the `__index`
-//! closure's upvalue; they are ordinary (mlua) functions.
+//! Both borrow the world once, read or write the node, release the borrow and push the
+//! result: `Vector3`s as Luau's native `vector` (an unboxed value, no allocation), strings
+//! from static or inline storage. No Rust allocation happens on the path and no
+//! `(ok, value)` tuple goes through a Lua prelude: errors are raised from the C function
+//! itself, prefixed with the calling script's chunk and line (`luaL_where(L, 1)`), with the
+//! same text as before. Rust panics are caught and turned into Lua errors, so a script cannot
+//! panic the server through a handle.
+//!
+//! Methods (`FindFirstChild`, ...) are found by atom in an array held as the `__index`
+//! closure's upvalue; each is an mlua function behind [`method_trampoline`], which checks the
+//! receiver, passes its id and wraps a returned id as a handle without an mlua round trip.
+//!
+//! Budget: a property access is not a Luau `CALL`, so it costs no budget unit (the
+//! enclosing loop's back-edge still does); a method call costs its `CALL`.
 
 use super::props::{self, Arg, Fail, Member, Read};
 use crate::state::{WorldSlot, world_slot};
 use arbor_core::{Id, Vec3};
 use mlua::{Lua, Table, Value, ffi};
 use std::borrow::Cow;
-use std::ffi::{c_char, c_int};
+use std::ffi::{c_char, c_int, c_void};
 use std::panic::AssertUnwindSafe;
 
 /// Luau userdata tag of Instance handles. mlua marks destructed userdata with tag 1 and
@@ -228,18 +242,15 @@ unsafe fn push_read(state: *mut ffi::lua_State, read: &Read, world: *const World
     }
 }
 
-/// `__index(handle, key)`: a method (from upvalue 1, by atom), a property, or a child.
-unsafe extern "C-unwind" fn instance_index(state: *mut ffi::lua_State) -> c_int {
-    // SAFETY: the VM calls this C function with its two arguments on the stack and
-    // LUA_MINSTACK free slots; every helper below is used within that contract, and
-    // `raise` never returns.
+/// Pushes `handle.key` for the index metamethod and its direct-access twin.
+///
+/// # Safety
+/// `state` is the thread running the calling C function (index or direct callback) whose
+/// function is the `__index` closure (upvalue 1: methods by atom), with the key at index 2
+/// and free stack slots; `key` borrows that argument.
+unsafe fn index(state: *mut ffi::lua_State, h: Handle, key: &[u8], member: Option<Member>) -> c_int {
+    // SAFETY: per the caller's contract; `raise` never returns.
     unsafe {
-        let key = key_at(state, 2);
-        let Some(h) = handle_at(state, 1) else { raise(state, Cow::Borrowed(NOT_AN_INSTANCE)) };
-        let (key, member) = match key {
-            Ok(k) => k,
-            Err(m) => raise(state, m),
-        };
         if let Some(m) = member.filter(|m| m.is_method()) {
             ffi::lua_rawgeti(state, ffi::lua_upvalueindex(1), ffi::lua_Integer::from(m as u8));
             return 1;
@@ -260,16 +271,15 @@ unsafe extern "C-unwind" fn instance_index(state: *mut ffi::lua_State) -> c_int 
     }
 }
 
-/// `__newindex(handle, key, value)`: a property write.
-unsafe extern "C-unwind" fn instance_newindex(state: *mut ffi::lua_State) -> c_int {
-    // SAFETY: as in `instance_index`, with three arguments; the borrowed key and value
-    // bytes stay on the stack for the whole call.
+/// Performs `handle.key = value` (value at index 3) for the newindex metamethod and its
+/// direct-access twin.
+///
+/// # Safety
+/// `state` is the thread running the calling C function with the value at index 3 and
+/// free stack slots; `key` borrows one of its arguments.
+unsafe fn newindex(state: *mut ffi::lua_State, h: Handle, key: &[u8], member: Option<Member>) {
+    // SAFETY: per the caller's contract; the value's bytes stay on the stack for the call.
     unsafe {
-        let Some(h) = handle_at(state, 1) else { raise(state, Cow::Borrowed(NOT_AN_INSTANCE)) };
-        let (key, member) = match key_at(state, 2) {
-            Ok(k) => k,
-            Err(m) => raise(state, m),
-        };
         let value = arg_at(state, 3);
         // SAFETY (deref): the slot outlives every handle of its VM (see `Handle::world`).
         let slot = &*h.world;
@@ -277,9 +287,104 @@ unsafe extern "C-unwind" fn instance_newindex(state: *mut ffi::lua_State) -> c_i
             let mut w = slot.borrow().map_err(Cow::Borrowed)?;
             props::write(&mut w, Id(h.id), member, key, &value)
         });
-        match written {
-            Ok(()) => 0,
+        if let Err(m) = written {
+            raise(state, m);
+        }
+    }
+}
+
+/// `__index(handle, key)`: a method (from upvalue 1, by atom), a property, or a child.
+unsafe extern "C-unwind" fn instance_index(state: *mut ffi::lua_State) -> c_int {
+    // SAFETY: the VM calls this C function (the `__index` closure) with its two arguments
+    // on the stack and LUA_MINSTACK free slots; `raise` never returns.
+    unsafe {
+        let Some(h) = handle_at(state, 1) else { raise(state, Cow::Borrowed(NOT_AN_INSTANCE)) };
+        match key_at(state, 2) {
+            Ok((key, member)) => index(state, h, key, member),
             Err(m) => raise(state, m),
+        }
+    }
+}
+
+/// `__newindex(handle, key, value)`: a property write.
+unsafe extern "C-unwind" fn instance_newindex(state: *mut ffi::lua_State) -> c_int {
+    // SAFETY: as in `instance_index`, with three arguments.
+    unsafe {
+        let Some(h) = handle_at(state, 1) else { raise(state, Cow::Borrowed(NOT_AN_INSTANCE)) };
+        match key_at(state, 2) {
+            Ok((key, member)) => newindex(state, h, key, member),
+            Err(m) => raise(state, m),
+        }
+        0
+    }
+}
+
+/// Luau's direct userdata access callback (`lua_UserdataDirectAccess`).
+type DirectAccess = unsafe extern "C-unwind" fn(*mut ffi::lua_State, *mut c_void, c_int, *mut u16, c_int);
+/// Luau's direct userdata namecall callback (`lua_UserdataDirectNamecall`).
+type DirectNamecall =
+    unsafe extern "C-unwind" fn(*mut ffi::lua_State, *mut c_void, c_int, *mut u16, c_int) -> c_int;
+
+unsafe extern "C-unwind" {
+    /// Luau (`lua.h`, marked experimental): for userdata with `tag`, `GETTABLEKS` /
+    /// `SETTABLEKS` / `NAMECALL` with a constant key that has an atom call these callbacks
+    /// directly (the VM rewrites them to `GETUDATAKS` / `SETUDATAKS` / `NAMECALLUDATA` at
+    /// load), with a C call frame whose function is the metatable's metamethod, instead of
+    /// going through the generic metamethod call. Returns 0 if the tag has no metatable.
+    fn lua_registeruserdatadirectaccess(
+        state: *mut ffi::lua_State,
+        tag: c_int,
+        get: Option<DirectAccess>,
+        set: Option<DirectAccess>,
+        namecall: Option<DirectNamecall>,
+    ) -> c_int;
+}
+
+/// Direct-access `__index`: `data` is the handle's block and `atom` the key's atom (>= 0).
+unsafe extern "C-unwind" fn direct_index(
+    state: *mut ffi::lua_State,
+    data: *mut c_void,
+    atom: c_int,
+    _slot: *mut u16,
+    _tag: c_int,
+) {
+    // SAFETY: the VM calls this only for userdata with INSTANCE_TAG (whose block holds a
+    // `Handle`, see `handle_at`), inside a C frame of the `__index` closure with the handle
+    // and key as arguments; the result is taken from the top of the stack.
+    unsafe {
+        let h = data.cast::<Handle>().read();
+        match Member::from_atom(atom) {
+            Some(m) => {
+                index(state, h, m.name().as_bytes(), Some(m));
+            }
+            None => match key_at(state, 2) {
+                Ok((key, member)) => {
+                    index(state, h, key, member);
+                }
+                Err(m) => raise(state, m),
+            },
+        }
+    }
+}
+
+/// Direct-access `__newindex`, as [`direct_index`] with the value as third argument.
+unsafe extern "C-unwind" fn direct_newindex(
+    state: *mut ffi::lua_State,
+    data: *mut c_void,
+    atom: c_int,
+    _slot: *mut u16,
+    _tag: c_int,
+) {
+    // SAFETY: as in `direct_index`, in a frame of the `__newindex` closure with the
+    // handle, key and value as arguments.
+    unsafe {
+        let h = data.cast::<Handle>().read();
+        match Member::from_atom(atom) {
+            Some(m) => newindex(state, h, m.name().as_bytes(), Some(m)),
+            None => match key_at(state, 2) {
+                Ok((key, member)) => newindex(state, h, key, member),
+                Err(m) => raise(state, m),
+            },
         }
     }
 }
@@ -403,6 +508,13 @@ pub fn install(lua: &Lua, methods: &Table) -> mlua::Result<()> {
             ffi::lua_setreadonly(state, -1, 1);
             ffi::lua_setuserdatametatable(state, INSTANCE_TAG);
             ffi::lua_pop(state, 1);
+            lua_registeruserdatadirectaccess(
+                state,
+                INSTANCE_TAG,
+                Some(direct_index),
+                Some(direct_newindex),
+                None,
+            );
         })
     }
 }

@@ -7,7 +7,9 @@
 //!   reading a plain mlua userdata field;
 //! - `budget`: a loop doing real work (a table write and arithmetic) and an empty loop, with
 //!   the counting interrupt installed vs none;
-//! - `find_first_child`: `workspace.Folder:FindFirstChild(name)` in a loop from Lua.
+//! - `find_first_child`: `workspace.Folder:FindFirstChild(name)` in a loop from Lua;
+//! - `jit` (with `--features jit` only): the same loops interpreted vs compiled by Luau's
+//!   native code generator, all with the budget interrupt installed.
 //!
 //! Per-item figures are the group's time divided by the loop count (10,000 or 100,000).
 
@@ -20,6 +22,11 @@ use std::hint::black_box;
 
 /// A simulation whose scripts have started, and its host.
 fn started(scripts: &[(&str, &str)], parts: usize) -> (Simulation, ScriptHost) {
+    started_with(HostConfig::default(), scripts, parts)
+}
+
+/// [`started`] with a host configuration.
+fn started_with(config: HostConfig, scripts: &[(&str, &str)], parts: usize) -> (Simulation, ScriptHost) {
     let mut arena = Arena::new();
     let ws = arena.workspace();
     let folder = arena.create(Class::Folder, "Folder", Some(ws)).unwrap();
@@ -31,7 +38,7 @@ fn started(scripts: &[(&str, &str)], parts: usize) -> (Simulation, ScriptHost) {
         let s = arena.create(Class::Script, name, Some(holder)).unwrap();
         arena.set_script_source(s, source).unwrap();
     }
-    let mut host = ScriptHost::new(&arena, HostConfig::default()).unwrap();
+    let mut host = ScriptHost::new(&arena, config).unwrap();
     let mut sim = Simulation::new(arena, SimConfig::default()).unwrap();
     with_ctx(&mut sim, |ctx| host.start_scripts(ctx));
     (sim, host)
@@ -159,5 +166,51 @@ fn find_first_child(c: &mut Criterion) {
     group.finish();
 }
 
+#[cfg(feature = "jit")]
+fn jit(c: &mut Criterion) {
+    let mut group = c.benchmark_group("script/jit_x100k");
+    group.sample_size(20);
+    let loops = [
+        ("empty_loop", "return function() for i = 1, 100000 do end end"),
+        (
+            "table_write",
+            "return function() local t = {} for i = 1, 100000 do t[i % 64 + 1] = i * 2 + 1 end end",
+        ),
+        ("arith", "return function() local x = 0 for i = 1, 100000 do x = x * 0.5 + i end return x end"),
+    ];
+    for (mode, native) in [("interpreted", false), ("native", true)] {
+        let lua = Lua::new();
+        lua.enable_jit(native);
+        budget::install(&lua).unwrap();
+        for (name, source) in loops {
+            let f: Function = lua.load(source).eval().unwrap();
+            group.bench_function(format!("{name}_{mode}"), |b| {
+                b.iter(|| {
+                    let outer = budget::enter();
+                    f.call::<()>(()).unwrap();
+                    budget::leave(outer);
+                })
+            });
+        }
+        // The empty loop again on a VM without the interrupt: what the budget costs each mode.
+        let bare = Lua::new();
+        bare.enable_jit(native);
+        let f: Function = bare.load(loops[0].1).eval().unwrap();
+        group
+            .bench_function(format!("empty_loop_no_budget_{mode}"), |b| b.iter(|| f.call::<()>(()).unwrap()));
+        let read = "local s = self\nfunction Update() local p for i = 1, 100000 do p = s.Position end end";
+        let config = HostConfig { jit: native, ..Default::default() };
+        let (mut sim, mut host) = started_with(config, &[("S", read)], 0);
+        group.bench_function(format!("read_Position_{mode}"), |b| {
+            b.iter(|| with_ctx(&mut sim, |ctx| host.update(ctx, 1.0 / 60.0)))
+        });
+        assert!(host.log().is_empty(), "no script errors: {:?}", host.log());
+    }
+    group.finish();
+}
+
+#[cfg(feature = "jit")]
+criterion_group!(benches, update_dispatch, property, budget_overhead, find_first_child, jit);
+#[cfg(not(feature = "jit"))]
 criterion_group!(benches, update_dispatch, property, budget_overhead, find_first_child);
 criterion_main!(benches);

@@ -46,11 +46,15 @@ pub struct HostConfig {
     pub client: bool,
     /// VM memory limit in bytes.
     pub memory_limit: usize,
+    /// Compile scripts to native code (Luau's code generator). Only takes effect when the
+    /// crate's `jit` feature is on, and is then on by default; see the crate docs for why
+    /// the feature is off by default.
+    pub jit: bool,
 }
 
 impl Default for HostConfig {
     fn default() -> Self {
-        Self { echo: false, client: false, memory_limit: MEMORY_LIMIT }
+        Self { echo: false, client: false, memory_limit: MEMORY_LIMIT, jit: cfg!(feature = "jit") }
     }
 }
 
@@ -90,6 +94,8 @@ impl ScriptHost {
     /// ahead of time.
     pub fn new(arena: &Arena, config: HostConfig) -> mlua::Result<Self> {
         let lua = Lua::new();
+        #[cfg(feature = "jit")]
+        lua.enable_jit(config.jit);
         api::handle::install_atoms(&lua)?;
         lua.set_memory_limit(config.memory_limit)?;
         let world = Rc::new(WorldSlot::default());

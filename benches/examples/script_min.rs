@@ -97,6 +97,37 @@ fn main() {
     for (_, _, host) in &hosts {
         assert!(host.log().is_empty(), "{:?}", host.log());
     }
+    // One Update dispatch per script, 10,000 scripts, against 10,000 bare mlua calls.
+    let mut arena = Arena::new();
+    let ws = arena.workspace();
+    for i in 0..10_000 {
+        let holder = arena.create(Class::Part, &format!("H{i}"), Some(ws)).unwrap();
+        let s = arena.create(Class::Script, "S", Some(holder)).unwrap();
+        arena.set_script_source(s, "function Update(dt) end").unwrap();
+    }
+    let mut host = ScriptHost::new(&arena, HostConfig::default()).unwrap();
+    let mut sim = Simulation::new(arena, SimConfig::default()).unwrap();
+    with_ctx(&mut sim, |ctx| host.start_scripts(ctx));
+    let fns: Vec<Function> =
+        (0..10_000).map(|_| lua.load("return function(dt) end").eval::<Function>().unwrap()).collect();
+    let (mut dispatch, mut calls) = (f64::MAX, f64::MAX);
+    for _ in 0..rounds / 5 {
+        let t = Instant::now();
+        with_ctx(&mut sim, |ctx| host.update(ctx, 1.0 / 60.0));
+        dispatch = dispatch.min(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        for f in &fns {
+            f.call::<()>(1.0 / 60.0).unwrap();
+        }
+        calls = calls.min(t.elapsed().as_secs_f64());
+    }
+    println!(
+        "{:>22}: {:7.1} ns per script ({:.2}x bare)",
+        "update_dispatch",
+        dispatch * 1e5,
+        dispatch / calls
+    );
+    println!("{:>22}: {:7.1} ns per call", "bare_mlua_calls", calls * 1e5);
     let base = mins[hosts.len()];
     let names: Vec<&str> =
         hosts.iter().map(|h| h.0).chain(["bare_rust_call", "plain_userdata_field"]).collect();

@@ -223,7 +223,7 @@ impl ScriptHost {
         };
         let key = self.next_key;
         self.next_key += 1;
-        let running = Running { key, script, name: name.clone() };
+        let running = Running { key, script, name: name.as_str().into() };
         let env =
             self.new_env(owner, script).map_err(|e| format!("init error in {name}: {}", error_text(&e)))?;
         let chunk = self
@@ -318,13 +318,12 @@ impl ScriptHost {
     fn run_callbacks(&mut self, physics: bool, dt: f64) {
         for i in 0..self.instances.len() {
             let inst = &self.instances[i];
-            let f = if physics { inst.physics_update.clone() } else { inst.update.clone() };
-            let Some(f) = f else { continue };
+            let hook = if physics { &inst.physics_update } else { &inst.update };
+            let Some(f) = hook else { continue };
             if inst.disabled || !self.world.borrow().is_ok_and(|w| w.contains(inst.running.script)) {
                 continue;
             }
-            let running = inst.running.clone();
-            let result = self.call_entry(&running, &f, dt);
+            let result = self.call_entry(&inst.running, f, dt);
             let inst = &mut self.instances[i];
             match result {
                 Ok(()) => inst.errors = 0,

@@ -126,7 +126,7 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
                 let owner = s.running.last().cloned().unwrap_or(Running {
                     key: 0,
                     script: Id::NONE,
-                    name: "engine".into(),
+                    name: Arc::from("engine"),
                 });
                 s.signals.connections.push(Connection {
                     target: signal.target,

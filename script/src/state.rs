@@ -15,6 +15,7 @@ use arbor_core::{Arena, Id};
 use mlua::{Lua, Result};
 use std::cell::{RefCell, RefMut};
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// Where the world lives while scripts run: `Some` during a phase, `None` between phases.
 #[derive(Default)]
@@ -57,8 +58,9 @@ pub struct Running {
     pub key: u64,
     /// The Script node.
     pub script: Id,
-    /// Display path of the script (`Workspace.Door.Script`).
-    pub name: String,
+    /// Display path of the script (`Workspace.Door.Script`); shared, so pushing an entry
+    /// does not copy it.
+    pub name: Arc<str>,
 }
 
 /// Host state shared with callbacks.
@@ -79,7 +81,7 @@ pub struct HostState {
 impl HostState {
     /// The innermost running instance's name, or `script`.
     pub fn current_name(&self) -> String {
-        self.running.last().map_or_else(|| "script".to_owned(), |r| r.name.clone())
+        self.running.last().map_or_else(|| "script".to_owned(), |r| r.name.to_string())
     }
 }
 

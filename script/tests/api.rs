@@ -380,16 +380,24 @@ fn methods_can_be_read_as_values_and_check_their_receiver() {
         local copy = self:Clone()
         copy:Destroy()
         print(tostring(copy), pcall(function() return copy:GetFullName() end))
+        print(pcall(function() return copy:FindFirstChild("Main") end))
+        print(workspace:FindFirstChild("Main", true) == script, workspace:FindFirstChild("Main"), workspace:FindFirstChild(42))
+        print(pcall(function() return workspace:FindFirstChild({}) end))
         "#,
         1,
     );
+    let l = lines(&log);
+    // Other argument types take the generic (mlua) path and its conversion error.
+    assert!(l[6].starts_with("false bad argument #2: error converting Lua table to string"), "{l:?}");
     assert_eq!(
-        lines(&log),
-        vec![
+        l[..6],
+        [
             "true true",
             "false expected an Instance (use ':' to call methods)",
             &format!("false {P}:5: expected an Instance (use ':' to call methods)"),
             &format!("<destroyed Instance> false {P}:8: attempt to index a destroyed Instance"),
+            &format!("false {P}:9: attempt to index a destroyed Instance"),
+            "true nil nil",
         ]
     );
 }

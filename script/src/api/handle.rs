@@ -30,8 +30,7 @@
 //! panic the server through a handle.
 //!
 //! Methods (`FindFirstChild`, ...) are found by atom in an array held as the `__index`
-//! closure's upvalue; each is an mlua function behind [`method_trampoline`], which checks the
-//! receiver, passes its id and wraps a returned id as a handle without an mlua round trip.
+//! closure's upvalue; each is a C trampoline (`trampoline`) around an mlua function.
 //!
 //! Budget: a property access is not a Luau `CALL`, so it costs no budget unit (the
 //! enclosing loop's back-edge still does); a method call costs its `CALL`.
@@ -51,11 +50,12 @@ pub const INSTANCE_TAG: c_int = 64;
 /// The contents of a handle userdata.
 #[repr(C)]
 #[derive(Clone, Copy)]
-struct Handle {
-    id: u64,
+pub(super) struct Handle {
+    /// The instance id.
+    pub(super) id: u64,
     /// The world slot of the VM that created the handle; kept alive by the `Rc` in that
     /// VM's app data, which mlua drops only after `lua_close`.
-    world: *const WorldSlot,
+    pub(super) world: *const WorldSlot,
 }
 
 /// The `useratom` callback: gives each [`Member`] name its atom, every other string -1.
@@ -75,7 +75,7 @@ pub unsafe extern "C-unwind" fn user_atom(_: *mut ffi::lua_State, s: *const c_ch
 ///
 /// # Safety
 /// `state` is a live Lua thread and `idx` an acceptable index of its stack.
-unsafe fn handle_at(state: *mut ffi::lua_State, idx: c_int) -> Option<Handle> {
+pub(super) unsafe fn handle_at(state: *mut ffi::lua_State, idx: c_int) -> Option<Handle> {
     // SAFETY: per the caller's contract; returns null unless the value is a userdata with
     // our tag.
     let p = unsafe { ffi::lua_touserdatatagged(state, idx, INSTANCE_TAG) }.cast::<Handle>();
@@ -89,7 +89,7 @@ unsafe fn handle_at(state: *mut ffi::lua_State, idx: c_int) -> Option<Handle> {
 /// # Safety
 /// `state` is a live thread of a VM where [`install`] ran, with a free stack slot, and
 /// `world` is that VM's slot.
-unsafe fn push_handle(state: *mut ffi::lua_State, id: Id, world: *const WorldSlot) {
+pub(super) unsafe fn push_handle(state: *mut ffi::lua_State, id: Id, world: *const WorldSlot) {
     // SAFETY: per the caller's contract the tag's metatable is set, so the new userdata
     // gets it; the block is `size_of::<Handle>()` bytes, suitably aligned.
     unsafe {
@@ -185,7 +185,7 @@ unsafe fn arg_at<'a>(state: *mut ffi::lua_State, idx: c_int) -> Arg<'a> {
 }
 
 /// Runs `f`, turning a Rust panic into an error message.
-fn guarded<R>(f: impl FnOnce() -> Result<R, Fail>) -> Result<R, Fail> {
+pub(super) fn guarded<R>(f: impl FnOnce() -> Result<R, Fail>) -> Result<R, Fail> {
     std::panic::catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|panic| {
         let what = panic
             .downcast_ref::<&str>()
@@ -202,7 +202,7 @@ fn guarded<R>(f: impl FnOnce() -> Result<R, Fail>) -> Result<R, Fail> {
 /// # Safety
 /// `state` is the thread running the calling C function, which has a free stack slot for
 /// the message and one for the position.
-unsafe fn raise(state: *mut ffi::lua_State, message: Fail) -> ! {
+pub(super) unsafe fn raise(state: *mut ffi::lua_State, message: Fail) -> ! {
     // SAFETY: per the caller's contract. The message is copied into Lua and dropped before
     // `lua_error` unwinds, so nothing Rust owns is skipped.
     unsafe {
@@ -416,52 +416,6 @@ unsafe extern "C-unwind" fn instance_tostring(state: *mut ffi::lua_State) -> c_i
             }
             Err(m) => raise(state, m),
         }
-    }
-}
-
-/// `method(handle, ...)`: calls upvalue 1 (an mlua function returning a
-/// [`MethodStatus`](super::instance::MethodStatus)) with the handle's id in place of the
-/// handle; returns its value (wrapping an id as a handle) or raises its message at the
-/// calling script's line.
-unsafe extern "C-unwind" fn method_trampoline(state: *mut ffi::lua_State) -> c_int {
-    // SAFETY: the VM calls this C function with its arguments on the stack and
-    // LUA_MINSTACK free slots above them. We use one slot for the function before the call;
-    // the call leaves exactly three results in place of function and arguments, and we
-    // push at most three more. Errors (ours or the callee's) unwind through frames that own
-    // nothing.
-    unsafe {
-        let Some(h) = handle_at(state, 1) else { raise(state, Cow::Borrowed(NOT_AN_INSTANCE)) };
-        ffi::lua_pushnumber(state, h.id as f64);
-        ffi::lua_replace(state, 1);
-        ffi::lua_pushvalue(state, ffi::lua_upvalueindex(1));
-        ffi::lua_insert(state, 1);
-        let nargs = ffi::lua_gettop(state) - 1;
-        ffi::lua_call(state, nargs, 3);
-        if ffi::lua_toboolean(state, -3) == 0 {
-            ffi::lua_pushvalue(state, -2);
-            ffi::luaL_where(state, 1);
-            ffi::lua_insert(state, -2);
-            ffi::lua_concat(state, 2);
-            ffi::lua_error(state);
-        }
-        if ffi::lua_toboolean(state, -1) != 0 && ffi::lua_type(state, -2) == ffi::LUA_TNUMBER {
-            // Ids are below 2^53, exact as numbers.
-            push_handle(state, Id(ffi::lua_tonumber(state, -2) as u64), h.world);
-        } else {
-            ffi::lua_pushvalue(state, -2);
-        }
-        1
-    }
-}
-
-/// Wraps an mlua method function in the C trampoline (see `method_trampoline`).
-pub fn method(lua: &Lua, f: mlua::Function) -> mlua::Result<mlua::Function> {
-    // SAFETY: `exec_raw` runs this protected on a valid state with `f` pushed; the closure
-    // takes it as its upvalue and is the only result.
-    unsafe {
-        lua.exec_raw::<mlua::Function>(f, |state| {
-            ffi::lua_pushcclosurek(state, method_trampoline, c"Instance method".as_ptr(), 1, None);
-        })
     }
 }
 

@@ -1,6 +1,6 @@
 //! The `Instance` handle scripts hold, and the methods behind it (`FindFirstChild`,
 //! `GetChildren`, `Clone`, `Destroy`, attributes, `IsA`, `GetFullName`, `GetSignal`). Each
-//! method is wrapped in a C trampoline (`handle::method`) that checks the receiver, passes
+//! method is wrapped in a C closure (`trampoline`) that checks the receiver, passes
 //! its id, wraps returned instances and raises a failure at the script's line; properties
 //! are served by the C metamethods in `handle`.
 //!
@@ -8,8 +8,9 @@
 //! destroyed every property or method use (except the idempotent `Destroy`) fails with
 //! `attempt to index a destroyed Instance`.
 
-use super::handle::{instance_id, instance_list, instance_value, method};
+use super::handle::{instance_id, instance_list, instance_value};
 use super::props::DESTROYED;
+use super::trampoline::method;
 use super::values::{attribute_from_lua, attribute_to_lua};
 use crate::signals::Signal;
 use crate::state::{full_name, with_state, with_world};
@@ -44,7 +45,7 @@ pub(crate) fn prelude_field(lua: &Lua, key: &str) -> Result<Value> {
     lua.named_registry_value::<mlua::Table>(PRELUDE_KEY)?.get(key)
 }
 
-/// What an Instance method hands back to its C trampoline (`handle::method`):
+/// What an Instance method hands back to its C closure (`trampoline`):
 /// `(true, value, false)`; `(true, id or nil, true)` for an instance the trampoline wraps as
 /// a handle (no mlua round trip); or `(false, message, false)`, which the trampoline raises
 /// at the calling script's line.
@@ -86,14 +87,14 @@ macro_rules! checked {
     };
 }
 
-/// Adds the method `name`: `f` is wrapped in the C trampoline of `handle::method`.
+/// Adds the method `name`: `f` is wrapped in its C closure (`trampoline::method`).
 fn add<A: mlua::FromLuaMulti>(
     lua: &Lua,
     table: &mlua::Table,
     name: &str,
     f: impl Fn(&Lua, A) -> Result<MethodStatus> + mlua::MaybeSend + 'static,
 ) -> Result<()> {
-    table.raw_set(name, method(lua, lua.create_function(f)?)?)
+    table.raw_set(name, method(lua, name, lua.create_function(f)?)?)
 }
 
 /// Registers the instance methods on `table` (name to function).

@@ -12,6 +12,7 @@
 pub mod handle;
 pub mod instance;
 pub mod props;
+pub mod trampoline;
 pub mod values;
 
 use crate::log::Level;

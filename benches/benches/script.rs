@@ -2,11 +2,14 @@
 //!
 //! - `update_dispatch`: one `Update` phase over 10,000 running scripts (empty `Update`), vs
 //!   calling 10,000 Lua functions from Rust on a bare mlua VM;
-//! - `property`: a loop of 10,000 `self.Position` reads / writes inside one `Update`, vs the
-//!   same loop calling a bare Rust function, and reading a plain mlua userdata field;
+//! - `property`: a loop of 10,000 `self.Position` reads / writes inside one `Update` (and
+//!   the same with `self` in a local), vs the same loop calling a bare Rust function, and
+//!   reading a plain mlua userdata field;
 //! - `budget`: a loop doing real work (a table write and arithmetic) and an empty loop, with
 //!   the counting interrupt installed vs none;
-//! - `find_first_child`: `workspace.Folder:FindFirstChild(name)` in a loop from Lua.
+//! - `find_first_child`: `workspace.Folder:FindFirstChild(name)` in a loop from Lua;
+//! - `jit` (with `--features jit` only): the same loops interpreted vs compiled by Luau's
+//!   native code generator, all with the budget interrupt installed.
 //!
 //! Per-item figures are the group's time divided by the loop count (10,000 or 100,000).
 
@@ -19,6 +22,11 @@ use std::hint::black_box;
 
 /// A simulation whose scripts have started, and its host.
 fn started(scripts: &[(&str, &str)], parts: usize) -> (Simulation, ScriptHost) {
+    started_with(HostConfig::default(), scripts, parts)
+}
+
+/// [`started`] with a host configuration.
+fn started_with(config: HostConfig, scripts: &[(&str, &str)], parts: usize) -> (Simulation, ScriptHost) {
     let mut arena = Arena::new();
     let ws = arena.workspace();
     let folder = arena.create(Class::Folder, "Folder", Some(ws)).unwrap();
@@ -30,7 +38,7 @@ fn started(scripts: &[(&str, &str)], parts: usize) -> (Simulation, ScriptHost) {
         let s = arena.create(Class::Script, name, Some(holder)).unwrap();
         arena.set_script_source(s, source).unwrap();
     }
-    let mut host = ScriptHost::new(&arena, HostConfig::default()).unwrap();
+    let mut host = ScriptHost::new(&arena, config).unwrap();
     let mut sim = Simulation::new(arena, SimConfig::default()).unwrap();
     with_ctx(&mut sim, |ctx| host.start_scripts(ctx));
     (sim, host)
@@ -83,15 +91,21 @@ fn property(c: &mut Criterion) {
     let read = "function Update() local p for i = 1, 10000 do p = self.Position end end";
     let write =
         "local v = Vector3.new(1, 2, 3)\nfunction Update() for i = 1, 10000 do self.Position = v end end";
-    let (mut sim_r, mut host_r) = started(&[("Read", read)], 0);
-    group.bench_function("arbor_read_Position", |b| {
-        b.iter(|| with_ctx(&mut sim_r, |ctx| host_r.update(ctx, 1.0 / 60.0)))
-    });
-    let (mut sim_w, mut host_w) = started(&[("Write", write)], 0);
-    group.bench_function("arbor_write_Position", |b| {
-        b.iter(|| with_ctx(&mut sim_w, |ctx| host_w.update(ctx, 1.0 / 60.0)))
-    });
-    assert!(host_r.log().is_empty() && host_w.log().is_empty(), "no script errors");
+    // `self` is a global of the script's environment, looked up on every iteration (the
+    // baseline's `bare` is resolved once, at load); the `_local` variants hoist it into a
+    // local so they time the property access alone.
+    let read_local = "local s = self\nfunction Update() local p for i = 1, 10000 do p = s.Position end end";
+    let write_local = "local s, v = self, Vector3.new(1, 2, 3)\nfunction Update() for i = 1, 10000 do s.Position = v end end";
+    for (name, source) in [
+        ("arbor_read_Position", read),
+        ("arbor_write_Position", write),
+        ("arbor_read_Position_local", read_local),
+        ("arbor_write_Position_local", write_local),
+    ] {
+        let (mut sim, mut host) = started(&[("S", source)], 0);
+        group.bench_function(name, |b| b.iter(|| with_ctx(&mut sim, |ctx| host.update(ctx, 1.0 / 60.0))));
+        assert!(host.log().is_empty(), "no script errors: {:?}", host.log());
+    }
     let lua = Lua::new();
     lua.globals().set("bare", lua.create_function(|_, ()| Ok(1.0)).unwrap()).unwrap();
     lua.globals().set("plain", Plain { x: 1.0 }).unwrap();
@@ -152,5 +166,51 @@ fn find_first_child(c: &mut Criterion) {
     group.finish();
 }
 
+#[cfg(feature = "jit")]
+fn jit(c: &mut Criterion) {
+    let mut group = c.benchmark_group("script/jit_x100k");
+    group.sample_size(20);
+    let loops = [
+        ("empty_loop", "return function() for i = 1, 100000 do end end"),
+        (
+            "table_write",
+            "return function() local t = {} for i = 1, 100000 do t[i % 64 + 1] = i * 2 + 1 end end",
+        ),
+        ("arith", "return function() local x = 0 for i = 1, 100000 do x = x * 0.5 + i end return x end"),
+    ];
+    for (mode, native) in [("interpreted", false), ("native", true)] {
+        let lua = Lua::new();
+        lua.enable_jit(native);
+        budget::install(&lua).unwrap();
+        for (name, source) in loops {
+            let f: Function = lua.load(source).eval().unwrap();
+            group.bench_function(format!("{name}_{mode}"), |b| {
+                b.iter(|| {
+                    let outer = budget::enter();
+                    f.call::<()>(()).unwrap();
+                    budget::leave(outer);
+                })
+            });
+        }
+        // The empty loop again on a VM without the interrupt: what the budget costs each mode.
+        let bare = Lua::new();
+        bare.enable_jit(native);
+        let f: Function = bare.load(loops[0].1).eval().unwrap();
+        group
+            .bench_function(format!("empty_loop_no_budget_{mode}"), |b| b.iter(|| f.call::<()>(()).unwrap()));
+        let read = "local s = self\nfunction Update() local p for i = 1, 100000 do p = s.Position end end";
+        let config = HostConfig { jit: native, ..Default::default() };
+        let (mut sim, mut host) = started_with(config, &[("S", read)], 0);
+        group.bench_function(format!("read_Position_{mode}"), |b| {
+            b.iter(|| with_ctx(&mut sim, |ctx| host.update(ctx, 1.0 / 60.0)))
+        });
+        assert!(host.log().is_empty(), "no script errors: {:?}", host.log());
+    }
+    group.finish();
+}
+
+#[cfg(feature = "jit")]
+criterion_group!(benches, update_dispatch, property, budget_overhead, find_first_child, jit);
+#[cfg(not(feature = "jit"))]
 criterion_group!(benches, update_dispatch, property, budget_overhead, find_first_child);
 criterion_main!(benches);

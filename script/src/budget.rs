@@ -10,7 +10,9 @@
 //! interrupts is bounded by the size of the function (no jumps backwards), so a budget of N
 //! units bounds the work of an entry to O(N × longest straight-line run) instructions. The
 //! count depends only on the code path, never on a clock, so the same script aborts at the
-//! same point on every run and machine.
+//! same point on every run and machine. Instance property reads and writes are not Luau
+//! calls (they run as direct userdata access or metamethods) and cost no unit themselves;
+//! method calls (`part:FindFirstChild(..)`) cost their call.
 //!
 //! **Why `pcall` cannot escape.** Once the counter is exhausted it stays exhausted: every
 //! later interrupt in the same entry raises again, so a `pcall` around the loop catches one

@@ -14,8 +14,8 @@
 //! - **Retiring.** When a script's subtree is destroyed its instance retires and its
 //!   connections go; connections whose target was destroyed go too.
 //!
-//! The world is moved into the Lua state's app data for the duration of each phase and moved
-//! back after (see `state`), so callbacks reach it safely; scripts are found incrementally
+//! The world is moved into the VM's world slot for the duration of each phase and moved back
+//! after (see `state`), so callbacks reach it safely; scripts are found incrementally
 //! through the topology journal.
 
 use crate::api;
@@ -23,11 +23,12 @@ use crate::api::instance::Instance;
 use crate::api::values::error_text;
 use crate::budget;
 use crate::log::{Level, LogLine, ScriptLog};
-use crate::state::{HostState, Running, full_name, with_state, with_world};
+use crate::state::{HostState, Running, WorldSlot, full_name, with_state, with_world};
 use arbor_core::{Arena, Class, Id, InstanceEvent, NodeFlags};
 use arbor_sim::{TickContext, TickHooks};
 use mlua::{Function, Lua, Table, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// Consecutive callback errors that disable an instance.
@@ -45,11 +46,15 @@ pub struct HostConfig {
     pub client: bool,
     /// VM memory limit in bytes.
     pub memory_limit: usize,
+    /// Compile scripts to native code (Luau's code generator). Only takes effect when the
+    /// crate's `jit` feature is on, and is then on by default; see the crate docs for why
+    /// the feature is off by default.
+    pub jit: bool,
 }
 
 impl Default for HostConfig {
     fn default() -> Self {
-        Self { echo: false, client: false, memory_limit: MEMORY_LIMIT }
+        Self { echo: false, client: false, memory_limit: MEMORY_LIMIT, jit: cfg!(feature = "jit") }
     }
 }
 
@@ -80,6 +85,7 @@ pub struct ScriptHost {
     pub(crate) bytecode: FxHashMap<Arc<str>, Prepared>,
     topology_seen: Option<u64>,
     spare: Option<Arena>,
+    world: Rc<WorldSlot>,
     pub(crate) next_key: u64,
 }
 
@@ -88,7 +94,12 @@ impl ScriptHost {
     /// ahead of time.
     pub fn new(arena: &Arena, config: HostConfig) -> mlua::Result<Self> {
         let lua = Lua::new();
+        #[cfg(feature = "jit")]
+        lua.enable_jit(config.jit);
+        api::handle::install_atoms(&lua)?;
         lua.set_memory_limit(config.memory_limit)?;
+        let world = Rc::new(WorldSlot::default());
+        lua.set_app_data(Rc::clone(&world));
         let prefabs = arena.find_first_child(arena.root(), "Prefabs");
         lua.set_app_data(HostState {
             log: ScriptLog::new(config.echo),
@@ -107,6 +118,7 @@ impl ScriptHost {
             bytecode: FxHashMap::default(),
             topology_seen: None,
             spare: Some(Arena::new()),
+            world,
             next_key: 1,
         };
         for node in arena.iter().filter(|n| n.class() == Class::Script) {
@@ -161,10 +173,9 @@ impl ScriptHost {
     /// back into `arena`.
     pub(crate) fn with_world_in<R>(&mut self, arena: &mut Arena, f: impl FnOnce(&mut Self) -> R) -> R {
         let spare = self.spare.take().expect("spare arena present between phases");
-        let world = std::mem::replace(arena, spare);
-        self.lua.set_app_data(world);
+        self.world.put(std::mem::replace(arena, spare));
         let result = f(self);
-        let world = self.lua.remove_app_data::<Arena>().expect("world returned by the VM");
+        let world = self.world.take().expect("world returned by the VM");
         self.spare = Some(std::mem::replace(arena, world));
         result
     }
@@ -212,7 +223,7 @@ impl ScriptHost {
         };
         let key = self.next_key;
         self.next_key += 1;
-        let running = Running { key, script, name: name.clone() };
+        let running = Running { key, script, name: name.as_str().into() };
         let env =
             self.new_env(owner, script).map_err(|e| format!("init error in {name}: {}", error_text(&e)))?;
         let chunk = self
@@ -243,8 +254,8 @@ impl ScriptHost {
 
     fn new_env(&self, owner: Id, script: Id) -> mlua::Result<Table> {
         let env = self.lua.create_table()?;
-        env.raw_set("self", self.lua.create_userdata(Instance(owner))?)?;
-        env.raw_set("script", self.lua.create_userdata(Instance(script))?)?;
+        env.raw_set("self", Instance(owner))?;
+        env.raw_set("script", Instance(script))?;
         let meta = self.lua.create_table()?;
         meta.raw_set("__index", self.base.clone())?;
         meta.raw_set("__metatable", "the environment is locked")?;
@@ -307,13 +318,12 @@ impl ScriptHost {
     fn run_callbacks(&mut self, physics: bool, dt: f64) {
         for i in 0..self.instances.len() {
             let inst = &self.instances[i];
-            let f = if physics { inst.physics_update.clone() } else { inst.update.clone() };
-            let Some(f) = f else { continue };
-            if inst.disabled || !with_world(&self.lua, |w| w.contains(inst.running.script)).unwrap_or(false) {
+            let hook = if physics { &inst.physics_update } else { &inst.update };
+            let Some(f) = hook else { continue };
+            if inst.disabled || !self.world.borrow().is_ok_and(|w| w.contains(inst.running.script)) {
                 continue;
             }
-            let running = inst.running.clone();
-            let result = self.call_entry(&running, &f, dt);
+            let result = self.call_entry(&inst.running, f, dt);
             let inst = &mut self.instances[i];
             match result {
                 Ok(()) => inst.errors = 0,

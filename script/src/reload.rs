@@ -61,12 +61,12 @@ impl ScriptHost {
                     };
                     trials.push((i, trial));
                     if let Err(m) = migrated {
-                        failure = Some((self.instances[i].running.name.clone(), m));
+                        failure = Some((self.instances[i].running.name.to_string(), m));
                         break;
                     }
                 }
                 Err(line) => {
-                    failure = Some((self.instances[i].running.name.clone(), line));
+                    failure = Some((self.instances[i].running.name.to_string(), line));
                     break;
                 }
             }

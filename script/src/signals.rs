@@ -74,7 +74,7 @@ fn this_signal(v: &Value) -> Option<Signal> {
 }
 
 /// Checks that `v` is pure data; returns a description of the first offending value.
-fn impure(v: &Value, depth: usize, seen: &mut Vec<usize>) -> Option<String> {
+fn impure(lua: &Lua, v: &Value, depth: usize, seen: &mut Vec<usize>) -> Option<String> {
     match v {
         Value::Nil
         | Value::Boolean(_)
@@ -82,7 +82,7 @@ fn impure(v: &Value, depth: usize, seen: &mut Vec<usize>) -> Option<String> {
         | Value::Number(_)
         | Value::String(_)
         | Value::Vector(_) => None,
-        Value::UserData(_) if crate::api::values::instance_id(v).is_some() => None,
+        Value::UserData(_) if crate::api::values::instance_id(lua, v).is_some() => None,
         Value::Table(t) => {
             let p = t.to_pointer() as usize;
             if seen.contains(&p) {
@@ -94,7 +94,9 @@ fn impure(v: &Value, depth: usize, seen: &mut Vec<usize>) -> Option<String> {
             seen.push(p);
             for pair in t.clone().pairs::<Value, Value>() {
                 let Ok((k, v)) = pair else { return Some("an unreadable table".to_owned()) };
-                if let Some(bad) = impure(&k, depth + 1, seen).or_else(|| impure(&v, depth + 1, seen)) {
+                if let Some(bad) =
+                    impure(lua, &k, depth + 1, seen).or_else(|| impure(lua, &v, depth + 1, seen))
+                {
                     return Some(bad);
                 }
             }
@@ -102,7 +104,7 @@ fn impure(v: &Value, depth: usize, seen: &mut Vec<usize>) -> Option<String> {
         }
         Value::Function(_) => Some("a function".to_owned()),
         Value::Thread(_) => Some("a coroutine".to_owned()),
-        other => Some(format!("a {}", type_name(other))),
+        other => Some(format!("a {}", type_name(lua, other))),
     }
 }
 
@@ -115,7 +117,7 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
                 return fail(lua, "expected a Signal (use ':' to call methods)");
             };
             let Value::Function(handler) = handler else {
-                return fail(lua, format!("Connect expects a function, got {}", type_name(&handler)));
+                return fail(lua, format!("Connect expects a function, got {}", type_name(lua, &handler)));
             };
             if !with_world(lua, |w| w.contains(signal.target))? {
                 return fail(lua, "attempt to index a destroyed Instance");
@@ -124,7 +126,7 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
                 let owner = s.running.last().cloned().unwrap_or(Running {
                     key: 0,
                     script: Id::NONE,
-                    name: "engine".into(),
+                    name: Arc::from("engine"),
                 });
                 s.signals.connections.push(Connection {
                     target: signal.target,
@@ -145,7 +147,7 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
             };
             let payload: MultiValue = args.collect();
             for (i, v) in payload.iter().enumerate() {
-                if let Some(bad) = impure(v, 0, &mut Vec::new()) {
+                if let Some(bad) = impure(lua, v, 0, &mut Vec::new()) {
                     return fail(lua, format!("Emit accepts pure data only: argument {} is {bad}", i + 1));
                 }
             }

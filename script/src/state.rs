@@ -1,16 +1,55 @@
 //! [`HostState`]: what Lua callbacks share with the host, kept in the Lua state's app data
 //! (the log, the stack of running script instances, signal connections, prefabs), and
-//! [`with_world`], the only way a callback reaches the arena.
+//! [`with_world`], the way a callback reaches the arena.
 //!
-//! The arena itself is moved into the Lua app data while scripts run (see `host`) and moved
-//! back afterwards, so callbacks borrow it through a `RefCell` with no `unsafe`. Invariant: a
-//! callback never holds the world borrow while calling back into Lua (handlers, metamethods),
-//! so nested entries can borrow it again.
+//! The arena itself is moved into the VM's [`WorldSlot`] while scripts run (see `host`) and
+//! moved back afterwards, so callbacks borrow it through a `RefCell`. The slot lives in an
+//! `Rc` held by the app data (so it outlives every Lua value) and by the host; the raw
+//! Instance handles (`api::handle`) carry its address so their metamethods reach the world
+//! with one borrow. Invariant: nothing holds the world borrow while calling back into Lua
+//! (handlers, metamethods), so nested entries can borrow it again.
 
 use crate::log::{Level, ScriptLog};
 use crate::signals::Signals;
 use arbor_core::{Arena, Id};
 use mlua::{Lua, Result};
+use std::cell::{RefCell, RefMut};
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// Where the world lives while scripts run: `Some` during a phase, `None` between phases.
+#[derive(Default)]
+pub struct WorldSlot(RefCell<Option<Arena>>);
+
+/// Why the world could not be borrowed.
+pub const WORLD_BUSY: &str = "the world is busy";
+/// Why the world could not be borrowed outside a phase.
+pub const WORLD_ABSENT: &str = "the world is not available outside a tick";
+
+impl WorldSlot {
+    /// Borrows the world, or says why it cannot be borrowed.
+    pub fn borrow(&self) -> std::result::Result<RefMut<'_, Arena>, &'static str> {
+        let guard = self.0.try_borrow_mut().map_err(|_| WORLD_BUSY)?;
+        RefMut::filter_map(guard, Option::as_mut).map_err(|_| WORLD_ABSENT)
+    }
+
+    /// Moves `world` in (start of a phase).
+    pub fn put(&self, world: Arena) {
+        *self.0.borrow_mut() = Some(world);
+    }
+
+    /// Moves the world out (end of a phase).
+    pub fn take(&self) -> Option<Arena> {
+        self.0.borrow_mut().take()
+    }
+}
+
+/// The world slot of `lua`'s host.
+pub fn world_slot(lua: &Lua) -> Result<Rc<WorldSlot>> {
+    lua.app_data_ref::<Rc<WorldSlot>>()
+        .map(|s| Rc::clone(&s))
+        .ok_or_else(|| mlua::Error::runtime("no script host"))
+}
 
 /// One running script instance, as callbacks see it.
 #[derive(Clone, Debug)]
@@ -19,8 +58,9 @@ pub struct Running {
     pub key: u64,
     /// The Script node.
     pub script: Id,
-    /// Display path of the script (`Workspace.Door.Script`).
-    pub name: String,
+    /// Display path of the script (`Workspace.Door.Script`); shared, so pushing an entry
+    /// does not copy it.
+    pub name: Arc<str>,
 }
 
 /// Host state shared with callbacks.
@@ -41,17 +81,15 @@ pub struct HostState {
 impl HostState {
     /// The innermost running instance's name, or `script`.
     pub fn current_name(&self) -> String {
-        self.running.last().map_or_else(|| "script".to_owned(), |r| r.name.clone())
+        self.running.last().map_or_else(|| "script".to_owned(), |r| r.name.to_string())
     }
 }
 
 /// Runs `f` with the world, or fails with a clear error if none is available (outside a
 /// tick) or it is already borrowed.
 pub fn with_world<R>(lua: &Lua, f: impl FnOnce(&mut Arena) -> R) -> Result<R> {
-    let mut world = lua
-        .try_app_data_mut::<Arena>()
-        .map_err(|_| mlua::Error::runtime("the world is busy"))?
-        .ok_or_else(|| mlua::Error::runtime("the world is not available outside a tick"))?;
+    let slot = world_slot(lua)?;
+    let mut world = slot.borrow().map_err(mlua::Error::runtime)?;
     Ok(f(&mut world))
 }
 

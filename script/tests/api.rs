@@ -335,3 +335,69 @@ fn place_with_many_scripts_runs_in_id_order() {
     let log = running.log();
     assert_eq!(log, (0..5).map(|i| format!("Workspace.S{i}: {i}")).collect::<Vec<_>>());
 }
+
+#[test]
+fn properties_through_constant_and_computed_keys_agree() {
+    let log = run_one(
+        r#"
+        self.Rotation = Vector3.new(0, 90, 0)
+        self.Color = Vector3.new(1, 0.5, 0)
+        self.Material = "Neon"
+        self.CanCollide = false
+        self.Archivable = false
+        local k = "Posi" .. "tion"
+        self[k] = Vector3.new(7, 8, 9)
+        print(self.Position, self[k] == self.Position, math.round(self.Rotation.Y), self.Color, self.Material, self.CanCollide, self.Archivable)
+        print(typeof(self), type(self), self == workspace.Holder, rawequal(self, workspace.Holder), tostring(self))
+        print(pcall(function() self.ClassName = "Model" end))
+        print(pcall(function() return self[1] end))
+        print(pcall(function() return self[true] end))
+        print(pcall(function() self.Anchored = 1 end))
+        "#,
+        1,
+    );
+    assert_eq!(
+        lines(&log),
+        vec![
+            "7, 8, 9 true 90 1, 0.5019608, 0 Neon false false",
+            "Instance userdata true false Holder",
+            &format!("false {P}:11: ClassName is read-only"),
+            &format!("false {P}:12: 1 is not a valid member of Part \"Workspace.Holder\""),
+            &format!("false {P}:13: attempt to index an Instance with a boolean"),
+            &format!("false {P}:14: invalid value for Anchored: expected boolean, got number"),
+        ]
+    );
+}
+
+#[test]
+fn methods_can_be_read_as_values_and_check_their_receiver() {
+    let log = run_one(
+        r#"
+        local find = workspace.FindFirstChild
+        print(find(workspace, "Holder") == self, find == self.FindFirstChild)
+        print(pcall(find, 5, "Holder"))
+        print(pcall(function() return workspace.FindFirstChild("Holder") end))
+        local copy = self:Clone()
+        copy:Destroy()
+        print(tostring(copy), pcall(function() return copy:GetFullName() end))
+        print(pcall(function() return copy:FindFirstChild("Main") end))
+        print(workspace:FindFirstChild("Main", true) == script, workspace:FindFirstChild("Main"), workspace:FindFirstChild(42))
+        print(pcall(function() return workspace:FindFirstChild({}) end))
+        "#,
+        1,
+    );
+    let l = lines(&log);
+    // Other argument types take the generic (mlua) path and its conversion error.
+    assert!(l[6].starts_with("false bad argument #2: error converting Lua table to string"), "{l:?}");
+    assert_eq!(
+        l[..6],
+        [
+            "true true",
+            "false expected an Instance (use ':' to call methods)",
+            &format!("false {P}:5: expected an Instance (use ':' to call methods)"),
+            &format!("<destroyed Instance> false {P}:8: attempt to index a destroyed Instance"),
+            &format!("false {P}:9: attempt to index a destroyed Instance"),
+            "true nil nil",
+        ]
+    );
+}

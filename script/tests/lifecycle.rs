@@ -113,6 +113,28 @@ fn budget_counting_is_deterministic() {
 }
 
 #[test]
+fn property_access_costs_no_budget_unit() {
+    let log = run_one(
+        r#"
+        local n, done = 0, false
+        function Update()
+            if done then print("counted", n) return end
+            done = true
+            while true do
+                n += 1
+                self.Position = self.Position + Vector3.one
+            end
+        end
+        "#,
+        2,
+    );
+    let last = log.last().unwrap();
+    let n: u64 = last.rsplit(' ').next().unwrap().parse().unwrap();
+    // The same count as the empty loop: only the back-edge is charged.
+    assert_eq!(n, 1_000_001, "{log:?}");
+}
+
+#[test]
 fn each_entry_gets_a_fresh_budget() {
     let log = run_one(
         r#"

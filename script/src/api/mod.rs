@@ -1,7 +1,7 @@
 //! The script-facing API: builds the sandboxed base environment every script instance reads
 //! its globals from — safe libraries, `print`/`warn`, `Vector3`, `game` (with `Workspace` and
-//! `Prefabs.Spawn`), `workspace`, `handles` — and installs the prelude that gives Instance and
-//! Signal handles their metamethods.
+//! `Prefabs.Spawn`), `workspace`, `handles` — installs the Instance metatable and methods
+//! (`handle`, `instance`) and the prelude that gives Signal handles their metamethods.
 //!
 //! Left out on purpose: `getfenv`/`setfenv` (they reach other scripts' environments through
 //! the call stack), `load`/`loadstring` and `require` (no code from strings or files),
@@ -9,14 +9,17 @@
 //! and every metatable handed to scripts are frozen, so a script cannot change what another
 //! script sees.
 
+pub mod handle;
 pub mod instance;
+pub mod props;
+pub mod trampoline;
 pub mod values;
 
 use crate::log::Level;
 use crate::signals;
 use crate::state::{with_state, with_world};
 use arbor_core::Id;
-use instance::{Instance, PRELUDE_KEY};
+use instance::PRELUDE_KEY;
 use mlua::{Function, Lua, MultiValue, Result, Table, Value};
 use values::{Status, fail, instance_value, ok};
 
@@ -78,11 +81,9 @@ fn checked(lua: &Lua, prelude: &Table, f: Function) -> Result<Function> {
 /// is `workspace`.
 pub fn install(lua: &Lua, workspace: Id) -> Result<Table> {
     let raw = lua.create_table()?;
-    raw.set("get", lua.create_function(instance::get)?)?;
-    raw.set("set", lua.create_function(instance::set)?)?;
     let methods = lua.create_table()?;
     instance::register_methods(lua, &methods)?;
-    raw.set("methods", methods)?;
+    handle::install(lua, &methods)?;
     let signal = lua.create_table()?;
     signals::register(lua, &signal)?;
     raw.set("signal", signal)?;
@@ -131,7 +132,7 @@ pub fn install(lua: &Lua, workspace: Id) -> Result<Table> {
     let prefabs = lua.create_table()?;
     prefabs.raw_set("Spawn", checked(lua, &prelude, spawn)?)?;
     prefabs.set_readonly(true);
-    let ws = lua.create_userdata(Instance(workspace))?;
+    let ws = instance_value(lua, Some(workspace))?;
     let game = lua.create_table()?;
     game.raw_set("Workspace", ws.clone())?;
     game.raw_set("Prefabs", prefabs)?;
@@ -154,14 +155,14 @@ pub fn install(lua: &Lua, workspace: Id) -> Result<Table> {
     base.raw_set("handles", handles)?;
     base.set_readonly(true);
 
-    // Freeze the shared metatables of handles so no script can change them for others.
+    // Freeze the shared metatable of Signal handles so no script can change it for others
+    // (the Instance metatable is frozen by `handle::install`).
     let freeze: Function = lua
         .load(
             "return function(v) local m = getmetatable(v) if type(m) == 'table' then table.freeze(m) end end",
         )
         .set_name("=arbor-freeze")
         .eval()?;
-    freeze.call::<()>(ws)?;
     freeze.call::<()>(lua.create_userdata(signals::Signal { target: workspace, name: "".into() })?)?;
     Ok(base)
 }

@@ -1,8 +1,8 @@
 //! Conversions between Lua values and arena values: vectors, instances, attribute values,
 //! and the `(ok, value)` results the Rust primitives hand to the Lua prelude.
 
-use super::instance::Instance;
-use arbor_core::{AttributeValue, Id, Vec3};
+pub use super::handle::{instance_id, instance_value};
+use arbor_core::{AttributeValue, Vec3};
 use mlua::{IntoLua, Lua, Result, Value, Vector};
 
 /// A primitive's result: `(true, value)` or `(false, message)`; the prelude raises the
@@ -19,11 +19,6 @@ pub fn fail(lua: &Lua, message: impl AsRef<str>) -> Result<Status> {
     Ok((false, Value::String(lua.create_string(message.as_ref())?)))
 }
 
-/// The instance id of a Lua value, if it is an Instance.
-pub fn instance_id(v: &Value) -> Option<Id> {
-    v.as_userdata()?.borrow::<Instance>().ok().map(|i| i.0)
-}
-
 /// A Luau vector from a `Vec3`.
 pub fn to_vector(v: Vec3) -> Vector {
     Vector::new(v.x, v.y, v.z)
@@ -38,19 +33,11 @@ pub fn from_vector(v: &Value) -> Option<Vec3> {
 }
 
 /// The Lua name of a value's type, for error messages.
-pub fn type_name(v: &Value) -> &'static str {
+pub fn type_name(lua: &Lua, v: &Value) -> &'static str {
     match v {
         Value::Vector(_) => "Vector3",
-        Value::UserData(_) if instance_id(v).is_some() => "Instance",
+        Value::UserData(_) if instance_id(lua, v).is_some() => "Instance",
         other => other.type_name(),
-    }
-}
-
-/// An instance handle (or nil for `None`).
-pub fn instance_value(lua: &Lua, id: Option<Id>) -> Result<Value> {
-    match id {
-        Some(id) => Ok(Value::UserData(lua.create_userdata(Instance(id))?)),
-        None => Ok(Value::Nil),
     }
 }
 
@@ -67,7 +54,7 @@ pub fn attribute_to_lua(lua: &Lua, v: &AttributeValue) -> Result<Value> {
 
 /// A Lua value as an attribute value (`Ok(None)` for nil, `Err` with a message for types
 /// attributes cannot hold).
-pub fn attribute_from_lua(v: &Value) -> std::result::Result<Option<AttributeValue>, String> {
+pub fn attribute_from_lua(lua: &Lua, v: &Value) -> std::result::Result<Option<AttributeValue>, String> {
     Ok(Some(match v {
         Value::Nil => return Ok(None),
         Value::Boolean(b) => AttributeValue::Bool(*b),
@@ -75,12 +62,12 @@ pub fn attribute_from_lua(v: &Value) -> std::result::Result<Option<AttributeValu
         Value::Number(n) => AttributeValue::Number(*n),
         Value::String(s) => AttributeValue::String(s.to_str().map_err(|e| e.to_string())?.as_ref().into()),
         Value::Vector(_) => AttributeValue::Vector3(from_vector(v).expect("vector")),
-        other => match instance_id(other) {
+        other => match instance_id(lua, other) {
             Some(id) => AttributeValue::Ref(Some(id)),
             None => {
                 return Err(format!(
                     "attributes hold booleans, numbers, strings, Vector3s and Instances, not {}",
-                    type_name(other)
+                    type_name(lua, other)
                 ));
             }
         },

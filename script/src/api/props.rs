@@ -1,0 +1,363 @@
+//! The built-in properties of an Instance, read and written on the arena: the members
+//! scripts can name ([`Member`], each with a fixed Luau string atom), the values a property
+//! read produces ([`Read`]) and the values a write accepts ([`Arg`]). Safe Rust only; the C
+//! metamethods in `handle` move values between these types and the Lua stack.
+//!
+//! Nothing here allocates on the hot paths (a `Position` read or write, an `Anchored` flag):
+//! errors carry `Cow` messages and names are copied into a small inline buffer.
+
+use crate::state::full_name;
+use arbor_core::{Appearance, Arena, ArenaError, Class, Color, Id, Material, NodeFlags, Quat, Shape, Vec3};
+use glam::EulerRot;
+use std::borrow::Cow;
+
+/// The error raised when a destroyed Instance is indexed or mutated (quoted by the seeds).
+pub const DESTROYED: &str = "attempt to index a destroyed Instance";
+
+/// A property or method name scripts use on Instances. The discriminant is the Luau string
+/// atom of the name (see `handle::user_atom`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Member {
+    /// `Name` (string).
+    Name,
+    /// `ClassName` (read-only string).
+    ClassName,
+    /// `Parent` (Instance or nil).
+    Parent,
+    /// `Position` (Vector3).
+    Position,
+    /// `Rotation` (Vector3 of XYZ Euler degrees).
+    Rotation,
+    /// `Size` (Vector3).
+    Size,
+    /// `Anchored` (boolean).
+    Anchored,
+    /// `CanCollide` (boolean).
+    CanCollide,
+    /// `Archivable` (boolean).
+    Archivable,
+    /// `Transparency` (number in 0..=1).
+    Transparency,
+    /// `Shape` (name of a shape).
+    Shape,
+    /// `Material` (name of a material).
+    Material,
+    /// `Color` (Vector3 of 0..=1 channels).
+    Color,
+    /// `FindFirstChild(name, recursive?)`.
+    FindFirstChild,
+    /// `GetChildren()`.
+    GetChildren,
+    /// `Clone()`.
+    Clone,
+    /// `Destroy()`.
+    Destroy,
+    /// `GetAttribute(name)`.
+    GetAttribute,
+    /// `SetAttribute(name, value)`.
+    SetAttribute,
+    /// `IsA(class)`.
+    IsA,
+    /// `GetFullName()`.
+    GetFullName,
+    /// `GetSignal(name)`.
+    GetSignal,
+}
+
+impl Member {
+    /// Every member, in atom order.
+    pub const ALL: [Member; 22] = [
+        Member::Name,
+        Member::ClassName,
+        Member::Parent,
+        Member::Position,
+        Member::Rotation,
+        Member::Size,
+        Member::Anchored,
+        Member::CanCollide,
+        Member::Archivable,
+        Member::Transparency,
+        Member::Shape,
+        Member::Material,
+        Member::Color,
+        Member::FindFirstChild,
+        Member::GetChildren,
+        Member::Clone,
+        Member::Destroy,
+        Member::GetAttribute,
+        Member::SetAttribute,
+        Member::IsA,
+        Member::GetFullName,
+        Member::GetSignal,
+    ];
+
+    /// The name scripts write.
+    pub fn name(self) -> &'static str {
+        match self {
+            Member::Name => "Name",
+            Member::ClassName => "ClassName",
+            Member::Parent => "Parent",
+            Member::Position => "Position",
+            Member::Rotation => "Rotation",
+            Member::Size => "Size",
+            Member::Anchored => "Anchored",
+            Member::CanCollide => "CanCollide",
+            Member::Archivable => "Archivable",
+            Member::Transparency => "Transparency",
+            Member::Shape => "Shape",
+            Member::Material => "Material",
+            Member::Color => "Color",
+            Member::FindFirstChild => "FindFirstChild",
+            Member::GetChildren => "GetChildren",
+            Member::Clone => "Clone",
+            Member::Destroy => "Destroy",
+            Member::GetAttribute => "GetAttribute",
+            Member::SetAttribute => "SetAttribute",
+            Member::IsA => "IsA",
+            Member::GetFullName => "GetFullName",
+            Member::GetSignal => "GetSignal",
+        }
+    }
+
+    /// Whether this is a method (looked up before the instance is checked, like a table
+    /// field) rather than a property.
+    pub fn is_method(self) -> bool {
+        self as u8 >= Member::FindFirstChild as u8
+    }
+
+    /// The methods, in atom order.
+    pub fn methods() -> impl Iterator<Item = Member> {
+        Self::ALL.into_iter().filter(|m| m.is_method())
+    }
+
+    /// The member with atom `atom`.
+    #[inline]
+    pub fn from_atom(atom: i32) -> Option<Member> {
+        Self::ALL.get(usize::try_from(atom).ok()?).copied()
+    }
+
+    /// The member named `bytes`.
+    pub fn from_name(bytes: &[u8]) -> Option<Member> {
+        Self::ALL.into_iter().find(|m| m.name().as_bytes() == bytes)
+    }
+}
+
+/// Up to this many bytes of a name are copied inline by a read.
+const INLINE: usize = 62;
+
+/// The result of a property read, owned so the world borrow can end before it is pushed.
+pub enum Read {
+    /// A boolean.
+    Bool(bool),
+    /// A number.
+    Number(f64),
+    /// A vector.
+    Vector(Vec3),
+    /// A string with static storage (class, shape and material names).
+    Static(&'static str),
+    /// A short string copied inline.
+    Inline([u8; INLINE], u8),
+    /// A long string.
+    Owned(String),
+    /// An Instance handle, or nil.
+    Instance(Option<Id>),
+}
+
+impl Read {
+    /// `text`, copied.
+    pub fn text(text: &str) -> Read {
+        if text.len() <= INLINE {
+            let mut buf = [0; INLINE];
+            buf[..text.len()].copy_from_slice(text.as_bytes());
+            Read::Inline(buf, text.len() as u8)
+        } else {
+            Read::Owned(text.to_owned())
+        }
+    }
+}
+
+/// A value being assigned to a property, borrowed from the Lua stack.
+#[derive(Clone, Copy, Debug)]
+pub enum Arg<'a> {
+    /// nil.
+    Nil,
+    /// A boolean.
+    Bool(bool),
+    /// A number.
+    Number(f64),
+    /// A vector (`Vector3`).
+    Vector(Vec3),
+    /// A string's bytes.
+    Str(&'a [u8]),
+    /// An Instance handle.
+    Instance(Id),
+    /// Any other value, by type name.
+    Other(&'static str),
+}
+
+impl Arg<'_> {
+    /// The type name used in error messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Arg::Nil => "nil",
+            Arg::Bool(_) => "boolean",
+            Arg::Number(_) => "number",
+            Arg::Vector(_) => "Vector3",
+            Arg::Str(_) => "string",
+            Arg::Instance(_) => "Instance",
+            Arg::Other(t) => t,
+        }
+    }
+}
+
+/// A failure message.
+pub type Fail = Cow<'static, str>;
+
+/// `{key} is not a valid member of {class} "{path}"`.
+pub fn not_member(w: &Arena, id: Id, key: &str) -> String {
+    let class = w.get(id).map_or("Instance", |n| n.class().name());
+    format!("{key} is not a valid member of {class} \"{}\"", full_name(w, id))
+}
+
+fn euler_degrees(q: Quat) -> Vec3 {
+    let (x, y, z) = q.to_euler(EulerRot::XYZ);
+    Vec3::new(x.to_degrees(), y.to_degrees(), z.to_degrees())
+}
+
+fn reference_index(class: Class, key: &str) -> Option<usize> {
+    class.reference_properties().iter().position(|p| *p == key)
+}
+
+/// `instance.key` for a property or child: `member` is the key's member if it has one
+/// (methods are resolved before this is called and count as plain names here).
+pub fn read(w: &Arena, id: Id, member: Option<Member>, key: &[u8]) -> Result<Read, Fail> {
+    let Some(n) = w.get(id) else { return Err(Cow::Borrowed(DESTROYED)) };
+    Ok(match member {
+        Some(Member::Name) => Read::text(w.names().text(n.name())),
+        Some(Member::ClassName) => Read::Static(n.class().name()),
+        Some(Member::Parent) => Read::Instance(n.parent()),
+        Some(Member::Position) => Read::Vector(n.position()),
+        Some(Member::Rotation) => Read::Vector(euler_degrees(n.rotation())),
+        Some(Member::Size) => Read::Vector(n.size()),
+        Some(Member::Anchored) => Read::Bool(n.anchored()),
+        Some(Member::CanCollide) => Read::Bool(n.can_collide()),
+        Some(Member::Archivable) => Read::Bool(n.flags().contains(NodeFlags::ARCHIVABLE)),
+        Some(Member::Transparency) => Read::Number(f64::from(n.appearance().transparency)),
+        Some(Member::Shape) => Read::Static(n.appearance().shape.name()),
+        Some(Member::Material) => Read::Static(n.appearance().material.name()),
+        Some(Member::Color) => {
+            let [r, g, b, _] = n.appearance().color.0;
+            Read::Vector(Vec3::new(r as f32, g as f32, b as f32) / 255.0)
+        }
+        _ => {
+            let Ok(key) = std::str::from_utf8(key) else {
+                return Err(Cow::Owned(not_member(w, id, &String::from_utf8_lossy(key))));
+            };
+            match reference_index(n.class(), key) {
+                Some(k) => Read::Instance(n.reference(k)),
+                None => match w.find_first_child(id, key) {
+                    Some(child) => Read::Instance(Some(child)),
+                    None => return Err(Cow::Owned(not_member(w, id, key))),
+                },
+            }
+        }
+    })
+}
+
+fn invalid(key: &str, expected: &str, got: &Arg<'_>) -> Fail {
+    Cow::Owned(format!("invalid value for {key}: expected {expected}, got {}", got.type_name()))
+}
+
+fn expect_vector(key: &str, v: &Arg<'_>) -> Result<Vec3, Fail> {
+    match v {
+        Arg::Vector(v) => Ok(*v),
+        other => Err(invalid(key, "Vector3", other)),
+    }
+}
+
+fn expect_bool(key: &str, v: &Arg<'_>) -> Result<bool, Fail> {
+    match v {
+        Arg::Bool(b) => Ok(*b),
+        other => Err(invalid(key, "boolean", other)),
+    }
+}
+
+fn expect_instance(key: &str, v: &Arg<'_>) -> Result<Option<Id>, Fail> {
+    match v {
+        Arg::Nil => Ok(None),
+        Arg::Instance(id) => Ok(Some(*id)),
+        other => Err(invalid(key, "Instance or nil", other)),
+    }
+}
+
+fn arena(e: ArenaError) -> Fail {
+    Cow::Owned(e.to_string())
+}
+
+/// `instance.key = v`.
+pub fn write(w: &mut Arena, id: Id, member: Option<Member>, key: &[u8], v: &Arg<'_>) -> Result<(), Fail> {
+    let Some(node) = w.get(id) else { return Err(Cow::Borrowed(DESTROYED)) };
+    let class = node.class();
+    let appearance = node.appearance();
+    let member = member.filter(|m| !m.is_method());
+    let done = |r: Result<bool, ArenaError>| r.map(drop).map_err(arena);
+    match member {
+        Some(Member::Position) => done(w.set_position(id, expect_vector("Position", v)?)),
+        Some(Member::Size) => done(w.set_size(id, expect_vector("Size", v)?.max(Vec3::splat(0.001)))),
+        Some(Member::Rotation) => {
+            let d = expect_vector("Rotation", v)?;
+            let q = Quat::from_euler(EulerRot::XYZ, d.x.to_radians(), d.y.to_radians(), d.z.to_radians());
+            done(w.set_rotation(id, q))
+        }
+        Some(Member::Anchored) => done(w.set_flag(id, NodeFlags::ANCHORED, expect_bool("Anchored", v)?)),
+        Some(Member::CanCollide) => {
+            done(w.set_flag(id, NodeFlags::CAN_COLLIDE, expect_bool("CanCollide", v)?))
+        }
+        Some(Member::Archivable) => {
+            done(w.set_flag(id, NodeFlags::ARCHIVABLE, expect_bool("Archivable", v)?))
+        }
+        Some(Member::Name) => match v {
+            Arg::Str(s) => {
+                let name = std::str::from_utf8(s).map_err(|e| Cow::Owned(e.to_string()))?;
+                done(w.set_name(id, name))
+            }
+            other => Err(invalid("Name", "string", other)),
+        },
+        Some(Member::Parent) => done(w.set_parent(id, expect_instance("Parent", v)?)),
+        Some(Member::Transparency) => {
+            let Arg::Number(t) = *v else { return Err(invalid("Transparency", "number", v)) };
+            let t = if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) as f32 };
+            done(w.set_appearance(id, Appearance { transparency: t, ..appearance }))
+        }
+        Some(m @ (Member::Shape | Member::Material)) => {
+            let s = match v {
+                Arg::Str(s) => std::str::from_utf8(s).unwrap_or(""),
+                _ => "",
+            };
+            let next = if m == Member::Shape {
+                let shape =
+                    Shape::from_name(s).ok_or_else(|| Cow::Owned(format!("'{s}' is not a valid Shape")))?;
+                Appearance { shape, ..appearance }
+            } else {
+                let material = Material::from_name(s)
+                    .ok_or_else(|| Cow::Owned(format!("'{s}' is not a valid Material")))?;
+                Appearance { material, ..appearance }
+            };
+            done(w.set_appearance(id, next))
+        }
+        Some(Member::Color) => {
+            let c = expect_vector("Color", v)?.clamp(Vec3::ZERO, Vec3::ONE) * 255.0;
+            let color = Color([c.x.round() as u8, c.y.round() as u8, c.z.round() as u8, 255]);
+            done(w.set_appearance(id, Appearance { color, ..appearance }))
+        }
+        Some(Member::ClassName) => Err(Cow::Borrowed("ClassName is read-only")),
+        _ => {
+            let key = String::from_utf8_lossy(key);
+            match reference_index(class, &key) {
+                Some(k) => done(w.set_reference(id, k, expect_instance(&key, v)?)),
+                None => Err(Cow::Owned(not_member(w, id, &key))),
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! The C functions scripts call as Instance methods.
+//!
+//! Each method is a C closure whose upvalue 1 is the method's mlua function (returning a
+//! [`MethodStatus`](super::instance::MethodStatus)). [`call_method`] checks the receiver,
+//! passes its id in place of the handle, wraps a returned id as a handle without an mlua
+//! round trip, and raises a failure at the calling script's line (like `error(m, 2)`).
+//!
+//! `FindFirstChild`, the lookup scripts run most, has its own closure
+//! ([`find_first_child`]): with a handle and a string name it answers in C (one world
+//! borrow, no mlua conversion); any other arguments take the generic path, so the errors
+//! stay the same.
+
+use super::handle::{NOT_AN_INSTANCE, guarded, handle_at, push_handle, raise};
+use super::props::DESTROYED;
+use arbor_core::Id;
+use mlua::{Function, Lua, ffi};
+use std::borrow::Cow;
+use std::ffi::{CStr, c_int};
+
+/// Calls upvalue 1 with the receiver's id; see the module docs.
+///
+/// # Safety
+/// `state` is the thread running a method closure made by [`method`] (upvalue 1 is its mlua
+/// function), with the call's arguments on the stack and LUA_MINSTACK free slots above them.
+unsafe fn call_method(state: *mut ffi::lua_State) -> c_int {
+    // SAFETY: per the caller's contract. We use one slot for the function before the call;
+    // the call leaves exactly three results in place of function and arguments, and we push
+    // at most three more. Errors (ours or the callee's) unwind through frames that own
+    // nothing.
+    unsafe {
+        let Some(h) = handle_at(state, 1) else { raise(state, Cow::Borrowed(NOT_AN_INSTANCE)) };
+        ffi::lua_pushnumber(state, h.id as f64);
+        ffi::lua_replace(state, 1);
+        ffi::lua_pushvalue(state, ffi::lua_upvalueindex(1));
+        ffi::lua_insert(state, 1);
+        let nargs = ffi::lua_gettop(state) - 1;
+        ffi::lua_call(state, nargs, 3);
+        if ffi::lua_toboolean(state, -3) == 0 {
+            ffi::lua_pushvalue(state, -2);
+            ffi::luaL_where(state, 1);
+            ffi::lua_insert(state, -2);
+            ffi::lua_concat(state, 2);
+            ffi::lua_error(state);
+        }
+        if ffi::lua_toboolean(state, -1) != 0 && ffi::lua_type(state, -2) == ffi::LUA_TNUMBER {
+            // Ids are below 2^53, exact as numbers.
+            push_handle(state, Id(ffi::lua_tonumber(state, -2) as u64), h.world);
+        } else {
+            ffi::lua_pushvalue(state, -2);
+        }
+        1
+    }
+}
+
+/// A generic method closure.
+unsafe extern "C-unwind" fn method_trampoline(state: *mut ffi::lua_State) -> c_int {
+    // SAFETY: the VM calls this closure (made by `method`) with its arguments and
+    // LUA_MINSTACK free slots.
+    unsafe { call_method(state) }
+}
+
+/// `handle:FindFirstChild(name, recursive?)`.
+unsafe extern "C-unwind" fn find_first_child(state: *mut ffi::lua_State) -> c_int {
+    // SAFETY: as in `method_trampoline`; the name's bytes stay on the stack for the call.
+    unsafe {
+        let handle = handle_at(state, 1);
+        let (Some(h), ffi::LUA_TSTRING) = (handle, ffi::lua_type(state, 2)) else {
+            return call_method(state);
+        };
+        let mut len = 0usize;
+        let p = ffi::lua_tolstring(state, 2, &mut len);
+        let Ok(name) = std::str::from_utf8(std::slice::from_raw_parts(p.cast::<u8>(), len)) else {
+            return call_method(state);
+        };
+        let recursive = ffi::lua_toboolean(state, 3) != 0;
+        // SAFETY (deref): the slot outlives every handle of its VM (see `handle::Handle`).
+        let slot = &*h.world;
+        let found = guarded(|| {
+            let w = slot.borrow().map_err(Cow::Borrowed)?;
+            let id = Id(h.id);
+            if !w.contains(id) {
+                return Err(Cow::Borrowed(DESTROYED));
+            }
+            Ok(if recursive { w.find_first_descendant(id, name) } else { w.find_first_child(id, name) })
+        });
+        match found {
+            Ok(Some(child)) => push_handle(state, child, h.world),
+            Ok(None) => ffi::lua_pushnil(state),
+            Err(m) => raise(state, m),
+        }
+        1
+    }
+}
+
+/// Wraps the mlua method function `f` in the C closure `c` (upvalue 1 = `f`).
+fn wrap(lua: &Lua, f: Function, c: ffi::lua_CFunction, name: &CStr) -> mlua::Result<Function> {
+    // SAFETY: `exec_raw` runs this protected on a valid state with `f` pushed; the closure
+    // takes it as its upvalue and is the only result.
+    unsafe {
+        lua.exec_raw::<Function>(f, |state| {
+            ffi::lua_pushcclosurek(state, c, name.as_ptr(), 1, None);
+        })
+    }
+}
+
+/// The method closure for the mlua function `f` of method `name`.
+pub fn method(lua: &Lua, name: &str, f: Function) -> mlua::Result<Function> {
+    match name {
+        "FindFirstChild" => wrap(lua, f, find_first_child, c"FindFirstChild"),
+        _ => wrap(lua, f, method_trampoline, c"Instance method"),
+    }
+}

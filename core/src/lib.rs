@@ -27,6 +27,7 @@ mod sharded_map;
 mod snapshot;
 mod store;
 mod value;
+mod view;
 
 pub use arena::{
     AncestryQuery, Arena, ArenaConfig, GraftPolicy, MemoryReport, NodeData, NodeMut, SplitMix64,
@@ -54,6 +55,7 @@ pub use place::{
     RefPolicyDoc, ShapeDoc, load_binary, load_json, save_binary, save_json,
 };
 pub use revision::Revisions;
+pub use view::{NodesView, PageView};
 pub use snapshot::{ComponentDiff, Snapshot, SnapshotDiff};
 pub use value::{
     Appearance, AttributeValue, Color, Guid, Material, NodeExtras, NodeFlags, PersistentId, RefField, Shape,

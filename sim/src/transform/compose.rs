@@ -2,13 +2,20 @@
 //! over a generic lane type so the scalar path (`f32`) and the SIMD path (`wide::f32x8`, eight
 //! siblings at a time) evaluate the very same expression tree.
 //!
+//! A batch enters lane-major and leaves node-major through 4×4 transposes
+//! ([`Batch::push`] gathers eight nodes' locals, [`Batch::compose`] returns eight world
+//! cells), so gathering and scattering cost a few shuffles per node rather than seven scalar
+//! moves each way.
+//!
 //! Invariant: for any parent and local, [`compose`] over `f32` and over one lane of `f32x8`
 //! give bit-identical results (same operations in the same order, and Rust never fuses a
 //! multiply and an add on its own), so a node's world never depends on whether it was
 //! computed in a batch, in a tail, or on which thread.
 
+use super::PoseCell;
+use arbor_core::LocalTransform;
 use std::ops::{Add, Mul, Sub};
-use wide::f32x8;
+use wide::{f32x4, f32x8};
 
 /// Number of siblings composed together on the SIMD path.
 pub(crate) const LANES: usize = 8;
@@ -94,9 +101,82 @@ pub(crate) fn compose<T: Lane>(parent: &Frame, local: [T; 7]) -> [T; 7] {
 }
 
 /// Composes up to eight locals (lane-major: `locals[k][lane]`) under one parent.
-#[inline]
+#[cfg(test)]
 pub(crate) fn compose8(parent: &Frame, locals: &[[f32; LANES]; 7]) -> [f32x8; 7] {
     compose(parent, locals.map(f32x8::new))
+}
+
+/// A local transform as two four-lane rows: `[px, py, pz, 0]` and `[qx, qy, qz, qw]`.
+#[inline(always)]
+pub(crate) fn local_rows(t: &LocalTransform) -> [f32x4; 2] {
+    let p = t.position;
+    [f32x4::new([p.x, p.y, p.z, 0.0]), f32x4::new(t.rotation.to_array())]
+}
+
+/// A local transform as a pose.
+#[inline(always)]
+pub(crate) fn local_pose(t: &LocalTransform) -> Pose {
+    let (p, q) = (t.position, t.rotation);
+    [p.x, p.y, p.z, q.x, q.y, q.z, q.w]
+}
+
+/// Up to eight siblings' locals, node-major, waiting to be composed together.
+#[derive(Clone, Copy)]
+pub(crate) struct Batch {
+    /// `[px, py, pz, 0]` by lane.
+    pos: [f32x4; LANES],
+    /// `[qx, qy, qz, qw]` by lane.
+    rot: [f32x4; LANES],
+}
+
+impl Batch {
+    /// An empty batch (unused lanes hold zeros and are never stored).
+    #[inline(always)]
+    pub fn new() -> Self {
+        Self { pos: [f32x4::ZERO; LANES], rot: [f32x4::ZERO; LANES] }
+    }
+
+    /// Puts `local` in lane `lane`.
+    #[inline(always)]
+    pub fn set(&mut self, lane: usize, local: &LocalTransform) {
+        let [p, q] = local_rows(local);
+        self.pos[lane] = p;
+        self.rot[lane] = q;
+    }
+
+    /// The worlds of all eight lanes under `parent`, as cells: SIMD (`f32x8`) or one lane at
+    /// a time (`f32`), bit-identical either way.
+    #[inline(always)]
+    pub fn compose(&self, parent: &Frame, simd: bool) -> [PoseCell; LANES] {
+        if !simd {
+            return std::array::from_fn(|lane| {
+                let (p, q) = (self.pos[lane].to_array(), self.rot[lane].to_array());
+                PoseCell::new(&compose::<f32>(parent, [p[0], p[1], p[2], q[0], q[1], q[2], q[3]]))
+            });
+        }
+        let half = |rows: &[f32x4; LANES], h: usize| f32x4::transpose([rows[h], rows[h + 1], rows[h + 2], rows[h + 3]]);
+        let (p0, p1, q0, q1) = (half(&self.pos, 0), half(&self.pos, 4), half(&self.rot, 0), half(&self.rot, 4));
+        let join = |a: f32x4, b: f32x4| -> f32x8 { bytemuck::cast([a, b]) };
+        let locals = [
+            join(p0[0], p1[0]),
+            join(p0[1], p1[1]),
+            join(p0[2], p1[2]),
+            join(q0[0], q1[0]),
+            join(q0[1], q1[1]),
+            join(q0[2], q1[2]),
+            join(q0[3], q1[3]),
+        ];
+        let w: [[f32x4; 2]; 7] = compose(parent, locals).map(bytemuck::cast);
+        let mut out = [PoseCell::IDENTITY; LANES];
+        for h in 0..2 {
+            let a = f32x4::transpose([w[0][h], w[1][h], w[2][h], w[3][h]]);
+            let b = f32x4::transpose([w[4][h], w[5][h], w[6][h], f32x4::ZERO]);
+            for k in 0..4 {
+                out[h * 4 + k] = PoseCell::from_rows(a[k], b[k]);
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -133,6 +213,20 @@ mod tests {
         for (lane, w) in scalar.iter().enumerate() {
             for (column, v) in wide.iter().zip(w) {
                 assert_eq!(column[lane].to_bits(), v.to_bits());
+            }
+        }
+        // The transposing batch gives the same bits, in cells, SIMD or not.
+        let mut batch = Batch::new();
+        for lane in 0..LANES {
+            let l: [f32; 7] = std::array::from_fn(|k| locals[k][lane]);
+            let t = LocalTransform { position: Vec3::from_slice(&l), rotation: Quat::from_slice(&l[3..]) };
+            assert_eq!(local_pose(&t), l);
+            batch.set(lane, &t);
+        }
+        for simd in [true, false] {
+            for (cell, w) in batch.compose(&frame, simd).iter().zip(&scalar) {
+                assert_eq!(cell.pose().map(f32::to_bits), w.map(f32::to_bits));
+                assert_eq!(cell.0[7], 0.0);
             }
         }
     }

@@ -42,9 +42,11 @@ mod tests;
 use arbor_core::{Arena, Id, Slot};
 use compose::{IDENTITY, Pose};
 use glam::{Mat4, Quat, Vec3};
-use roots::Epochs;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use roots::{Epochs, Finder, Root};
+use sink::ColumnsMut;
+use std::sync::atomic::AtomicU32;
 use walk::{Split, Walker, Writes};
+use wide::f32x4;
 
 /// A node's transform in world space: a rotation, then a translation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -118,8 +120,10 @@ pub struct PassStats {
 pub struct WorldTransforms {
     /// World pose by slot.
     poses: Vec<PoseCell>,
-    /// Owner id and epoch mark by slot.
-    meta: Vec<Meta>,
+    /// The id whose world the slot holds, by slot (`0`: none).
+    owners: Vec<u64>,
+    /// Root-finding stamps by slot: `epoch << 1 | covered` (see `roots`).
+    marks: Vec<AtomicU32>,
     /// The pass counter for the marks.
     epochs: Epochs,
 }
@@ -128,7 +132,7 @@ pub struct WorldTransforms {
 /// it is one aligned load and never straddles a cache line.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C, align(32))]
-pub(crate) struct PoseCell([f32; 8]);
+pub(crate) struct PoseCell(pub(crate) [f32; 8]);
 
 impl PoseCell {
     const IDENTITY: PoseCell = PoseCell::new(&IDENTITY);
@@ -138,21 +142,17 @@ impl PoseCell {
         Self([p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0.0])
     }
 
+    /// The cell of the rows `[px, py, pz, qx]` and `[qy, qz, qw, 0]`.
+    #[inline(always)]
+    fn from_rows(a: f32x4, b: f32x4) -> Self {
+        Self(bytemuck::cast([a, b]))
+    }
+
     #[inline]
     fn pose(&self) -> Pose {
         let p = &self.0;
         [p[0], p[1], p[2], p[3], p[4], p[5], p[6]]
     }
-}
-
-/// One slot's bookkeeping, read and written with relaxed atomics so parallel tasks may
-/// probe any slot of the id → slot cache.
-#[derive(Default)]
-pub(crate) struct Meta {
-    /// The id whose world the slot holds (`0`: none).
-    owner: AtomicU64,
-    /// Root-finding stamp: `epoch << 1 | covered` (see `roots`).
-    mark: AtomicU32,
 }
 
 impl Default for WorldTransforms {
@@ -164,7 +164,7 @@ impl Default for WorldTransforms {
 impl WorldTransforms {
     /// Empty columns; the first [`update`](Self::update) sizes them to the arena.
     pub fn new() -> Self {
-        Self { poses: Vec::new(), meta: Vec::new(), epochs: Epochs::default() }
+        Self { poses: Vec::new(), owners: Vec::new(), marks: Vec::new(), epochs: Epochs::default() }
     }
 
     /// Recomputes the worlds of the subtrees under `dirty` (ids from
@@ -173,15 +173,19 @@ impl WorldTransforms {
     /// `dirty` returns at once without touching anything.
     ///
     /// The first pass that sees the Workspace without a world computes it too (covering the
-    /// whole world), so a fresh `WorldTransforms` needs no special first call.
+    /// whole world), so a fresh `WorldTransforms` needs no special first call. A dirty list
+    /// of at least 4,096 ids naming at least half as many ids as the arena has live nodes
+    /// is treated as the Workspace alone: recomputing the whole world then costs no more
+    /// than sorting out the roots would, and gives the same worlds (the stats then count
+    /// one root and every in-world node).
     pub fn update(&mut self, arena: &Arena, dirty: &[Id], mode: PassMode) -> PassStats {
         self.update_with(arena, dirty, mode, Writes::Direct, Split::default())
     }
 
-    /// [`update`](Self::update), but a parallel pass has its tasks collect `(slot, world)`
-    /// pairs that the calling thread scatters afterwards, instead of writing the columns
-    /// directly. Same results; kept to benchmark the safe alternative to the pass's one
-    /// `unsafe` write path.
+    /// [`update`](Self::update), but a parallel pass has its tasks collect
+    /// `(slot, id, world)` triples that the calling thread scatters afterwards, instead of
+    /// writing the columns directly. Same results; kept to benchmark the safe alternative to
+    /// the pass's one `unsafe` write path.
     #[doc(hidden)]
     pub fn update_collect_scatter(&mut self, arena: &Arena, dirty: &[Id], mode: PassMode) -> PassStats {
         self.update_with(arena, dirty, mode, Writes::CollectScatter, Split::default())
@@ -198,21 +202,30 @@ impl WorldTransforms {
         if dirty.is_empty() {
             return PassStats::default();
         }
-        self.grow(arena.slot_capacity());
-        let walker = Walker { arena, meta: &self.meta, simd: mode.simd };
+        let view = arena.nodes_view();
+        self.grow(view.slots() as usize);
         let ws = arena.workspace();
-        let ws_fresh =
-            arena.slot(ws).is_none_or(|s| self.meta[s.index()].owner.load(Ordering::Relaxed) != ws.0);
-        let roots = self.epochs.find(&walker, dirty, ws_fresh.then_some(ws), mode.parallel, split.find_chunk);
-        let recomputed = walk::run(walker, &roots, &mut self.poses, mode.parallel, writes, split);
+        let Some((ws_slot, ws_node)) = view.locate(ws) else { return PassStats::default() };
+        let whole = dirty.len() >= split.min_whole && dirty.len() * 2 >= arena.len();
+        let roots = if whole {
+            vec![Root::new(ws_slot.0, ws_node, None)]
+        } else {
+            let ws_fresh = self.owners[ws_slot.index()] != ws.0;
+            let finder = Finder { view: &view, marks: &self.marks };
+            self.epochs.find(finder, dirty, ws_fresh.then_some(ws), mode.parallel, split.find_chunk)
+        };
+        let walker = Walker { view: &view, simd: mode.simd };
+        let columns = ColumnsMut { poses: &mut self.poses, owners: &mut self.owners };
+        let recomputed = walk::run(walker, &roots, columns, mode.parallel, writes, split);
         PassStats { dirty_roots: roots.len(), recomputed }
     }
 
     /// Sizes every per-slot column for `slots` slots.
     fn grow(&mut self, slots: usize) {
-        if self.meta.len() < slots {
+        if self.poses.len() < slots {
             self.poses.resize(slots, PoseCell::IDENTITY);
-            self.meta.resize_with(slots, Meta::default);
+            self.owners.resize(slots, 0);
+            self.marks.resize_with(slots, AtomicU32::default);
         }
     }
 
@@ -225,8 +238,8 @@ impl WorldTransforms {
     /// the stale world it had when it left.
     pub fn get(&self, arena: &Arena, id: Id) -> Option<WorldTransform> {
         let slot = arena.slot(id)?;
-        let meta = self.meta.get(slot.index())?;
-        (meta.owner.load(Ordering::Relaxed) == id.0).then(|| self.at(slot))
+        let owner = self.owners.get(slot.index())?;
+        (*owner == id.0).then(|| self.at(slot))
     }
 
     /// The world stored in `slot`, whichever node it belongs to (the identity for a slot
@@ -256,6 +269,8 @@ impl WorldTransforms {
 
     /// Bytes held by the columns and the bookkeeping.
     pub fn heap_bytes(&self) -> usize {
-        self.poses.capacity() * size_of::<PoseCell>() + self.meta.capacity() * size_of::<Meta>()
+        self.poses.capacity() * size_of::<PoseCell>()
+            + self.owners.capacity() * size_of::<u64>()
+            + self.marks.capacity() * size_of::<AtomicU32>()
     }
 }

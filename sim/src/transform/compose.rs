@@ -48,51 +48,60 @@ pub(crate) const IDENTITY: Pose = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0];
 
 /// A parent's world transform prepared for composing its children: the pose and its
 /// rotation as a 3×3 row-major matrix (cheaper than the quaternion sandwich per child, and
-/// computed once per parent).
+/// computed once per parent). `Frame<f32>` is one parent; `Frame<f32x8>` is eight parents,
+/// one per lane, computed by the same expression so each lane equals the scalar frame.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Frame {
+pub(crate) struct Frame<T = f32> {
     /// The parent's world pose.
-    pub pose: Pose,
+    pub pose: [T; 7],
     /// Row-major rotation matrix of `pose`'s rotation (assumed unit length).
-    pub m: [f32; 9],
+    pub m: [T; 9],
 }
 
-impl Frame {
+impl<T: Lane> Frame<T> {
     /// The frame of `pose`.
-    #[inline]
-    pub fn new(pose: Pose) -> Self {
+    #[inline(always)]
+    pub fn new(pose: [T; 7]) -> Self {
+        let one = T::splat(1.0);
         let [_, _, _, x, y, z, w] = pose;
         let (x2, y2, z2) = (x + x, y + y, z + z);
         let (xx, xy, xz) = (x * x2, x * y2, x * z2);
         let (yy, yz, zz) = (y * y2, y * z2, z * z2);
         let (wx, wy, wz) = (w * x2, w * y2, w * z2);
         let m = [
-            1.0 - (yy + zz),
+            one - (yy + zz),
             xy - wz,
             xz + wy,
             xy + wz,
-            1.0 - (xx + zz),
+            one - (xx + zz),
             yz - wx,
             xz - wy,
             yz + wx,
-            1.0 - (xx + yy),
+            one - (xx + yy),
         ];
         Self { pose, m }
     }
 }
 
+impl Frame<f32> {
+    /// This frame in every lane.
+    #[inline(always)]
+    pub fn splat<T: Lane>(&self) -> Frame<T> {
+        Frame { pose: self.pose.map(T::splat), m: self.m.map(T::splat) }
+    }
+}
+
 /// `parent ∘ local` for one lane type: `local` and the result are `[px, py, pz, qx, qy, qz, qw]`.
 #[inline(always)]
-pub(crate) fn compose<T: Lane>(parent: &Frame, local: [T; 7]) -> [T; 7] {
-    let s = T::splat;
+pub(crate) fn compose<T: Lane>(parent: &Frame<T>, local: [T; 7]) -> [T; 7] {
     let m = &parent.m;
     let p = &parent.pose;
     let [lx, ly, lz, ax, ay, az, aw] = local;
-    let (bx, by, bz, bw) = (s(p[3]), s(p[4]), s(p[5]), s(p[6]));
+    let (bx, by, bz, bw) = (p[3], p[4], p[5], p[6]);
     [
-        s(m[0]) * lx + s(m[1]) * ly + s(m[2]) * lz + s(p[0]),
-        s(m[3]) * lx + s(m[4]) * ly + s(m[5]) * lz + s(p[1]),
-        s(m[6]) * lx + s(m[7]) * ly + s(m[8]) * lz + s(p[2]),
+        m[0] * lx + m[1] * ly + m[2] * lz + p[0],
+        m[3] * lx + m[4] * ly + m[5] * lz + p[1],
+        m[6] * lx + m[7] * ly + m[8] * lz + p[2],
         bw * ax + bx * aw + by * az - bz * ay,
         bw * ay - bx * az + by * aw + bz * ax,
         bw * az + bx * ay - by * ax + bz * aw,
@@ -103,7 +112,7 @@ pub(crate) fn compose<T: Lane>(parent: &Frame, local: [T; 7]) -> [T; 7] {
 /// Composes up to eight locals (lane-major: `locals[k][lane]`) under one parent.
 #[cfg(test)]
 pub(crate) fn compose8(parent: &Frame, locals: &[[f32; LANES]; 7]) -> [f32x8; 7] {
-    compose(parent, locals.map(f32x8::new))
+    compose(&parent.splat(), locals.map(f32x8::new))
 }
 
 /// A local transform as two four-lane rows: `[px, py, pz, 0]` and `[qx, qy, qz, qw]`.
@@ -149,15 +158,51 @@ impl Batch {
     #[inline(always)]
     pub fn compose(&self, parent: &Frame, simd: bool) -> [PoseCell; LANES] {
         if !simd {
+            return std::array::from_fn(|lane| PoseCell::new(&compose::<f32>(parent, self.lane(lane))));
+        }
+        cells(compose(&parent.splat(), self.columns()))
+    }
+
+    /// The worlds of all eight lanes, each under its own parent (`parents[lane]`), as
+    /// cells: SIMD or one lane at a time, bit-identical either way and to [`compose`]
+    /// under the same parent's frame.
+    #[inline(always)]
+    pub fn compose_each(&self, parents: &[PoseCell; LANES], simd: bool) -> [PoseCell; LANES] {
+        if !simd {
             return std::array::from_fn(|lane| {
-                let (p, q) = (self.pos[lane].to_array(), self.rot[lane].to_array());
-                PoseCell::new(&compose::<f32>(parent, [p[0], p[1], p[2], q[0], q[1], q[2], q[3]]))
+                let frame = Frame::new(parents[lane].pose());
+                PoseCell::new(&compose::<f32>(&frame, self.lane(lane)))
             });
         }
-        let half = |rows: &[f32x4; LANES], h: usize| f32x4::transpose([rows[h], rows[h + 1], rows[h + 2], rows[h + 3]]);
-        let (p0, p1, q0, q1) = (half(&self.pos, 0), half(&self.pos, 4), half(&self.rot, 0), half(&self.rot, 4));
-        let join = |a: f32x4, b: f32x4| -> f32x8 { bytemuck::cast([a, b]) };
-        let locals = [
+        let rows = parents.map(|c| -> [f32x4; 2] { bytemuck::cast(c.0) });
+        let a: [f32x4; LANES] = std::array::from_fn(|k| rows[k][0]);
+        let b: [f32x4; LANES] = std::array::from_fn(|k| rows[k][1]);
+        let (a0, a1, b0, b1) = (transpose4(&a, 0), transpose4(&a, 4), transpose4(&b, 0), transpose4(&b, 4));
+        let pose = [
+            join(a0[0], a1[0]),
+            join(a0[1], a1[1]),
+            join(a0[2], a1[2]),
+            join(a0[3], a1[3]),
+            join(b0[0], b1[0]),
+            join(b0[1], b1[1]),
+            join(b0[2], b1[2]),
+        ];
+        cells(compose(&Frame::new(pose), self.columns()))
+    }
+
+    /// Lane `lane`'s local as a pose.
+    #[inline(always)]
+    fn lane(&self, lane: usize) -> Pose {
+        let (p, q) = (self.pos[lane].to_array(), self.rot[lane].to_array());
+        [p[0], p[1], p[2], q[0], q[1], q[2], q[3]]
+    }
+
+    /// The locals lane-major: `[px, py, pz, qx, qy, qz, qw]`, one `f32x8` each.
+    #[inline(always)]
+    fn columns(&self) -> [f32x8; 7] {
+        let (p0, p1) = (transpose4(&self.pos, 0), transpose4(&self.pos, 4));
+        let (q0, q1) = (transpose4(&self.rot, 0), transpose4(&self.rot, 4));
+        [
             join(p0[0], p1[0]),
             join(p0[1], p1[1]),
             join(p0[2], p1[2]),
@@ -165,18 +210,35 @@ impl Batch {
             join(q0[1], q1[1]),
             join(q0[2], q1[2]),
             join(q0[3], q1[3]),
-        ];
-        let w: [[f32x4; 2]; 7] = compose(parent, locals).map(bytemuck::cast);
-        let mut out = [PoseCell::IDENTITY; LANES];
-        for h in 0..2 {
-            let a = f32x4::transpose([w[0][h], w[1][h], w[2][h], w[3][h]]);
-            let b = f32x4::transpose([w[4][h], w[5][h], w[6][h], f32x4::ZERO]);
-            for k in 0..4 {
-                out[h * 4 + k] = PoseCell::from_rows(a[k], b[k]);
-            }
-        }
-        out
+        ]
     }
+}
+
+/// Rows `from .. from + 4` of `rows`, transposed.
+#[inline(always)]
+fn transpose4(rows: &[f32x4; LANES], from: usize) -> [f32x4; 4] {
+    f32x4::transpose([rows[from], rows[from + 1], rows[from + 2], rows[from + 3]])
+}
+
+/// Lanes 0–3 from `a`, 4–7 from `b`.
+#[inline(always)]
+fn join(a: f32x4, b: f32x4) -> f32x8 {
+    bytemuck::cast([a, b])
+}
+
+/// Lane-major worlds back to one cell per lane.
+#[inline(always)]
+fn cells(worlds: [f32x8; 7]) -> [PoseCell; LANES] {
+    let w: [[f32x4; 2]; 7] = worlds.map(bytemuck::cast);
+    let mut out = [PoseCell::IDENTITY; LANES];
+    for h in 0..2 {
+        let a = f32x4::transpose([w[0][h], w[1][h], w[2][h], w[3][h]]);
+        let b = f32x4::transpose([w[4][h], w[5][h], w[6][h], f32x4::ZERO]);
+        for k in 0..4 {
+            out[h * 4 + k] = PoseCell::from_rows(a[k], b[k]);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -223,11 +285,27 @@ mod tests {
             assert_eq!(local_pose(&t), l);
             batch.set(lane, &t);
         }
+        let parents = [PoseCell::new(&parent); LANES];
         for simd in [true, false] {
             for (cell, w) in batch.compose(&frame, simd).iter().zip(&scalar) {
                 assert_eq!(cell.pose().map(f32::to_bits), w.map(f32::to_bits));
                 assert_eq!(cell.0[7], 0.0);
             }
+            for (cell, w) in batch.compose_each(&parents, simd).iter().zip(&scalar) {
+                assert_eq!(cell.pose().map(f32::to_bits), w.map(f32::to_bits));
+            }
+        }
+        // Different parents per lane: each lane as if composed alone.
+        let each: [PoseCell; LANES] = std::array::from_fn(|k| {
+            let q = Quat::from_rotation_x(0.4 * k as f32).normalize();
+            PoseCell::new(&pose(Vec3::new(k as f32, 2.0, -1.0), q))
+        });
+        let wide = batch.compose_each(&each, true);
+        let one = batch.compose_each(&each, false);
+        for lane in 0..LANES {
+            let alone = compose::<f32>(&Frame::new(each[lane].pose()), batch.lane(lane));
+            assert_eq!(wide[lane].pose().map(f32::to_bits), alone.map(f32::to_bits));
+            assert_eq!(one[lane], wide[lane]);
         }
     }
 }

@@ -34,6 +34,7 @@
 mod compose;
 mod roots;
 mod sink;
+mod sweep;
 mod walk;
 
 #[cfg(test)]
@@ -42,7 +43,7 @@ mod tests;
 use arbor_core::{Arena, Id, Slot};
 use compose::{IDENTITY, Pose};
 use glam::{Mat4, Quat, Vec3};
-use roots::{Epochs, Finder, Root};
+use roots::{Epochs, Finder, in_world};
 use sink::ColumnsMut;
 use std::sync::atomic::AtomicU32;
 use walk::{Split, Walker, Writes};
@@ -207,14 +208,22 @@ impl WorldTransforms {
         let ws = arena.workspace();
         let Some((ws_slot, ws_node)) = view.locate(ws) else { return PassStats::default() };
         let whole = dirty.len() >= split.min_whole && dirty.len() * 2 >= arena.len();
-        let roots = if whole {
-            vec![Root::new(ws_slot.0, ws_node, None)]
-        } else {
-            let ws_fresh = self.owners[ws_slot.index()] != ws.0;
-            let finder = Finder { view: &view, marks: &self.marks };
-            self.epochs.find(finder, dirty, ws_fresh.then_some(ws), mode.parallel, split.find_chunk)
-        };
         let walker = Walker { view: &view, simd: mode.simd };
+        if whole && in_world(ws_node.flags()) {
+            let threads = if mode.parallel { rayon::current_num_threads() } else { 1 };
+            let columns = ColumnsMut { poses: &mut self.poses, owners: &mut self.owners };
+            let swept = sweep::sweep(&view, ws, columns, mode.simd, threads);
+            if !swept.deferred.is_empty() {
+                let finder = Finder { view: &view, marks: &self.marks };
+                let roots = self.epochs.find(finder, &swept.deferred, None, mode.parallel, split.find_chunk);
+                let columns = ColumnsMut { poses: &mut self.poses, owners: &mut self.owners };
+                walk::run(walker, &roots, columns, mode.parallel, writes, split);
+            }
+            return PassStats { dirty_roots: 1, recomputed: swept.in_world };
+        }
+        let ws_fresh = self.owners[ws_slot.index()] != ws.0;
+        let finder = Finder { view: &view, marks: &self.marks };
+        let roots = self.epochs.find(finder, dirty, ws_fresh.then_some(ws), mode.parallel, split.find_chunk);
         let columns = ColumnsMut { poses: &mut self.poses, owners: &mut self.owners };
         let recomputed = walk::run(walker, &roots, columns, mode.parallel, writes, split);
         PassStats { dirty_roots: roots.len(), recomputed }

@@ -52,10 +52,9 @@ pub(crate) struct Epochs {
     epoch: u32,
 }
 
-/// Whether `node` is live and in the world.
+/// Whether a node with `flags` is live and in the world.
 #[inline]
-pub(crate) fn in_world(node: &NodeRef<'_>) -> bool {
-    let flags = node.flags();
+pub(crate) fn in_world(flags: NodeFlags) -> bool {
     flags.contains(NodeFlags::IN_WORLD) && !flags.contains(NodeFlags::DESTROYED)
 }
 
@@ -133,7 +132,7 @@ impl<'a> Finder<'a> {
         let mut out = Vec::new();
         for &id in ids {
             let Some((slot, node)) = self.view.locate(id) else { continue };
-            if !in_world(&node) {
+            if !in_world(node.flags()) {
                 continue;
             }
             let mark = &self.marks[slot.index()];
@@ -196,7 +195,7 @@ impl<'a> Finder<'a> {
                 first.get_or_insert(slot.0);
                 break m & 1 == 1;
             }
-            if !in_world(&node) {
+            if !in_world(node.flags()) {
                 break false;
             }
             first.get_or_insert(slot.0);

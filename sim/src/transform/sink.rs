@@ -121,6 +121,26 @@ impl<'c> RawColumns<'c> {
     }
 }
 
+impl RawColumns<'_> {
+    /// The cell in `slot`.
+    ///
+    /// # Panics
+    /// If `slot` is outside the columns.
+    ///
+    /// # Safety
+    /// No other thread may write `slot` concurrently, and any earlier write by another
+    /// thread must happen before this read (published with `Release`, observed with
+    /// `Acquire`).
+    #[inline]
+    pub unsafe fn read(&self, slot: u32) -> PoseCell {
+        let slot = slot as usize;
+        assert!(slot < self.len, "slot {slot} outside the world columns");
+        // SAFETY: `slot < len` (checked above), the column is borrowed for `'c`, and the
+        // caller guarantees the read races with no write.
+        unsafe { self.poses.add(slot).read() }
+    }
+}
+
 impl Sink for RawColumns<'_> {
     #[inline]
     fn put(&mut self, slot: u32, id: Id, cell: PoseCell) {

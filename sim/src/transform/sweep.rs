@@ -1,0 +1,164 @@
+//! The whole-world pass: every in-world node recomputed by one sweep over the pages in
+//! slot order, for dirty lists that name most of the arena.
+//!
+//! A tree built parent first keeps every parent at a lower slot than its children, so one
+//! ascending sweep — `world[s] = world[parent(s)] ∘ local[s]` — meets every parent before
+//! its children: the plain SoA pass, reading each page's id, flag, parent and local columns
+//! in order (the access pattern the hardware prefetches best) instead of following child
+//! arrays. Eight eligible nodes of a page are composed together, each under its own parent
+//! ([`Batch::compose_each`]).
+//!
+//! A node whose parent sits at a higher slot (moved under a later node, or created in a
+//! reused slot) is *deferred*: the sweep leaves it, and may compute its descendants from its
+//! stale world. Afterwards the deferred nodes are treated as dirty and their subtrees
+//! recomputed by the ordinary walk (`roots`, `walk`), which overwrites everything the sweep
+//! got wrong: a deferred root has no deferred ancestor, so its parent's world is right.
+//!
+//! Parallel sweep: the pages are cut into one contiguous range per thread (recursive
+//! `rayon::join`). A range publishes how far it has got (an atomic slot count, stored with
+//! `Release` after each page); a node whose parent lies in a lower range waits until that
+//! range has passed the parent (`Acquire`). Waits only ever point to lower ranges, and the
+//! first arm of a `join` runs at once on the calling thread while the second runs only
+//! when stolen or after the first, so the lowest unfinished range is always running and the
+//! sweep cannot deadlock; with one thread the ranges simply run in order.
+//!
+//! Invariants: each range writes only its own slots; a slot is read before the end of the
+//! sweep only after its writer published it; deferred nodes are not written by the sweep.
+
+use super::PoseCell;
+use super::compose::{Batch, LANES, local_pose};
+use super::roots::in_world;
+use super::sink::{ColumnsMut, RawColumns, Sink};
+use arbor_core::{Id, NodesView, PAGE_SIZE};
+use std::ops::Range;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// What the sweep found.
+pub(crate) struct Swept {
+    /// In-world nodes met (computed or deferred).
+    pub in_world: usize,
+    /// Nodes whose parent sits at a higher slot, in slot order.
+    pub deferred: Vec<Id>,
+}
+
+/// Sweeps every page, in parallel ranges when `threads > 1`.
+pub(crate) fn sweep(view: &NodesView<'_>, ws: Id, columns: ColumnsMut<'_>, simd: bool, threads: usize) -> Swept {
+    let pages = view.page_count();
+    let ranges = threads.clamp(1, pages.max(1));
+    let per = pages.div_ceil(ranges).max(1);
+    let bounds: Vec<Range<usize>> = (0..ranges).map(|r| (r * per).min(pages)..((r + 1) * per).min(pages)).collect();
+    let progress: Vec<AtomicU32> = bounds.iter().map(|b| AtomicU32::new((b.start * PAGE_SIZE) as u32)).collect();
+    let shared = Shared { view, ws, simd, cols: RawColumns::new(columns), bounds: &bounds, progress: &progress, per };
+    let parts = shared.run(0..ranges);
+    let mut swept = Swept { in_world: 0, deferred: Vec::new() };
+    for part in parts {
+        swept.in_world += part.in_world;
+        swept.deferred.extend(part.deferred);
+    }
+    swept
+}
+
+/// What every range shares.
+#[derive(Clone, Copy)]
+struct Shared<'s, 'a> {
+    view: &'s NodesView<'a>,
+    ws: Id,
+    simd: bool,
+    cols: RawColumns<'s>,
+    /// Pages of each range.
+    bounds: &'s [Range<usize>],
+    /// Slots below `progress[r]` of range `r` are written and published.
+    progress: &'s [AtomicU32],
+    /// Pages per range (the last may have fewer).
+    per: usize,
+}
+
+impl Shared<'_, '_> {
+    /// Runs ranges `rs`, lower half on this thread, upper half to be stolen; results in
+    /// range order.
+    fn run(&self, rs: Range<usize>) -> Vec<Swept> {
+        if rs.len() == 1 {
+            return vec![self.range(rs.start)];
+        }
+        let mid = rs.start + rs.len() / 2;
+        let (mut lo, hi) = rayon::join(|| self.run(rs.start..mid), || self.run(mid..rs.end));
+        lo.extend(hi);
+        lo
+    }
+
+    /// The world stored in `slot` once it is published: at once for a slot of range `r`
+    /// itself (written earlier by this thread), else after waiting for its range.
+    #[inline]
+    fn parent_cell(&self, r: usize, slot: u32) -> PoseCell {
+        let owner = (slot as usize / PAGE_SIZE / self.per).min(self.bounds.len() - 1);
+        if owner < r {
+            while self.progress[owner].load(Ordering::Acquire) <= slot {
+                std::hint::spin_loop();
+            }
+        }
+        // SAFETY: `slot` is below this node's slot, so it belongs to range `r` (written
+        // earlier by this thread, sequenced before) or to a lower range whose `Release`
+        // publication of a count above `slot` this thread has just observed with `Acquire`;
+        // no range writes it again during the sweep.
+        unsafe { self.cols.read(slot) }
+    }
+
+    /// Sweeps range `r`.
+    fn range(&self, r: usize) -> Swept {
+        let mut out = Swept { in_world: 0, deferred: Vec::new() };
+        let slots = self.view.slots();
+        let mut sink = self.cols;
+        let mut batch = Batch::new();
+        let mut parents = [PoseCell::IDENTITY; LANES];
+        let mut lane_slots = [0u32; LANES];
+        let mut lane_ids = [Id::NONE; LANES];
+        let mut n = 0;
+        for p in self.bounds[r].clone() {
+            let Some(page) = self.view.page(p) else { break };
+            let (ids, flags, parent_ids, locals) = (page.ids(), page.flags(), page.parents(), page.transforms());
+            let base = (p * PAGE_SIZE) as u32;
+            for i in 0..PAGE_SIZE {
+                let slot = base + i as u32;
+                if slot >= slots {
+                    break;
+                }
+                let id = ids[i];
+                if id.is_none() || !in_world(flags[i]) {
+                    continue;
+                }
+                out.in_world += 1;
+                if id == self.ws {
+                    sink.put(slot, id, PoseCell::new(&local_pose(&locals[i])));
+                    continue;
+                }
+                let parent = self.view.slot_of(parent_ids[i]).map(|s| s.0);
+                let Some(ps) = parent.filter(|&ps| ps < slot) else {
+                    out.deferred.push(id);
+                    continue;
+                };
+                if n > 0 && ps >= lane_slots[0] {
+                    // The parent waits in this batch: compute it first.
+                    sink.put8(&lane_slots, &lane_ids, n, &batch.compose_each(&parents, self.simd));
+                    n = 0;
+                }
+                parents[n] = self.parent_cell(r, ps);
+                batch.set(n, &locals[i]);
+                lane_slots[n] = slot;
+                lane_ids[n] = id;
+                n += 1;
+                if n == LANES {
+                    sink.put8(&lane_slots, &lane_ids, n, &batch.compose_each(&parents, self.simd));
+                    n = 0;
+                }
+            }
+            if n > 0 {
+                sink.put8(&lane_slots, &lane_ids, n, &batch.compose_each(&parents, self.simd));
+                n = 0;
+            }
+            self.progress[r].store(base + PAGE_SIZE as u32, Ordering::Release);
+        }
+        // Whatever happened above, no higher range may wait on this one any longer.
+        self.progress[r].store(u32::MAX, Ordering::Release);
+        out
+    }
+}

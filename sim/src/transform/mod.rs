@@ -32,6 +32,7 @@
 //!   and SIMD, one thread or several, give bit-identical results.
 
 mod compose;
+mod prefetch;
 mod roots;
 mod sink;
 mod sweep;
@@ -45,7 +46,7 @@ use compose::{IDENTITY, Pose};
 use glam::{Mat4, Quat, Vec3};
 use roots::{Epochs, Finder, in_world};
 use sink::ColumnsMut;
-use std::sync::atomic::AtomicU32;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use walk::{Split, Walker, Writes};
 use wide::f32x4;
 
@@ -121,16 +122,21 @@ pub struct PassStats {
 pub struct WorldTransforms {
     /// World pose by slot.
     poses: Vec<PoseCell>,
-    /// The id whose world the slot holds, by slot (`0`: none).
-    owners: Vec<u64>,
+    /// High 32 bits of the id whose world the slot holds, by slot (the low 32 bits are the
+    /// cell's tag; see `sink`).
+    high: Vec<u32>,
+    /// Whether an id at or above 2^32 was ever written: from then on every write stores
+    /// its high bits.
+    wide: bool,
     /// Root-finding stamps by slot: `epoch << 1 | covered` (see `roots`).
     marks: Vec<AtomicU32>,
     /// The pass counter for the marks.
     epochs: Epochs,
 }
 
-/// One slot's world pose — position x, y, z, rotation x, y, z, w — padded to 32 bytes so
-/// it is one aligned load and never straddles a cache line.
+/// One slot's world pose — position x, y, z, rotation x, y, z, w — and in the eighth lane
+/// the low 32 bits of the owner's id (the tag), 32 bytes so it is one aligned load and
+/// never straddles a cache line.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C, align(32))]
 pub(crate) struct PoseCell(pub(crate) [f32; 8]);
@@ -149,6 +155,18 @@ impl PoseCell {
         Self(bytemuck::cast([a, b]))
     }
 
+    /// Sets the tag (the bits of the eighth lane, never used as a float).
+    #[inline(always)]
+    fn set_tag(&mut self, tag: u32) {
+        self.0[7] = f32::from_bits(tag);
+    }
+
+    /// The tag.
+    #[inline(always)]
+    fn tag(&self) -> u32 {
+        self.0[7].to_bits()
+    }
+
     #[inline]
     fn pose(&self) -> Pose {
         let p = &self.0;
@@ -165,7 +183,7 @@ impl Default for WorldTransforms {
 impl WorldTransforms {
     /// Empty columns; the first [`update`](Self::update) sizes them to the arena.
     pub fn new() -> Self {
-        Self { poses: Vec::new(), owners: Vec::new(), marks: Vec::new(), epochs: Epochs::default() }
+        Self { poses: Vec::new(), high: Vec::new(), wide: false, marks: Vec::new(), epochs: Epochs::default() }
     }
 
     /// Recomputes the worlds of the subtrees under `dirty` (ids from
@@ -211,21 +229,26 @@ impl WorldTransforms {
         let walker = Walker { view: &view, simd: mode.simd };
         if whole && in_world(ws_node.flags()) {
             let threads = if mode.parallel { rayon::current_num_threads() } else { 1 };
-            let columns = ColumnsMut { poses: &mut self.poses, owners: &mut self.owners };
+            let saw_wide = AtomicBool::new(false);
+            let columns = ColumnsMut { poses: &mut self.poses, high: &mut self.high, wide: self.wide, saw_wide: &saw_wide };
             let swept = sweep::sweep(&view, ws, columns, mode.simd, threads);
+            self.wide |= saw_wide.load(Ordering::Relaxed);
             if !swept.deferred.is_empty() {
                 let finder = Finder { view: &view, marks: &self.marks };
                 let roots = self.epochs.find(finder, &swept.deferred, None, mode.parallel, split.find_chunk);
-                let columns = ColumnsMut { poses: &mut self.poses, owners: &mut self.owners };
+                let columns = ColumnsMut { poses: &mut self.poses, high: &mut self.high, wide: self.wide, saw_wide: &saw_wide };
                 walk::run(walker, &roots, columns, mode.parallel, writes, split);
+                self.wide |= saw_wide.load(Ordering::Relaxed);
             }
             return PassStats { dirty_roots: 1, recomputed: swept.in_world };
         }
-        let ws_fresh = self.owners[ws_slot.index()] != ws.0;
+        let ws_fresh = !self.owns(ws_slot, ws);
         let finder = Finder { view: &view, marks: &self.marks };
         let roots = self.epochs.find(finder, dirty, ws_fresh.then_some(ws), mode.parallel, split.find_chunk);
-        let columns = ColumnsMut { poses: &mut self.poses, owners: &mut self.owners };
+        let saw_wide = AtomicBool::new(false);
+        let columns = ColumnsMut { poses: &mut self.poses, high: &mut self.high, wide: self.wide, saw_wide: &saw_wide };
         let recomputed = walk::run(walker, &roots, columns, mode.parallel, writes, split);
+        self.wide |= saw_wide.load(Ordering::Relaxed);
         PassStats { dirty_roots: roots.len(), recomputed }
     }
 
@@ -233,7 +256,7 @@ impl WorldTransforms {
     fn grow(&mut self, slots: usize) {
         if self.poses.len() < slots {
             self.poses.resize(slots, PoseCell::IDENTITY);
-            self.owners.resize(slots, 0);
+            self.high.resize(slots, 0);
             self.marks.resize_with(slots, AtomicU32::default);
         }
     }
@@ -247,8 +270,15 @@ impl WorldTransforms {
     /// the stale world it had when it left.
     pub fn get(&self, arena: &Arena, id: Id) -> Option<WorldTransform> {
         let slot = arena.slot(id)?;
-        let owner = self.owners.get(slot.index())?;
-        (*owner == id.0).then(|| self.at(slot))
+        self.owns(slot, id).then(|| self.at(slot))
+    }
+
+    /// Whether `slot` holds a world computed for `id`: tag and high bits both match.
+    fn owns(&self, slot: Slot, id: Id) -> bool {
+        let (Some(cell), Some(&high)) = (self.poses.get(slot.index()), self.high.get(slot.index())) else {
+            return false;
+        };
+        !id.is_none() && cell.tag() == id.0 as u32 && high == sink::high_bits(id)
     }
 
     /// The world stored in `slot`, whichever node it belongs to (the identity for a slot
@@ -279,7 +309,7 @@ impl WorldTransforms {
     /// Bytes held by the columns and the bookkeeping.
     pub fn heap_bytes(&self) -> usize {
         self.poses.capacity() * size_of::<PoseCell>()
-            + self.owners.capacity() * size_of::<u64>()
+            + self.high.capacity() * size_of::<u32>()
             + self.marks.capacity() * size_of::<AtomicU32>()
     }
 }

@@ -95,14 +95,15 @@ impl Epochs {
         let epoch = self.next_epoch(finder.marks);
         let extra = extra.as_slice();
         if !parallel || rayon::current_num_threads() == 1 || dirty.len() < 2 * chunk {
-            let candidates = finder.stamp(epoch, extra.iter().chain(dirty), false);
+            let mut candidates = finder.stamp(epoch, extra, false);
+            candidates.extend(finder.stamp(epoch, dirty, false));
             let mut path = Vec::new();
             return finder.keep_roots(epoch, candidates, &mut path);
         }
         let chunks: Vec<&[Id]> = std::iter::once(extra).chain(dirty.chunks(chunk)).collect();
         // All stamps must be in before the first coverage question.
         let candidates: Vec<Vec<(Root<'a>, Option<Id>)>> =
-            chunks.par_iter().map(|chunk| finder.stamp(epoch, chunk.iter(), true)).collect();
+            chunks.par_iter().map(|chunk| finder.stamp(epoch, chunk, true)).collect();
         let roots: Vec<Vec<Root<'a>>> = candidates
             .into_par_iter()
             .map_init(Vec::new, |path, candidates| finder.keep_roots(epoch, candidates, path))
@@ -122,12 +123,7 @@ impl<'a> Finder<'a> {
     /// other threads stamp at the same time, so a slot is claimed with an atomic swap (one
     /// thread wins a repeated id); alone, a plain load and store do (a locked swap would
     /// serialise the cache misses of consecutive ids).
-    fn stamp<'i>(
-        &self,
-        epoch: u32,
-        ids: impl Iterator<Item = &'i Id>,
-        shared: bool,
-    ) -> Vec<(Root<'a>, Option<Id>)> {
+    fn stamp(&self, epoch: u32, ids: &[Id], shared: bool) -> Vec<(Root<'a>, Option<Id>)> {
         let covered = epoch << 1 | 1;
         let mut out = Vec::new();
         for &id in ids {

@@ -1,11 +1,16 @@
 //! Where a walk's computed worlds go, and where a root's parent world comes from.
 //!
-//! A world is written as a cell to the pose column and its node's id to the owner column,
-//! both indexed by slot. One thread writes the columns directly ([`ColumnsMut`]). Several
-//! threads either write their disjoint slots through shared raw pointers ([`RawColumns`],
-//! the pass's one use of `unsafe`) or collect `(slot, id, world)` triples for the calling
-//! thread to scatter afterwards ([`Collect`], the safe alternative, kept for the benchmark
-//! that justifies the raw pointers).
+//! A world is written as one cell of the pose column, indexed by slot, carrying its node's
+//! id: the low 32 bits in the cell's spare lane (the *tag*), the high 32 bits in the
+//! `high` column. Ids below 2^32 (every server id in practice) have high bits zero, and
+//! the `high` column is all zeros until the first id at or above 2^32 is written; so
+//! until then only such ids touch it (`wide` off), and from then on every write stores its
+//! high bits too (`wide` on), which keeps every slot's entry right without reading it.
+//! One thread writes the columns directly ([`ColumnsMut`]). Several threads either write
+//! their disjoint slots through shared raw pointers ([`RawColumns`], the pass's one use of
+//! `unsafe` for writes) or collect `(slot, id, world)` triples for the calling thread to
+//! scatter afterwards ([`Collect`], the safe alternative, kept for the benchmark that
+//! justifies the raw pointers).
 //!
 //! Invariant relied on by [`RawColumns`]: during a parallel walk the tasks cover disjoint
 //! sets of nodes (see `walk`), so each slot is written by at most one task, and the only
@@ -15,10 +20,17 @@ use super::PoseCell;
 use super::compose::{LANES, Pose};
 use arbor_core::Id;
 use std::marker::PhantomData;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The high 32 bits of `id`.
+#[inline(always)]
+pub(crate) fn high_bits(id: Id) -> u32 {
+    (id.0 >> 32) as u32
+}
 
 /// Where computed worlds go.
 pub(crate) trait Sink {
-    /// Writes node `id`'s world to `slot`.
+    /// Writes node `id`'s world to `slot` (the cell's tag is set here).
     fn put(&mut self, slot: u32, id: Id, cell: PoseCell);
 
     /// Writes the first `n` lanes of a batch to `slots[..n]`.
@@ -36,19 +48,30 @@ pub(crate) trait Parents {
     fn parent_pose(&self, slot: u32) -> Pose;
 }
 
-/// The pose and owner columns, borrowed together.
+/// The pose and high-bits columns, borrowed together.
 pub(crate) struct ColumnsMut<'c> {
-    /// World cells by slot.
+    /// World cells by slot, tagged with the low bits of their node's id.
     pub poses: &'c mut [PoseCell],
-    /// Owner ids by slot.
-    pub owners: &'c mut [u64],
+    /// High bits of the owner ids by slot.
+    pub high: &'c mut [u32],
+    /// Store every write's high bits (set once any id at or above 2^32 was written).
+    pub wide: bool,
+    /// Set when an id at or above 2^32 is written.
+    pub saw_wide: &'c AtomicBool,
 }
 
 impl Sink for ColumnsMut<'_> {
     #[inline]
-    fn put(&mut self, slot: u32, id: Id, cell: PoseCell) {
+    fn put(&mut self, slot: u32, id: Id, mut cell: PoseCell) {
+        cell.set_tag(id.0 as u32);
         self.poses[slot as usize] = cell;
-        self.owners[slot as usize] = id.0;
+        let high = high_bits(id);
+        if self.wide || high != 0 {
+            self.high[slot as usize] = high;
+            if high != 0 {
+                self.saw_wide.store(true, Ordering::Relaxed);
+            }
+        }
     }
 }
 
@@ -77,7 +100,8 @@ impl Sink for Collect {
     }
 }
 
-/// The pose and owner columns, shared by the tasks of a parallel walk through raw pointers.
+/// The pose and high-bits columns, shared by the tasks of a parallel walk through raw
+/// pointers.
 ///
 /// Each task writes only the slots of the nodes it computes, and tasks cover disjoint sets
 /// of nodes, so no element is written by two threads; the elements read (parents of dirty
@@ -92,8 +116,10 @@ impl Sink for Collect {
 #[derive(Clone, Copy)]
 pub(crate) struct RawColumns<'c> {
     poses: *mut PoseCell,
-    owners: *mut u64,
+    high: *mut u32,
     len: usize,
+    wide: bool,
+    saw_wide: &'c AtomicBool,
     columns: PhantomData<&'c mut [PoseCell]>,
 }
 
@@ -111,11 +137,13 @@ impl<'c> RawColumns<'c> {
     /// # Panics
     /// If the columns differ in length.
     pub fn new(columns: ColumnsMut<'c>) -> Self {
-        assert_eq!(columns.poses.len(), columns.owners.len(), "pose and owner columns differ");
+        assert_eq!(columns.poses.len(), columns.high.len(), "pose and high-bits columns differ");
         Self {
             poses: columns.poses.as_mut_ptr(),
-            owners: columns.owners.as_mut_ptr(),
+            high: columns.high.as_mut_ptr(),
             len: columns.poses.len(),
+            wide: columns.wide,
+            saw_wide: columns.saw_wide,
             columns: PhantomData,
         }
     }
@@ -143,16 +171,23 @@ impl RawColumns<'_> {
 
 impl Sink for RawColumns<'_> {
     #[inline]
-    fn put(&mut self, slot: u32, id: Id, cell: PoseCell) {
+    fn put(&mut self, slot: u32, id: Id, mut cell: PoseCell) {
         let slot = slot as usize;
         assert!(slot < self.len, "slot {slot} outside the world columns");
+        cell.set_tag(id.0 as u32);
+        let high = high_bits(id);
         // SAFETY: `slot < len` (checked above; both columns have `len` elements) and the
         // columns are borrowed for `'c`. The slot belongs to a node of this task's subtree;
         // subtrees are disjoint, so no other thread reads or writes these elements during
         // the pass.
         unsafe {
             self.poses.add(slot).write(cell);
-            self.owners.add(slot).write(id.0);
+            if self.wide || high != 0 {
+                self.high.add(slot).write(high);
+            }
+        }
+        if high != 0 {
+            self.saw_wide.store(true, Ordering::Relaxed);
         }
     }
 }

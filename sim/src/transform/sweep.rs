@@ -30,6 +30,8 @@ use super::compose::{Batch, LANES, local_pose};
 use super::roots::in_world;
 use super::sink::{ColumnsMut, RawColumns, Sink};
 use arbor_core::{Id, NodesView, PAGE_SIZE};
+use super::prefetch::prefetch;
+use arbor_core::PageView;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -92,8 +94,16 @@ impl Shared<'_, '_> {
     fn parent_cell(&self, r: usize, slot: u32) -> PoseCell {
         let owner = (slot as usize / PAGE_SIZE / self.per).min(self.bounds.len() - 1);
         if owner < r {
+            let mut spins = 0u32;
             while self.progress[owner].load(Ordering::Acquire) <= slot {
-                std::hint::spin_loop();
+                // On a loaded machine the writer may be descheduled: give the core away
+                // rather than spin through a whole time slice.
+                spins += 1;
+                if spins < 256 {
+                    std::hint::spin_loop();
+                } else {
+                    std::thread::yield_now();
+                }
             }
         }
         // SAFETY: `slot` is below this node's slot, so it belongs to range `r` (written
@@ -113,8 +123,13 @@ impl Shared<'_, '_> {
         let mut lane_slots = [0u32; LANES];
         let mut lane_ids = [Id::NONE; LANES];
         let mut n = 0;
+        // The last parent met, its slot and world: siblings usually sit side by side.
+        let mut last: Option<(Id, PoseCell)> = None;
         for p in self.bounds[r].clone() {
             let Some(page) = self.view.page(p) else { break };
+            if let Some(next) = self.view.page(p + 1) {
+                prefetch_columns(&next);
+            }
             let (ids, flags, parent_ids, locals) = (page.ids(), page.flags(), page.parents(), page.transforms());
             let base = (p * PAGE_SIZE) as u32;
             for i in 0..PAGE_SIZE {
@@ -131,17 +146,26 @@ impl Shared<'_, '_> {
                     sink.put(slot, id, PoseCell::new(&local_pose(&locals[i])));
                     continue;
                 }
-                let parent = self.view.slot_of(parent_ids[i]).map(|s| s.0);
-                let Some(ps) = parent.filter(|&ps| ps < slot) else {
-                    out.deferred.push(id);
-                    continue;
+                let pid = parent_ids[i];
+                let cell = match last {
+                    Some((last_id, cell)) if last_id == pid => cell,
+                    _ => {
+                        let parent = self.view.slot_of(pid).map(|s| s.0);
+                        let Some(ps) = parent.filter(|&ps| ps < slot) else {
+                            out.deferred.push(id);
+                            continue;
+                        };
+                        if n > 0 && ps >= lane_slots[0] {
+                            // The parent waits in this batch: compute it first.
+                            sink.put8(&lane_slots, &lane_ids, n, &batch.compose_each(&parents, self.simd));
+                            n = 0;
+                        }
+                        let cell = self.parent_cell(r, ps);
+                        last = Some((pid, cell));
+                        cell
+                    }
                 };
-                if n > 0 && ps >= lane_slots[0] {
-                    // The parent waits in this batch: compute it first.
-                    sink.put8(&lane_slots, &lane_ids, n, &batch.compose_each(&parents, self.simd));
-                    n = 0;
-                }
-                parents[n] = self.parent_cell(r, ps);
+                parents[n] = cell;
                 batch.set(n, &locals[i]);
                 lane_slots[n] = slot;
                 lane_ids[n] = id;
@@ -161,4 +185,15 @@ impl Shared<'_, '_> {
         self.progress[r].store(u32::MAX, Ordering::Release);
         out
     }
+}
+
+/// Asks for the columns the sweep reads of `page` (ids, flags, parents, locals) to be
+/// brought into cache while the current page is processed: each page's columns are short
+/// runs in separate 4 KiB pages, too short for the hardware prefetcher to pick up.
+#[inline]
+fn prefetch_columns(page: &PageView<'_>) {
+    prefetch(page.ids());
+    prefetch(page.flags());
+    prefetch(page.parents());
+    prefetch(page.transforms());
 }

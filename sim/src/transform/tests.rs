@@ -259,6 +259,38 @@ fn a_dirty_list_naming_most_nodes_recomputes_the_whole_world() {
 }
 
 #[test]
+fn ids_above_two_to_the_32_keep_their_high_bits() {
+    let mut arena = Arena::new();
+    let ws = arena.workspace();
+    let small = arena.create(Class::Part, "Small", Some(ws)).unwrap();
+    arena.set_position(small, Vec3::X).unwrap();
+    let mut worlds = WorldTransforms::new();
+    let dirty = arena.take_dirty_transforms();
+    worlds.update(&arena, &dirty, PassMode::default());
+    // Same low 32 bits as `small`, different high bits: never taken for each other.
+    let twin = Id(small.0 + (1 << 32));
+    assert_eq!(worlds.get(&arena, twin), None, "not in the arena");
+    let big = arena.insert_with_id(twin, Class::Part, "Big", Some(small)).unwrap();
+    assert_eq!(worlds.get(&arena, big), None, "no pass has seen it yet");
+    arena.set_position(big, Vec3::Y).unwrap();
+    let dirty = arena.take_dirty_transforms();
+    worlds.update(&arena, &dirty, PassMode::default());
+    assert_eq!(worlds.get(&arena, big).unwrap().position, Vec3::new(1.0, 1.0, 0.0));
+    assert_eq!(worlds.get(&arena, small).unwrap().position, Vec3::X);
+    // After a big id, small ids written later still read back (every write now stores
+    // its high bits), both through the walk and through the whole-world sweep.
+    let more: Vec<Id> = (0..5_000).map(|_| arena.create(Class::Part, "N", Some(ws)).unwrap()).collect();
+    let dirty = arena.take_dirty_transforms();
+    let stats = worlds.update(&arena, &dirty, PassMode::default());
+    assert_eq!(stats.dirty_roots, 1, "most of the arena: the whole world");
+    assert_matches_reference(&arena, &worlds);
+    arena.set_position(more[7], Vec3::Z).unwrap();
+    let dirty = arena.take_dirty_transforms();
+    worlds.update(&arena, &dirty, PassMode::default());
+    assert_matches_reference(&arena, &worlds);
+}
+
+#[test]
 fn reused_slots_belong_to_their_new_node() {
     let mut arena = Arena::new();
     let ws = arena.workspace();

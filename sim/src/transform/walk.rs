@@ -56,7 +56,7 @@ impl Default for Split {
             chunk: 64,
             items_per_thread: 8,
             min_children: 1024,
-            min_roots: 2048,
+            min_roots: 256,
             roots_per_task: 256,
             find_chunk: 4096,
             min_whole: 4096,

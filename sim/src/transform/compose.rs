@@ -174,9 +174,13 @@ impl Batch {
                 PoseCell::new(&compose::<f32>(&frame, self.lane(lane)))
             });
         }
-        let rows = parents.map(|c| -> [f32x4; 2] { bytemuck::cast(c.0) });
-        let a: [f32x4; LANES] = std::array::from_fn(|k| rows[k][0]);
-        let b: [f32x4; LANES] = std::array::from_fn(|k| rows[k][1]);
+        let mut a = [f32x4::ZERO; LANES];
+        let mut b = [f32x4::ZERO; LANES];
+        for k in 0..LANES {
+            let [x, y]: [f32x4; 2] = bytemuck::cast(parents[k].0);
+            a[k] = x;
+            b[k] = y;
+        }
         let (a0, a1, b0, b1) = (transpose4(&a, 0), transpose4(&a, 4), transpose4(&b, 0), transpose4(&b, 4));
         let pose = [
             join(a0[0], a1[0]),

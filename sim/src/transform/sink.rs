@@ -34,7 +34,7 @@ pub(crate) trait Sink {
     fn put(&mut self, slot: u32, id: Id, cell: PoseCell);
 
     /// Writes the first `n` lanes of a batch to `slots[..n]`.
-    #[inline]
+    #[inline(always)]
     fn put8(&mut self, slots: &[u32; LANES], ids: &[Id; LANES], n: usize, cells: &[PoseCell; LANES]) {
         for lane in 0..n {
             self.put(slots[lane], ids[lane], cells[lane]);
@@ -61,7 +61,7 @@ pub(crate) struct ColumnsMut<'c> {
 }
 
 impl Sink for ColumnsMut<'_> {
-    #[inline]
+    #[inline(always)]
     fn put(&mut self, slot: u32, id: Id, mut cell: PoseCell) {
         cell.set_tag(id.0 as u32);
         self.poses[slot as usize] = cell;
@@ -170,7 +170,7 @@ impl RawColumns<'_> {
 }
 
 impl Sink for RawColumns<'_> {
-    #[inline]
+    #[inline(always)]
     fn put(&mut self, slot: u32, id: Id, mut cell: PoseCell) {
         let slot = slot as usize;
         assert!(slot < self.len, "slot {slot} outside the world columns");

@@ -35,6 +35,9 @@ use arbor_core::PageView;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+/// How many pages ahead the sweep asks for columns.
+const PREFETCH_PAGES: usize = 2;
+
 /// What the sweep found.
 pub(crate) struct Swept {
     /// In-world nodes met (computed or deferred).
@@ -127,7 +130,7 @@ impl Shared<'_, '_> {
         let mut last: Option<(Id, PoseCell)> = None;
         for p in self.bounds[r].clone() {
             let Some(page) = self.view.page(p) else { break };
-            if let Some(next) = self.view.page(p + 1) {
+            if let Some(next) = self.view.page(p + PREFETCH_PAGES) {
                 prefetch_columns(&next);
             }
             let (ids, flags, parent_ids, locals) = (page.ids(), page.flags(), page.parents(), page.transforms());

@@ -234,7 +234,7 @@ impl WorldTransforms {
             let swept = sweep::sweep(&view, ws, columns, mode.simd, threads);
             self.wide |= saw_wide.load(Ordering::Relaxed);
             if !swept.deferred.is_empty() {
-                let finder = Finder { view: &view, marks: &self.marks };
+                let finder = Finder { view: &view, marks: &self.marks, ws };
                 let roots = self.epochs.find(finder, &swept.deferred, None, mode.parallel, split.find_chunk);
                 let columns = ColumnsMut { poses: &mut self.poses, high: &mut self.high, wide: self.wide, saw_wide: &saw_wide };
                 walk::run(walker, &roots, columns, mode.parallel, writes, split);
@@ -243,7 +243,7 @@ impl WorldTransforms {
             return PassStats { dirty_roots: 1, recomputed: swept.in_world };
         }
         let ws_fresh = !self.owns(ws_slot, ws);
-        let finder = Finder { view: &view, marks: &self.marks };
+        let finder = Finder { view: &view, marks: &self.marks, ws };
         let roots = self.epochs.find(finder, dirty, ws_fresh.then_some(ws), mode.parallel, split.find_chunk);
         let saw_wide = AtomicBool::new(false);
         let columns = ColumnsMut { poses: &mut self.poses, high: &mut self.high, wide: self.wide, saw_wide: &saw_wide };

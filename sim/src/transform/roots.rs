@@ -30,19 +30,25 @@ const MAX_EPOCH: u32 = u32::MAX >> 1;
 pub(crate) struct Root<'a> {
     /// Its slot.
     pub slot: u32,
+    /// Its id (kept so the walk need not read the page's id column again).
+    pub id: Id,
     /// The node.
     pub node: NodeRef<'a>,
-    /// Its child array, holes included (read while finding it, so the walk finds it in
-    /// cache).
-    pub children: &'a [Id],
     /// Its parent's slot, or `None` when the root is the top of the world (the Workspace).
     pub parent: Option<u32>,
 }
 
 impl<'a> Root<'a> {
-    /// `node` in `slot` as a root under the parent in `parent`.
-    pub fn new(slot: u32, node: NodeRef<'a>, parent: Option<u32>) -> Self {
-        Self { slot, node, children: node.children().as_slice(), parent }
+    /// `node` (`id`) in `slot` as a root under the parent in `parent`.
+    pub fn new(slot: u32, id: Id, node: NodeRef<'a>, parent: Option<u32>) -> Self {
+        Self { slot, id, node, parent }
+    }
+
+    /// Its child array, holes included (read when the walk gets to it: a scattered root's
+    /// child array is a cache miss of its own, not worth taking for a covered candidate).
+    #[inline]
+    pub fn children(&self) -> &'a [Id] {
+        self.node.children().as_slice()
     }
 }
 
@@ -65,6 +71,8 @@ pub(crate) struct Finder<'a> {
     pub view: &'a NodesView<'a>,
     /// Root-finding stamps by slot: `epoch << 1 | covered`.
     pub marks: &'a [AtomicU32],
+    /// The Workspace, the top of the world.
+    pub ws: Id,
 }
 
 impl Epochs {
@@ -153,7 +161,7 @@ impl<'a> Finder<'a> {
             {
                 continue;
             }
-            out.push((Root::new(slot.0, node, None), parent));
+            out.push((Root::new(slot.0, id, node, None), parent));
         }
         out
     }
@@ -167,7 +175,9 @@ impl<'a> Finder<'a> {
     ) -> Vec<Root<'a>> {
         let mut roots = Vec::new();
         for (mut root, parent) in candidates {
-            let (covered, parent) = self.covered(epoch, parent, path);
+            // The Workspace is the top of the world: nothing above it can cover it.
+            let top = root.id == self.ws;
+            let (covered, parent) = if top { (false, None) } else { self.covered(epoch, parent, path) };
             if !covered {
                 root.parent = parent;
                 roots.push(root);
@@ -176,8 +186,11 @@ impl<'a> Finder<'a> {
         roots
     }
 
-    /// Whether `start` (a node's parent) is dirty or below a dirty node, stamping the
-    /// answer on every node visited; also the slot of `start` if it is in the world.
+    /// Whether `start` (the parent of an in-world node other than the Workspace, so itself
+    /// in the world) is dirty or below a dirty node, stamping the answer on every node
+    /// visited; also the slot of `start`. The climb stops at the first node stamped this
+    /// pass, or at the Workspace: every node on the way is in the world by the arena's
+    /// invariant, so no flag needs reading.
     fn covered(&self, epoch: u32, start: Option<Id>, path: &mut Vec<u32>) -> (bool, Option<u32>) {
         path.clear();
         let mut first = None;
@@ -187,15 +200,14 @@ impl<'a> Finder<'a> {
             let Some((slot, node)) = self.view.locate(id) else { break false };
             let m = self.mark(slot.0);
             // A node stamped this pass is in the world, and its answer is known.
+            first.get_or_insert(slot.0);
             if m >> 1 == epoch {
-                first.get_or_insert(slot.0);
                 break m & 1 == 1;
             }
-            if !in_world(node.flags()) {
+            path.push(slot.0);
+            if id == self.ws {
                 break false;
             }
-            first.get_or_insert(slot.0);
-            path.push(slot.0);
             cur = node.parent();
         };
         let stamp = epoch << 1 | answer as u32;

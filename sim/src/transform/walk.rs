@@ -165,11 +165,12 @@ fn walk_root<'a, S: Sink>(
     sink: &mut S,
 ) -> usize {
     let world = root_world(root, parents);
-    sink.put(root.slot, root.node.id(), PoseCell::new(&world));
-    if root.children.is_empty() {
+    sink.put(root.slot, root.id, PoseCell::new(&world));
+    let children = root.children();
+    if children.is_empty() {
         return 1;
     }
-    stack.push((world, root.children));
+    stack.push((world, children));
     1 + walker.drain(stack, sink)
 }
 
@@ -196,10 +197,11 @@ pub(crate) fn run<'a>(
         let mut written = 0;
         for root in roots {
             let world = root_world(root, &columns);
-            columns.put(root.slot, root.node.id(), PoseCell::new(&world));
+            columns.put(root.slot, root.id, PoseCell::new(&world));
             written += 1;
-            if !root.children.is_empty() {
-                stack.push((world, root.children));
+            let children = root.children();
+            if !children.is_empty() {
+                stack.push((world, children));
                 written += walker.drain(&mut stack, &mut columns);
             }
         }
@@ -208,9 +210,10 @@ pub(crate) fn run<'a>(
     let mut units = Vec::new();
     for root in roots {
         let world = root_world(root, &columns);
-        columns.put(root.slot, root.node.id(), PoseCell::new(&world));
-        if !root.children.is_empty() {
-            units.push((world, root.children));
+        columns.put(root.slot, root.id, PoseCell::new(&world));
+        let children = root.children();
+        if !children.is_empty() {
+            units.push((world, children));
         }
     }
     let mut written = roots.len();

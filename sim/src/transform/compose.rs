@@ -87,7 +87,12 @@ impl Frame<f32> {
     /// This frame in every lane.
     #[inline(always)]
     pub fn splat<T: Lane>(&self) -> Frame<T> {
-        Frame { pose: self.pose.map(T::splat), m: self.m.map(T::splat) }
+        let (p, m) = (&self.pose, &self.m);
+        let s = T::splat;
+        Frame {
+            pose: [s(p[0]), s(p[1]), s(p[2]), s(p[3]), s(p[4]), s(p[5]), s(p[6])],
+            m: [s(m[0]), s(m[1]), s(m[2]), s(m[3]), s(m[4]), s(m[5]), s(m[6]), s(m[7]), s(m[8])],
+        }
     }
 }
 
@@ -158,7 +163,11 @@ impl Batch {
     #[inline(always)]
     pub fn compose(&self, parent: &Frame, simd: bool) -> [PoseCell; LANES] {
         if !simd {
-            return std::array::from_fn(|lane| PoseCell::new(&compose::<f32>(parent, self.lane(lane))));
+            let mut out = [PoseCell::IDENTITY; LANES];
+            for (lane, cell) in out.iter_mut().enumerate() {
+                *cell = PoseCell::new(&compose::<f32>(parent, self.lane(lane)));
+            }
+            return out;
         }
         cells(compose(&parent.splat(), self.columns()))
     }
@@ -169,10 +178,12 @@ impl Batch {
     #[inline(always)]
     pub fn compose_each(&self, parents: &[PoseCell; LANES], simd: bool) -> [PoseCell; LANES] {
         if !simd {
-            return std::array::from_fn(|lane| {
+            let mut out = [PoseCell::IDENTITY; LANES];
+            for (lane, cell) in out.iter_mut().enumerate() {
                 let frame = Frame::new(parents[lane].pose());
-                PoseCell::new(&compose::<f32>(&frame, self.lane(lane)))
-            });
+                *cell = PoseCell::new(&compose::<f32>(&frame, self.lane(lane)));
+            }
+            return out;
         }
         let mut a = [f32x4::ZERO; LANES];
         let mut b = [f32x4::ZERO; LANES];
@@ -233,7 +244,7 @@ fn join(a: f32x4, b: f32x4) -> f32x8 {
 /// Lane-major worlds back to one cell per lane.
 #[inline(always)]
 fn cells(worlds: [f32x8; 7]) -> [PoseCell; LANES] {
-    let w: [[f32x4; 2]; 7] = worlds.map(bytemuck::cast);
+    let w: [[f32x4; 2]; 7] = bytemuck::cast(worlds);
     let mut out = [PoseCell::IDENTITY; LANES];
     for h in 0..2 {
         let a = f32x4::transpose([w[0][h], w[1][h], w[2][h], w[3][h]]);

@@ -134,6 +134,10 @@ pub(crate) fn local_pose(t: &LocalTransform) -> Pose {
     [p.x, p.y, p.z, q.x, q.y, q.z, q.w]
 }
 
+/// Fewest lanes worth a SIMD batch: shorter tails (the ninth child of a parent, say) cost
+/// less one lane at a time than a whole batch's transposes and splats.
+pub(crate) const SIMD_MIN: usize = 3;
+
 /// Up to eight siblings' locals, node-major, waiting to be composed together.
 #[derive(Clone, Copy)]
 pub(crate) struct Batch {
@@ -158,51 +162,19 @@ impl Batch {
         self.rot[lane] = q;
     }
 
-    /// The worlds of all eight lanes under `parent`, as cells: SIMD (`f32x8`) or one lane at
-    /// a time (`f32`), bit-identical either way.
+    /// The worlds of the first `n` lanes under `parent`, as cells (later lanes hold
+    /// whatever): SIMD (`f32x8`), or one lane at a time (`f32`) when `simd` is off or the
+    /// batch is a short tail ([`SIMD_MIN`]), bit-identical either way.
     #[inline(always)]
-    pub fn compose(&self, parent: &Frame, simd: bool) -> [PoseCell; LANES] {
-        if !simd {
-            let mut out = [PoseCell::IDENTITY; LANES];
-            for (lane, cell) in out.iter_mut().enumerate() {
+    pub fn compose(&self, parent: &Frame, simd: bool, n: usize) -> [PoseCell; LANES] {
+        let mut out = [PoseCell::IDENTITY; LANES];
+        if !simd || n < SIMD_MIN {
+            for (lane, cell) in out.iter_mut().enumerate().take(n) {
                 *cell = PoseCell::new(&compose::<f32>(parent, self.lane(lane)));
             }
             return out;
         }
         cells(compose(&parent.splat(), self.columns()))
-    }
-
-    /// The worlds of all eight lanes, each under its own parent (`parents[lane]`), as
-    /// cells: SIMD or one lane at a time, bit-identical either way and to [`compose`]
-    /// under the same parent's frame.
-    #[inline(always)]
-    pub fn compose_each(&self, parents: &[PoseCell; LANES], simd: bool) -> [PoseCell; LANES] {
-        if !simd {
-            let mut out = [PoseCell::IDENTITY; LANES];
-            for (lane, cell) in out.iter_mut().enumerate() {
-                let frame = Frame::new(parents[lane].pose());
-                *cell = PoseCell::new(&compose::<f32>(&frame, self.lane(lane)));
-            }
-            return out;
-        }
-        let mut a = [f32x4::ZERO; LANES];
-        let mut b = [f32x4::ZERO; LANES];
-        for k in 0..LANES {
-            let [x, y]: [f32x4; 2] = bytemuck::cast(parents[k].0);
-            a[k] = x;
-            b[k] = y;
-        }
-        let (a0, a1, b0, b1) = (transpose4(&a, 0), transpose4(&a, 4), transpose4(&b, 0), transpose4(&b, 4));
-        let pose = [
-            join(a0[0], a1[0]),
-            join(a0[1], a1[1]),
-            join(a0[2], a1[2]),
-            join(a0[3], a1[3]),
-            join(b0[0], b1[0]),
-            join(b0[1], b1[1]),
-            join(b0[2], b1[2]),
-        ];
-        cells(compose(&Frame::new(pose), self.columns()))
     }
 
     /// Lane `lane`'s local as a pose.
@@ -300,27 +272,15 @@ mod tests {
             assert_eq!(local_pose(&t), l);
             batch.set(lane, &t);
         }
-        let parents = [PoseCell::new(&parent); LANES];
         for simd in [true, false] {
-            for (cell, w) in batch.compose(&frame, simd).iter().zip(&scalar) {
+            for (cell, w) in batch.compose(&frame, simd, LANES).iter().zip(&scalar) {
                 assert_eq!(cell.pose().map(f32::to_bits), w.map(f32::to_bits));
                 assert_eq!(cell.0[7], 0.0);
             }
-            for (cell, w) in batch.compose_each(&parents, simd).iter().zip(&scalar) {
-                assert_eq!(cell.pose().map(f32::to_bits), w.map(f32::to_bits));
-            }
         }
-        // Different parents per lane: each lane as if composed alone.
-        let each: [PoseCell; LANES] = std::array::from_fn(|k| {
-            let q = Quat::from_rotation_x(0.4 * k as f32).normalize();
-            PoseCell::new(&pose(Vec3::new(k as f32, 2.0, -1.0), q))
-        });
-        let wide = batch.compose_each(&each, true);
-        let one = batch.compose_each(&each, false);
-        for lane in 0..LANES {
-            let alone = compose::<f32>(&Frame::new(each[lane].pose()), batch.lane(lane));
-            assert_eq!(wide[lane].pose().map(f32::to_bits), alone.map(f32::to_bits));
-            assert_eq!(one[lane], wide[lane]);
+        // A short tail is composed one lane at a time, to the same bits.
+        for (cell, w) in batch.compose(&frame, true, SIMD_MIN - 1).iter().zip(&scalar).take(SIMD_MIN - 1) {
+            assert_eq!(cell.pose().map(f32::to_bits), w.map(f32::to_bits));
         }
     }
 }

@@ -26,10 +26,10 @@
 //! sweep only after its writer published it; deferred nodes are not written by the sweep.
 
 use super::PoseCell;
-use super::compose::{Batch, LANES, local_pose};
+use super::compose::{Batch, Frame, IDENTITY, LANES, local_pose};
 use super::roots::in_world;
 use super::sink::{ColumnsMut, RawColumns, Sink};
-use arbor_core::{Id, NodesView, PAGE_SIZE};
+use arbor_core::{Id, LocalTransform, NodesView, PAGE_SIZE};
 use super::prefetch::prefetch;
 use arbor_core::PageView;
 use std::ops::Range;
@@ -116,18 +116,14 @@ impl Shared<'_, '_> {
         unsafe { self.cols.read(slot) }
     }
 
-    /// Sweeps range `r`.
+    /// Sweeps range `r`: runs of up to eight siblings under one parent are composed
+    /// together under that parent's frame, computed once when the parent changes.
     fn range(&self, r: usize) -> Swept {
         let mut out = Swept { in_world: 0, deferred: Vec::new() };
         let slots = self.view.slots();
-        let mut sink = self.cols;
-        let mut batch = Batch::new();
-        let mut parents = [PoseCell::IDENTITY; LANES];
-        let mut lane_slots = [0u32; LANES];
-        let mut lane_ids = [Id::NONE; LANES];
-        let mut n = 0;
-        // The last parent met, its slot and world: siblings usually sit side by side.
-        let mut last: Option<(Id, PoseCell)> = None;
+        let mut run = Run::new(self.cols, self.simd);
+        // The parent whose frame `run.frame` holds (`Id::NONE`: none yet).
+        let mut parent = Id::NONE;
         for p in self.bounds[r].clone() {
             let Some(page) = self.view.page(p) else { break };
             if let Some(next) = self.view.page(p + PREFETCH_PAGES) {
@@ -135,58 +131,80 @@ impl Shared<'_, '_> {
             }
             let (ids, flags, parent_ids, locals) = (page.ids(), page.flags(), page.parents(), page.transforms());
             let base = (p * PAGE_SIZE) as u32;
-            for i in 0..PAGE_SIZE {
-                let slot = base + i as u32;
-                if slot >= slots {
-                    break;
-                }
-                let id = ids[i];
-                if id.is_none() || !in_world(flags[i]) {
+            let end = (slots.saturating_sub(base) as usize).min(PAGE_SIZE);
+            for i in 0..end {
+                // A vacant slot's flags are empty, so it never passes.
+                if !in_world(flags[i]) {
                     continue;
                 }
+                let (slot, id) = (base + i as u32, ids[i]);
                 out.in_world += 1;
                 if id == self.ws {
-                    sink.put(slot, id, PoseCell::new(&local_pose(&locals[i])));
+                    run.sink.put(slot, id, PoseCell::new(&local_pose(&locals[i])));
                     continue;
                 }
                 let pid = parent_ids[i];
-                let cell = match last {
-                    Some((last_id, cell)) if last_id == pid => cell,
-                    _ => {
-                        let parent = self.view.slot_of(pid).map(|s| s.0);
-                        let Some(ps) = parent.filter(|&ps| ps < slot) else {
-                            out.deferred.push(id);
-                            continue;
-                        };
-                        if n > 0 && ps >= lane_slots[0] {
-                            // The parent waits in this batch: compute it first.
-                            sink.put8(&lane_slots, &lane_ids, n, &batch.compose_each(&parents, self.simd));
-                            n = 0;
-                        }
-                        let cell = self.parent_cell(r, ps);
-                        last = Some((pid, cell));
-                        cell
-                    }
-                };
-                parents[n] = cell;
-                batch.set(n, &locals[i]);
-                lane_slots[n] = slot;
-                lane_ids[n] = id;
-                n += 1;
-                if n == LANES {
-                    sink.put8(&lane_slots, &lane_ids, n, &batch.compose_each(&parents, self.simd));
-                    n = 0;
+                if pid != parent {
+                    // A new parent: finish the run (the new parent may be in it), then load
+                    // the new parent's frame.
+                    run.flush();
+                    parent = Id::NONE;
+                    let Some(ps) = self.view.slot_of(pid).map(|s| s.0).filter(|&ps| ps < slot) else {
+                        out.deferred.push(id);
+                        continue;
+                    };
+                    run.frame = Frame::new(self.parent_cell(r, ps).pose());
+                    parent = pid;
                 }
+                run.push(slot, id, &locals[i]);
             }
-            if n > 0 {
-                sink.put8(&lane_slots, &lane_ids, n, &batch.compose_each(&parents, self.simd));
-                n = 0;
-            }
+            run.flush();
             self.progress[r].store(base + PAGE_SIZE as u32, Ordering::Release);
         }
         // Whatever happened above, no higher range may wait on this one any longer.
         self.progress[r].store(u32::MAX, Ordering::Release);
         out
+    }
+}
+
+/// Siblings waiting to be composed under one parent's frame.
+struct Run<'c> {
+    sink: RawColumns<'c>,
+    simd: bool,
+    frame: Frame,
+    batch: Batch,
+    slots: [u32; LANES],
+    ids: [Id; LANES],
+    n: usize,
+}
+
+impl<'c> Run<'c> {
+    /// An empty run writing to `sink`.
+    fn new(sink: RawColumns<'c>, simd: bool) -> Self {
+        let frame = Frame::new(IDENTITY);
+        Self { sink, simd, frame, batch: Batch::new(), slots: [0; LANES], ids: [Id::NONE; LANES], n: 0 }
+    }
+
+    /// Adds a node under the current frame, composing the run when it is full.
+    #[inline(always)]
+    fn push(&mut self, slot: u32, id: Id, local: &LocalTransform) {
+        self.batch.set(self.n, local);
+        self.slots[self.n] = slot;
+        self.ids[self.n] = id;
+        self.n += 1;
+        if self.n == LANES {
+            self.flush();
+        }
+    }
+
+    /// Composes and writes the waiting siblings.
+    #[inline(always)]
+    fn flush(&mut self) {
+        if self.n > 0 {
+            let cells = self.batch.compose(&self.frame, self.simd, self.n);
+            self.sink.put8(&self.slots, &self.ids, self.n, &cells);
+            self.n = 0;
+        }
     }
 }
 

@@ -103,7 +103,7 @@ impl<'a> Walker<'a> {
             if n == 0 {
                 return written;
             }
-            let cells = batch.compose(frame, self.simd);
+            let cells = batch.compose(frame, self.simd, n);
             sink.put8(&slots, &ids, n, &cells);
             for lane in 0..n {
                 if !grandkids[lane].is_empty() {

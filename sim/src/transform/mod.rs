@@ -1,24 +1,36 @@
 //! The transform pass: world transforms of the nodes in the world, recomputed only under
 //! the nodes the arena reports dirty.
 //!
-//! [`WorldTransforms`] owns two dense columns indexed by slot: the world pose (position
-//! x, y, z, rotation x, y, z, w, one 32-byte cell per slot) and the bookkeeping (which id
-//! the slot's world belongs to, and an epoch stamp used to find the dirty roots). A pose is
-//! one aligned cell rather than seven `f32` columns because a pass over scattered dirty
-//! nodes reads a parent and writes a child per root: one cache line each instead of seven
-//! (measured ~20% faster at 1% dirty; a batch of eight contiguous siblings costs the same
-//! four lines either way).
+//! [`WorldTransforms`] owns dense columns indexed by slot: the world pose (position
+//! x, y, z, rotation x, y, z, w, and in the eighth lane the low 32 bits of the id the
+//! world belongs to: one aligned 32-byte cell per slot), the high 32 bits of that id (a
+//! column written only once ids reach 2^32, see `sink`), and an epoch stamp used to find
+//! the dirty roots. A pose is one aligned cell rather than seven `f32` columns because a
+//! pass over scattered dirty nodes reads a parent and writes a child per root: one cache
+//! line each instead of seven, with the owner check in the same line.
+//!
+//! Nodes are read through the arena's [`NodesView`](arbor_core::NodesView): the page table
+//! flattened once per pass, whole page columns as slices, and ids resolved to slots by one
+//! page read.
 //!
 //! A world transform is rigid: `world = parent_world ∘ local` (rotation and translation;
 //! a part's Size is not a scale and nothing inherits it). Only nodes in the world (the
 //! Workspace and its descendants) get one; the Workspace's world is its own local
 //! transform.
 //!
-//! A pass ([`WorldTransforms::update`]) takes the dirty ids of the tick, finds the dirty
-//! roots (dirty nodes with no dirty ancestor, see `roots`), recomputes each root from its
-//! parent's stored world and then every node below it, parent before child (see `walk`):
-//! siblings eight at a time with `wide::f32x8`, and disjoint subtrees (or the roots
-//! themselves, when there are many) on rayon's threads.
+//! A pass ([`WorldTransforms::update`]) takes the dirty ids of the tick and takes one of
+//! two routes:
+//! - *Dirty subtrees* (the usual tick): it finds the dirty roots (dirty nodes with no
+//!   dirty ancestor, see `roots`), recomputes each root from its parent's stored world and
+//!   then every node below it, parent before child (see `walk`): siblings eight at a time
+//!   with `wide::f32x8`, and disjoint subtrees (or runs of roots, when there are many) on
+//!   rayon's threads. The cost follows the dirty nodes and their subtrees, never the size
+//!   of the place.
+//! - *Whole world*, when the dirty list names at least half as many ids as the arena has
+//!   live nodes (and at least 1,024): recomputing everything then costs no more than
+//!   sorting out the roots would, so the pass sweeps every page in slot order instead
+//!   (see `sweep`), the plain SoA pass over the arena's own columns, in parallel ranges;
+//!   nodes whose parent sits at a higher slot are fixed up afterwards by the first route.
 //!
 //! Invariants:
 //! - after `update(arena, dirty, _)` where `dirty` holds every node whose transform was
@@ -26,8 +38,9 @@
 //!   composition of the locals on its path from the Workspace (within float rounding);
 //! - detached nodes are never visited: their worlds stay as they were (stale) until they
 //!   are attached again, which the arena reports as dirty;
-//! - after a pass, a slot's owner is `id` exactly when the slot holds a world computed for
-//!   node `id` (ids are never reused, so a reused slot never passes for its old node);
+//! - after a pass, a slot's owner (tag and high bits) is `id` exactly when the slot holds a
+//!   world computed for node `id` (ids are never reused, so a reused slot never passes for
+//!   its old node);
 //! - every world is computed by the same expression whatever the [`PassMode`], so scalar
 //!   and SIMD, one thread or several, give bit-identical results.
 
@@ -193,7 +206,7 @@ impl WorldTransforms {
     ///
     /// The first pass that sees the Workspace without a world computes it too (covering the
     /// whole world), so a fresh `WorldTransforms` needs no special first call. A dirty list
-    /// of at least 4,096 ids naming at least half as many ids as the arena has live nodes
+    /// of at least 1,024 ids naming at least half as many ids as the arena has live nodes
     /// is treated as the Workspace alone: recomputing the whole world then costs no more
     /// than sorting out the roots would, and gives the same worlds (the stats then count
     /// one root and every in-world node).

@@ -103,15 +103,23 @@ impl Epochs {
         let epoch = self.next_epoch(finder.marks);
         let extra = extra.as_slice();
         if !parallel || rayon::current_num_threads() == 1 || dirty.len() < 2 * chunk {
-            let mut candidates = finder.stamp(epoch, extra, false);
-            candidates.extend(finder.stamp(epoch, dirty, false));
+            let mut candidates = Vec::with_capacity(extra.len() + dirty.len());
+            finder.stamp(epoch, extra, false, &mut candidates);
+            finder.stamp(epoch, dirty, false, &mut candidates);
             let mut path = Vec::new();
             return finder.keep_roots(epoch, candidates, &mut path);
         }
         let chunks: Vec<&[Id]> = std::iter::once(extra).chain(dirty.chunks(chunk)).collect();
         // All stamps must be in before the first coverage question.
         let candidates: Vec<Vec<(Root<'a>, Option<Id>)>> =
-            chunks.par_iter().map(|chunk| finder.stamp(epoch, chunk, true)).collect();
+            chunks
+                .par_iter()
+                .map(|chunk| {
+                    let mut out = Vec::with_capacity(chunk.len());
+                    finder.stamp(epoch, chunk, true, &mut out);
+                    out
+                })
+                .collect();
         let roots: Vec<Vec<Root<'a>>> = candidates
             .into_par_iter()
             .map_init(Vec::new, |path, candidates| finder.keep_roots(epoch, candidates, path))
@@ -126,14 +134,13 @@ impl<'a> Finder<'a> {
         self.marks[slot as usize].load(Ordering::Relaxed)
     }
 
-    /// Stamps the live in-world nodes of `ids` covered, each once; returns those that may
-    /// be roots with their parents (read now, while their pages are in cache). `shared`:
+    /// Stamps the live in-world nodes of `ids` covered, each once; appends to `out` those
+    /// that may be roots with their parents (read now, while their pages are in cache). `shared`:
     /// other threads stamp at the same time, so a slot is claimed with an atomic swap (one
     /// thread wins a repeated id); alone, a plain load and store do (a locked swap would
     /// serialise the cache misses of consecutive ids).
-    fn stamp(&self, epoch: u32, ids: &[Id], shared: bool) -> Vec<(Root<'a>, Option<Id>)> {
+    fn stamp(&self, epoch: u32, ids: &[Id], shared: bool, out: &mut Vec<(Root<'a>, Option<Id>)>) {
         let covered = epoch << 1 | 1;
-        let mut out = Vec::new();
         for &id in ids {
             let Some((slot, node)) = self.view.locate(id) else { continue };
             if !in_world(node.flags()) {
@@ -163,7 +170,6 @@ impl<'a> Finder<'a> {
             }
             out.push((Root::new(slot.0, id, node, None), parent));
         }
-        out
     }
 
     /// The candidates whose parent is not covered, with their parents' slots.
@@ -173,7 +179,7 @@ impl<'a> Finder<'a> {
         candidates: Vec<(Root<'a>, Option<Id>)>,
         path: &mut Vec<u32>,
     ) -> Vec<Root<'a>> {
-        let mut roots = Vec::new();
+        let mut roots = Vec::with_capacity(candidates.len());
         for (mut root, parent) in candidates {
             // The Workspace is the top of the world: nothing above it can cover it.
             let top = root.id == self.ws;

@@ -4,9 +4,9 @@
 //! A tree built parent first keeps every parent at a lower slot than its children, so one
 //! ascending sweep — `world[s] = world[parent(s)] ∘ local[s]` — meets every parent before
 //! its children: the plain SoA pass, reading each page's id, flag, parent and local columns
-//! in order (the access pattern the hardware prefetches best) instead of following child
-//! arrays. Eight eligible nodes of a page are composed together, each under its own parent
-//! ([`Batch::compose_each`]).
+//! in order (prefetched two pages ahead) instead of following child arrays. Siblings sit
+//! side by side in such a tree, so runs of up to eight nodes under one parent are composed
+//! together under that parent's frame ([`Batch`]), computed once per parent.
 //!
 //! A node whose parent sits at a higher slot (moved under a later node, or created in a
 //! reused slot) is *deferred*: the sweep leaves it, and may compute its descendants from its

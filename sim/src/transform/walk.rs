@@ -59,7 +59,7 @@ impl Default for Split {
             min_roots: 256,
             roots_per_task: 256,
             find_chunk: 4096,
-            min_whole: 4096,
+            min_whole: 1024,
         }
     }
 }

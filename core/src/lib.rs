@@ -55,11 +55,11 @@ pub use place::{
     RefPolicyDoc, ShapeDoc, load_binary, load_json, save_binary, save_json,
 };
 pub use revision::Revisions;
-pub use view::{NodesView, PageView};
 pub use snapshot::{ComponentDiff, Snapshot, SnapshotDiff};
 pub use value::{
     Appearance, AttributeValue, Color, Guid, Material, NodeExtras, NodeFlags, PersistentId, RefField, Shape,
 };
+pub use view::{NodesView, PageView};
 
 /// Re-exported math types used in the public API.
 pub use glam::{Quat, Vec3};

@@ -196,7 +196,13 @@ impl Default for WorldTransforms {
 impl WorldTransforms {
     /// Empty columns; the first [`update`](Self::update) sizes them to the arena.
     pub fn new() -> Self {
-        Self { poses: Vec::new(), high: Vec::new(), wide: false, marks: Vec::new(), epochs: Epochs::default() }
+        Self {
+            poses: Vec::new(),
+            high: Vec::new(),
+            wide: false,
+            marks: Vec::new(),
+            epochs: Epochs::default(),
+        }
     }
 
     /// Recomputes the worlds of the subtrees under `dirty` (ids from
@@ -243,13 +249,23 @@ impl WorldTransforms {
         if whole && in_world(ws_node.flags()) {
             let threads = if mode.parallel { rayon::current_num_threads() } else { 1 };
             let saw_wide = AtomicBool::new(false);
-            let columns = ColumnsMut { poses: &mut self.poses, high: &mut self.high, wide: self.wide, saw_wide: &saw_wide };
+            let columns = ColumnsMut {
+                poses: &mut self.poses,
+                high: &mut self.high,
+                wide: self.wide,
+                saw_wide: &saw_wide,
+            };
             let swept = sweep::sweep(&view, ws, columns, mode.simd, threads);
             self.wide |= saw_wide.load(Ordering::Relaxed);
             if !swept.deferred.is_empty() {
                 let finder = Finder { view: &view, marks: &self.marks, ws };
                 let roots = self.epochs.find(finder, &swept.deferred, None, mode.parallel, split.find_chunk);
-                let columns = ColumnsMut { poses: &mut self.poses, high: &mut self.high, wide: self.wide, saw_wide: &saw_wide };
+                let columns = ColumnsMut {
+                    poses: &mut self.poses,
+                    high: &mut self.high,
+                    wide: self.wide,
+                    saw_wide: &saw_wide,
+                };
                 walk::run(walker, &roots, columns, mode.parallel, writes, split);
                 self.wide |= saw_wide.load(Ordering::Relaxed);
             }
@@ -259,7 +275,8 @@ impl WorldTransforms {
         let finder = Finder { view: &view, marks: &self.marks, ws };
         let roots = self.epochs.find(finder, dirty, ws_fresh.then_some(ws), mode.parallel, split.find_chunk);
         let saw_wide = AtomicBool::new(false);
-        let columns = ColumnsMut { poses: &mut self.poses, high: &mut self.high, wide: self.wide, saw_wide: &saw_wide };
+        let columns =
+            ColumnsMut { poses: &mut self.poses, high: &mut self.high, wide: self.wide, saw_wide: &saw_wide };
         let recomputed = walk::run(walker, &roots, columns, mode.parallel, writes, split);
         self.wide |= saw_wide.load(Ordering::Relaxed);
         PassStats { dirty_roots: roots.len(), recomputed }

@@ -111,15 +111,14 @@ impl Epochs {
         }
         let chunks: Vec<&[Id]> = std::iter::once(extra).chain(dirty.chunks(chunk)).collect();
         // All stamps must be in before the first coverage question.
-        let candidates: Vec<Vec<(Root<'a>, Option<Id>)>> =
-            chunks
-                .par_iter()
-                .map(|chunk| {
-                    let mut out = Vec::with_capacity(chunk.len());
-                    finder.stamp(epoch, chunk, true, &mut out);
-                    out
-                })
-                .collect();
+        let candidates: Vec<Vec<(Root<'a>, Option<Id>)>> = chunks
+            .par_iter()
+            .map(|chunk| {
+                let mut out = Vec::with_capacity(chunk.len());
+                finder.stamp(epoch, chunk, true, &mut out);
+                out
+            })
+            .collect();
         let roots: Vec<Vec<Root<'a>>> = candidates
             .into_par_iter()
             .map_init(Vec::new, |path, candidates| finder.keep_roots(epoch, candidates, path))

@@ -27,11 +27,11 @@
 
 use super::PoseCell;
 use super::compose::{Batch, Frame, IDENTITY, LANES, local_pose};
+use super::prefetch::prefetch;
 use super::roots::in_world;
 use super::sink::{ColumnsMut, RawColumns, Sink};
-use arbor_core::{Id, LocalTransform, NodesView, PAGE_SIZE};
-use super::prefetch::prefetch;
 use arbor_core::PageView;
+use arbor_core::{Id, LocalTransform, NodesView, PAGE_SIZE};
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -47,13 +47,22 @@ pub(crate) struct Swept {
 }
 
 /// Sweeps every page, in parallel ranges when `threads > 1`.
-pub(crate) fn sweep(view: &NodesView<'_>, ws: Id, columns: ColumnsMut<'_>, simd: bool, threads: usize) -> Swept {
+pub(crate) fn sweep(
+    view: &NodesView<'_>,
+    ws: Id,
+    columns: ColumnsMut<'_>,
+    simd: bool,
+    threads: usize,
+) -> Swept {
     let pages = view.page_count();
     let ranges = threads.clamp(1, pages.max(1));
     let per = pages.div_ceil(ranges).max(1);
-    let bounds: Vec<Range<usize>> = (0..ranges).map(|r| (r * per).min(pages)..((r + 1) * per).min(pages)).collect();
-    let progress: Vec<AtomicU32> = bounds.iter().map(|b| AtomicU32::new((b.start * PAGE_SIZE) as u32)).collect();
-    let shared = Shared { view, ws, simd, cols: RawColumns::new(columns), bounds: &bounds, progress: &progress, per };
+    let bounds: Vec<Range<usize>> =
+        (0..ranges).map(|r| (r * per).min(pages)..((r + 1) * per).min(pages)).collect();
+    let progress: Vec<AtomicU32> =
+        bounds.iter().map(|b| AtomicU32::new((b.start * PAGE_SIZE) as u32)).collect();
+    let shared =
+        Shared { view, ws, simd, cols: RawColumns::new(columns), bounds: &bounds, progress: &progress, per };
     let parts = shared.run(0..ranges);
     let mut swept = Swept { in_world: 0, deferred: Vec::new() };
     for part in parts {
@@ -129,7 +138,8 @@ impl Shared<'_, '_> {
             if let Some(next) = self.view.page(p + PREFETCH_PAGES) {
                 prefetch_columns(&next);
             }
-            let (ids, flags, parent_ids, locals) = (page.ids(), page.flags(), page.parents(), page.transforms());
+            let (ids, flags, parent_ids, locals) =
+                (page.ids(), page.flags(), page.parents(), page.transforms());
             let base = (p * PAGE_SIZE) as u32;
             let end = (slots.saturating_sub(base) as usize).min(PAGE_SIZE);
             for i in 0..end {

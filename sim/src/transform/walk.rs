@@ -80,7 +80,13 @@ impl<'a> Walker<'a> {
     /// Computes the worlds of `kids` (children of the parent `frame` describes, holes
     /// skipped), writes them to `sink` and pushes a unit onto `next` for every child with
     /// children. Returns the number of worlds written.
-    pub fn siblings<S: Sink>(&self, frame: &Frame, kids: &'a [Id], sink: &mut S, next: &mut Vec<Unit<'a>>) -> usize {
+    pub fn siblings<S: Sink>(
+        &self,
+        frame: &Frame,
+        kids: &'a [Id],
+        sink: &mut S,
+        next: &mut Vec<Unit<'a>>,
+    ) -> usize {
         let mut kids = kids.iter().copied().filter(|id| !id.is_none());
         let mut written = 0;
         loop {
@@ -225,7 +231,9 @@ pub(crate) fn run<'a>(
         if children >= split.min_children && items >= threads * split.items_per_thread {
             let items: Vec<Item<'a, '_>> = units
                 .iter()
-                .flat_map(|&(pose, kids)| kids.chunks(split.chunk).map(move |range| Item::Unit((pose, range))))
+                .flat_map(|&(pose, kids)| {
+                    kids.chunks(split.chunk).map(move |range| Item::Unit((pose, range)))
+                })
                 .collect();
             return written + run_items(walker, &items, columns, writes);
         }
@@ -239,7 +247,12 @@ pub(crate) fn run<'a>(
 }
 
 /// Shares `items` out to rayon.
-fn run_items<'a>(walker: Walker<'a>, items: &[Item<'a, '_>], columns: ColumnsMut<'_>, writes: Writes) -> usize {
+fn run_items<'a>(
+    walker: Walker<'a>,
+    items: &[Item<'a, '_>],
+    columns: ColumnsMut<'_>,
+    writes: Writes,
+) -> usize {
     match writes {
         Writes::Direct => {
             let raw = RawColumns::new(columns);

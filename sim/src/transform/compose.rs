@@ -237,6 +237,11 @@ mod tests {
         [p.x, p.y, p.z, q.x, q.y, q.z, q.w]
     }
 
+    /// Lane-major locals back to one pose per lane.
+    fn scalar_locals(locals: &[[f32; LANES]; 7]) -> [[f32; 7]; LANES] {
+        std::array::from_fn(|lane| std::array::from_fn(|k| locals[k][lane]))
+    }
+
     #[test]
     fn matches_glam_and_simd_matches_scalar_bitwise() {
         let parent = pose(Vec3::new(1.0, -2.0, 3.5), Quat::from_euler(glam::EulerRot::XYZ, 0.3, -1.1, 2.0));
@@ -266,8 +271,7 @@ mod tests {
         }
         // The transposing batch gives the same bits, in cells, SIMD or not.
         let mut batch = Batch::new();
-        for lane in 0..LANES {
-            let l: [f32; 7] = std::array::from_fn(|k| locals[k][lane]);
+        for (lane, l) in scalar_locals(&locals).into_iter().enumerate() {
             let t = LocalTransform { position: Vec3::from_slice(&l), rotation: Quat::from_slice(&l[3..]) };
             assert_eq!(local_pose(&t), l);
             batch.set(lane, &t);

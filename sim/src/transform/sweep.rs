@@ -104,8 +104,8 @@ impl Shared<'_, '_> {
     /// itself (written earlier by this thread), else after waiting for its range.
     #[inline]
     fn parent_cell(&self, r: usize, slot: u32) -> PoseCell {
-        let owner = (slot as usize / PAGE_SIZE / self.per).min(self.bounds.len() - 1);
-        if owner < r {
+        if (slot as usize) < self.bounds[r].start * PAGE_SIZE {
+            let owner = (slot as usize / PAGE_SIZE / self.per).min(r - 1);
             let mut spins = 0u32;
             while self.progress[owner].load(Ordering::Acquire) <= slot {
                 // On a loaded machine the writer may be descheduled: give the core away

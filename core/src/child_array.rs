@@ -63,6 +63,13 @@ impl ChildArray {
         self.entries.iter().copied().filter(|c| !c.is_none())
     }
 
+    /// The entries in order, holes included as [`Id::NONE`] (for passes that batch over
+    /// the contiguous buffer and skip holes themselves).
+    #[inline]
+    pub fn as_slice(&self) -> &[Id] {
+        &self.entries
+    }
+
     /// Live children with their positions, in order.
     pub fn iter_positions(&self) -> impl Iterator<Item = (u32, Id)> + '_ {
         self.entries.iter().enumerate().filter(|(_, c)| !c.is_none()).map(|(i, c)| (i as u32, *c))
@@ -102,6 +109,7 @@ mod tests {
         assert!(!a.remove_at(0, Id(1)), "three holes of six is not past half");
         assert_eq!(a.iter().collect::<Vec<_>>(), vec![Id(4), Id(5), Id(6)]);
         assert_eq!(a.position(Id(5)), Some(4));
+        assert_eq!(a.as_slice(), &[Id::NONE, Id::NONE, Id::NONE, Id(4), Id(5), Id(6)], "holes show");
         assert!(a.remove_at(3, Id(4)), "four holes of six compacts");
         assert_eq!(a.iter().collect::<Vec<_>>(), vec![Id(5), Id(6)]);
         assert_eq!(a.iter_positions().collect::<Vec<_>>(), vec![(0, Id(5)), (1, Id(6))]);

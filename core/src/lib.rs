@@ -28,6 +28,7 @@ mod sharded_map;
 mod snapshot;
 mod store;
 mod value;
+mod view;
 
 pub use arena::{
     AncestryQuery, Arena, ArenaConfig, GraftPolicy, MemoryReport, NodeData, NodeMut, SplitMix64,
@@ -59,6 +60,7 @@ pub use snapshot::{ComponentDiff, Snapshot, SnapshotDiff};
 pub use value::{
     Appearance, AttributeValue, Color, Guid, Material, NodeExtras, NodeFlags, PersistentId, RefField, Shape,
 };
+pub use view::{NodesView, PageView};
 
 /// Re-exported math types used in the public API.
 pub use glam::{Quat, Vec3};

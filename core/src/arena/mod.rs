@@ -33,6 +33,7 @@ use crate::revision::Revisions;
 use crate::snapshot::Snapshot;
 use crate::store::NodeStore;
 use crate::value::{Appearance, Guid, NodeExtras, NodeFlags};
+use crate::view::NodesView;
 use components::RefHolders;
 use glam::Vec3;
 use indexes::Indexes;
@@ -320,6 +321,12 @@ impl Arena {
     /// Number of slots ever used (an upper bound for slot-indexed columns).
     pub fn slot_capacity(&self) -> usize {
         self.store.slots as usize
+    }
+
+    /// A read-only view of every node page, for passes that visit many nodes by slot (see
+    /// [`NodesView`]). Building it costs one pointer copy per 64 slots.
+    pub fn nodes_view(&self) -> NodesView<'_> {
+        NodesView::new(&self.store)
     }
 
     /// Whether `id` names a live node.

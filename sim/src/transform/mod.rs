@@ -1,24 +1,36 @@
 //! The transform pass: world transforms of the nodes in the world, recomputed only under
 //! the nodes the arena reports dirty.
 //!
-//! [`WorldTransforms`] owns two dense columns indexed by slot: the world pose (position
-//! x, y, z, rotation x, y, z, w, one 32-byte cell per slot) and the bookkeeping (which id
-//! the slot's world belongs to, and an epoch stamp used to find the dirty roots). A pose is
-//! one aligned cell rather than seven `f32` columns because a pass over scattered dirty
-//! nodes reads a parent and writes a child per root: one cache line each instead of seven
-//! (measured ~20% faster at 1% dirty; a batch of eight contiguous siblings costs the same
-//! four lines either way).
+//! [`WorldTransforms`] owns dense columns indexed by slot: the world pose (position
+//! x, y, z, rotation x, y, z, w, and in the eighth lane the low 32 bits of the id the
+//! world belongs to: one aligned 32-byte cell per slot), the high 32 bits of that id (a
+//! column written only once ids reach 2^32, see `sink`), and an epoch stamp used to find
+//! the dirty roots. A pose is one aligned cell rather than seven `f32` columns because a
+//! pass over scattered dirty nodes reads a parent and writes a child per root: one cache
+//! line each instead of seven, with the owner check in the same line.
+//!
+//! Nodes are read through the arena's [`NodesView`](arbor_core::NodesView): the page table
+//! flattened once per pass, whole page columns as slices, and ids resolved to slots by one
+//! page read.
 //!
 //! A world transform is rigid: `world = parent_world ∘ local` (rotation and translation;
 //! a part's Size is not a scale and nothing inherits it). Only nodes in the world (the
 //! Workspace and its descendants) get one; the Workspace's world is its own local
 //! transform.
 //!
-//! A pass ([`WorldTransforms::update`]) takes the dirty ids of the tick, finds the dirty
-//! roots (dirty nodes with no dirty ancestor, see `roots`), recomputes each root from its
-//! parent's stored world and then every node below it, parent before child (see `walk`):
-//! siblings eight at a time with `wide::f32x8`, and disjoint subtrees (or the roots
-//! themselves, when there are many) on rayon's threads.
+//! A pass ([`WorldTransforms::update`]) takes the dirty ids of the tick and takes one of
+//! two routes:
+//! - *Dirty subtrees* (the usual tick): it finds the dirty roots (dirty nodes with no
+//!   dirty ancestor, see `roots`), recomputes each root from its parent's stored world and
+//!   then every node below it, parent before child (see `walk`): siblings eight at a time
+//!   with `wide::f32x8`, and disjoint subtrees (or runs of roots, when there are many) on
+//!   rayon's threads. The cost follows the dirty nodes and their subtrees, never the size
+//!   of the place.
+//! - *Whole world*, when the dirty list names at least half as many ids as the arena has
+//!   live nodes (and at least 1,024): recomputing everything then costs no more than
+//!   sorting out the roots would, so the pass sweeps every page in slot order instead
+//!   (see `sweep`), the plain SoA pass over the arena's own columns, in parallel ranges;
+//!   nodes whose parent sits at a higher slot are fixed up afterwards by the first route.
 //!
 //! Invariants:
 //! - after `update(arena, dirty, _)` where `dirty` holds every node whose transform was
@@ -26,14 +38,17 @@
 //!   composition of the locals on its path from the Workspace (within float rounding);
 //! - detached nodes are never visited: their worlds stay as they were (stale) until they
 //!   are attached again, which the arena reports as dirty;
-//! - after a pass, a slot's owner is `id` exactly when the slot holds a world computed for
-//!   node `id` (ids are never reused, so a reused slot never passes for its old node);
+//! - after a pass, a slot's owner (tag and high bits) is `id` exactly when the slot holds a
+//!   world computed for node `id` (ids are never reused, so a reused slot never passes for
+//!   its old node);
 //! - every world is computed by the same expression whatever the [`PassMode`], so scalar
 //!   and SIMD, one thread or several, give bit-identical results.
 
 mod compose;
+mod prefetch;
 mod roots;
 mod sink;
+mod sweep;
 mod walk;
 
 #[cfg(test)]
@@ -42,9 +57,11 @@ mod tests;
 use arbor_core::{Arena, Id, Slot};
 use compose::{IDENTITY, Pose};
 use glam::{Mat4, Quat, Vec3};
-use roots::Epochs;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use roots::{Epochs, Finder, in_world};
+use sink::ColumnsMut;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use walk::{Split, Walker, Writes};
+use wide::f32x4;
 
 /// A node's transform in world space: a rotation, then a translation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -118,17 +135,24 @@ pub struct PassStats {
 pub struct WorldTransforms {
     /// World pose by slot.
     poses: Vec<PoseCell>,
-    /// Owner id and epoch mark by slot.
-    meta: Vec<Meta>,
+    /// High 32 bits of the id whose world the slot holds, by slot (the low 32 bits are the
+    /// cell's tag; see `sink`).
+    high: Vec<u32>,
+    /// Whether an id at or above 2^32 was ever written: from then on every write stores
+    /// its high bits.
+    wide: bool,
+    /// Root-finding stamps by slot: `epoch << 1 | covered` (see `roots`).
+    marks: Vec<AtomicU32>,
     /// The pass counter for the marks.
     epochs: Epochs,
 }
 
-/// One slot's world pose — position x, y, z, rotation x, y, z, w — padded to 32 bytes so
-/// it is one aligned load and never straddles a cache line.
+/// One slot's world pose — position x, y, z, rotation x, y, z, w — and in the eighth lane
+/// the low 32 bits of the owner's id (the tag), 32 bytes so it is one aligned load and
+/// never straddles a cache line.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C, align(32))]
-pub(crate) struct PoseCell([f32; 8]);
+pub(crate) struct PoseCell(pub(crate) [f32; 8]);
 
 impl PoseCell {
     const IDENTITY: PoseCell = PoseCell::new(&IDENTITY);
@@ -138,21 +162,29 @@ impl PoseCell {
         Self([p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0.0])
     }
 
+    /// The cell of the rows `[px, py, pz, qx]` and `[qy, qz, qw, 0]`.
+    #[inline(always)]
+    fn from_rows(a: f32x4, b: f32x4) -> Self {
+        Self(bytemuck::cast([a, b]))
+    }
+
+    /// Sets the tag (the bits of the eighth lane, never used as a float).
+    #[inline(always)]
+    fn set_tag(&mut self, tag: u32) {
+        self.0[7] = f32::from_bits(tag);
+    }
+
+    /// The tag.
+    #[inline(always)]
+    fn tag(&self) -> u32 {
+        self.0[7].to_bits()
+    }
+
     #[inline]
     fn pose(&self) -> Pose {
         let p = &self.0;
         [p[0], p[1], p[2], p[3], p[4], p[5], p[6]]
     }
-}
-
-/// One slot's bookkeeping, read and written with relaxed atomics so parallel tasks may
-/// probe any slot of the id → slot cache.
-#[derive(Default)]
-pub(crate) struct Meta {
-    /// The id whose world the slot holds (`0`: none).
-    owner: AtomicU64,
-    /// Root-finding stamp: `epoch << 1 | covered` (see `roots`).
-    mark: AtomicU32,
 }
 
 impl Default for WorldTransforms {
@@ -164,7 +196,13 @@ impl Default for WorldTransforms {
 impl WorldTransforms {
     /// Empty columns; the first [`update`](Self::update) sizes them to the arena.
     pub fn new() -> Self {
-        Self { poses: Vec::new(), meta: Vec::new(), epochs: Epochs::default() }
+        Self {
+            poses: Vec::new(),
+            high: Vec::new(),
+            wide: false,
+            marks: Vec::new(),
+            epochs: Epochs::default(),
+        }
     }
 
     /// Recomputes the worlds of the subtrees under `dirty` (ids from
@@ -173,15 +211,19 @@ impl WorldTransforms {
     /// `dirty` returns at once without touching anything.
     ///
     /// The first pass that sees the Workspace without a world computes it too (covering the
-    /// whole world), so a fresh `WorldTransforms` needs no special first call.
+    /// whole world), so a fresh `WorldTransforms` needs no special first call. A dirty list
+    /// of at least 1,024 ids naming at least half as many ids as the arena has live nodes
+    /// is treated as the Workspace alone: recomputing the whole world then costs no more
+    /// than sorting out the roots would, and gives the same worlds (the stats then count
+    /// one root and every in-world node).
     pub fn update(&mut self, arena: &Arena, dirty: &[Id], mode: PassMode) -> PassStats {
         self.update_with(arena, dirty, mode, Writes::Direct, Split::default())
     }
 
-    /// [`update`](Self::update), but a parallel pass has its tasks collect `(slot, world)`
-    /// pairs that the calling thread scatters afterwards, instead of writing the columns
-    /// directly. Same results; kept to benchmark the safe alternative to the pass's one
-    /// `unsafe` write path.
+    /// [`update`](Self::update), but a parallel pass has its tasks collect
+    /// `(slot, id, world)` triples that the calling thread scatters afterwards, instead of
+    /// writing the columns directly. Same results; kept to benchmark the safe alternative to
+    /// the pass's one `unsafe` write path.
     #[doc(hidden)]
     pub fn update_collect_scatter(&mut self, arena: &Arena, dirty: &[Id], mode: PassMode) -> PassStats {
         self.update_with(arena, dirty, mode, Writes::CollectScatter, Split::default())
@@ -198,21 +240,54 @@ impl WorldTransforms {
         if dirty.is_empty() {
             return PassStats::default();
         }
-        self.grow(arena.slot_capacity());
-        let walker = Walker { arena, meta: &self.meta, simd: mode.simd };
+        let view = arena.nodes_view();
+        self.grow(view.slots() as usize);
         let ws = arena.workspace();
-        let ws_fresh =
-            arena.slot(ws).is_none_or(|s| self.meta[s.index()].owner.load(Ordering::Relaxed) != ws.0);
-        let roots = self.epochs.find(&walker, dirty, ws_fresh.then_some(ws), mode.parallel, split.find_chunk);
-        let recomputed = walk::run(walker, &roots, &mut self.poses, mode.parallel, writes, split);
+        let Some((ws_slot, ws_node)) = view.locate(ws) else { return PassStats::default() };
+        let whole = dirty.len() >= split.min_whole && dirty.len() * 2 >= arena.len();
+        let walker = Walker { view: &view, simd: mode.simd };
+        if whole && in_world(ws_node.flags()) {
+            let threads = if mode.parallel { rayon::current_num_threads() } else { 1 };
+            let saw_wide = AtomicBool::new(false);
+            let columns = ColumnsMut {
+                poses: &mut self.poses,
+                high: &mut self.high,
+                wide: self.wide,
+                saw_wide: &saw_wide,
+            };
+            let swept = sweep::sweep(&view, ws, columns, mode.simd, threads);
+            self.wide |= saw_wide.load(Ordering::Relaxed);
+            if !swept.deferred.is_empty() {
+                let finder = Finder { view: &view, marks: &self.marks, ws };
+                let roots = self.epochs.find(finder, &swept.deferred, None, mode.parallel, split.find_chunk);
+                let columns = ColumnsMut {
+                    poses: &mut self.poses,
+                    high: &mut self.high,
+                    wide: self.wide,
+                    saw_wide: &saw_wide,
+                };
+                walk::run(walker, &roots, columns, mode.parallel, writes, split);
+                self.wide |= saw_wide.load(Ordering::Relaxed);
+            }
+            return PassStats { dirty_roots: 1, recomputed: swept.in_world };
+        }
+        let ws_fresh = !self.owns(ws_slot, ws);
+        let finder = Finder { view: &view, marks: &self.marks, ws };
+        let roots = self.epochs.find(finder, dirty, ws_fresh.then_some(ws), mode.parallel, split.find_chunk);
+        let saw_wide = AtomicBool::new(false);
+        let columns =
+            ColumnsMut { poses: &mut self.poses, high: &mut self.high, wide: self.wide, saw_wide: &saw_wide };
+        let recomputed = walk::run(walker, &roots, columns, mode.parallel, writes, split);
+        self.wide |= saw_wide.load(Ordering::Relaxed);
         PassStats { dirty_roots: roots.len(), recomputed }
     }
 
     /// Sizes every per-slot column for `slots` slots.
     fn grow(&mut self, slots: usize) {
-        if self.meta.len() < slots {
+        if self.poses.len() < slots {
             self.poses.resize(slots, PoseCell::IDENTITY);
-            self.meta.resize_with(slots, Meta::default);
+            self.high.resize(slots, 0);
+            self.marks.resize_with(slots, AtomicU32::default);
         }
     }
 
@@ -225,8 +300,15 @@ impl WorldTransforms {
     /// the stale world it had when it left.
     pub fn get(&self, arena: &Arena, id: Id) -> Option<WorldTransform> {
         let slot = arena.slot(id)?;
-        let meta = self.meta.get(slot.index())?;
-        (meta.owner.load(Ordering::Relaxed) == id.0).then(|| self.at(slot))
+        self.owns(slot, id).then(|| self.at(slot))
+    }
+
+    /// Whether `slot` holds a world computed for `id`: tag and high bits both match.
+    fn owns(&self, slot: Slot, id: Id) -> bool {
+        let (Some(cell), Some(&high)) = (self.poses.get(slot.index()), self.high.get(slot.index())) else {
+            return false;
+        };
+        !id.is_none() && cell.tag() == id.0 as u32 && high == sink::high_bits(id)
     }
 
     /// The world stored in `slot`, whichever node it belongs to (the identity for a slot
@@ -256,6 +338,8 @@ impl WorldTransforms {
 
     /// Bytes held by the columns and the bookkeeping.
     pub fn heap_bytes(&self) -> usize {
-        self.poses.capacity() * size_of::<PoseCell>() + self.meta.capacity() * size_of::<Meta>()
+        self.poses.capacity() * size_of::<PoseCell>()
+            + self.high.capacity() * size_of::<u32>()
+            + self.marks.capacity() * size_of::<AtomicU32>()
     }
 }

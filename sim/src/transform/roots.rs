@@ -6,23 +6,21 @@
 //! whether its parent is covered. The answer for every node met on the way up is stamped
 //! too, so a node is looked up at most once per pass however many dirty descendants ask
 //! about it: the roots of a 2,500-deep chain whose nodes are all dirty cost O(2,500), not
-//! O(2,500²). Ancestors are found through the slot cache first, so a stamped ancestor
-//! costs no arena read.
+//! O(2,500²). Nodes are read through the arena's [`NodesView`]; a stamped ancestor costs one
+//! page read to find its slot and one mark read.
 //!
 //! Long dirty lists are split between threads: stamping first (an atomic swap claims each
 //! slot once, so repeats are dropped), then, after every stamp is in, the coverage
 //! questions. Two threads may answer for the same ancestor at once; they compute and store
 //! the same answer, so the roots found never depend on scheduling.
 //!
-//! Invariant: a slot's `mark` is `epoch << 1 | covered` when its coverage is known this
-//! pass; marks of earlier epochs mean nothing. When the epoch counter would overflow, every
-//! mark is cleared.
+//! Invariant: a slot's mark is `epoch << 1 | covered` when its coverage is known this pass;
+//! marks of earlier epochs mean nothing. When the epoch counter would overflow, every mark
+//! is cleared.
 
-use super::Meta;
-use super::walk::Walker;
-use arbor_core::{ChildArray, Id, NodeFlags, NodeRef};
+use arbor_core::{Id, NodeFlags, NodeRef, NodesView};
 use rayon::prelude::*;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Largest epoch (a mark keeps one bit for the answer).
 const MAX_EPOCH: u32 = u32::MAX >> 1;
@@ -32,12 +30,26 @@ const MAX_EPOCH: u32 = u32::MAX >> 1;
 pub(crate) struct Root<'a> {
     /// Its slot.
     pub slot: u32,
+    /// Its id (kept so the walk need not read the page's id column again).
+    pub id: Id,
     /// The node.
     pub node: NodeRef<'a>,
-    /// Its children (read while finding it, so the walk finds them in cache).
-    pub children: &'a ChildArray,
     /// Its parent's slot, or `None` when the root is the top of the world (the Workspace).
     pub parent: Option<u32>,
+}
+
+impl<'a> Root<'a> {
+    /// `node` (`id`) in `slot` as a root under the parent in `parent`.
+    pub fn new(slot: u32, id: Id, node: NodeRef<'a>, parent: Option<u32>) -> Self {
+        Self { slot, id, node, parent }
+    }
+
+    /// Its child array, holes included (read when the walk gets to it: a scattered root's
+    /// child array is a cache miss of its own, not worth taking for a covered candidate).
+    #[inline]
+    pub fn children(&self) -> &'a [Id] {
+        self.node.children().as_slice()
+    }
 }
 
 /// The pass counter.
@@ -46,17 +58,29 @@ pub(crate) struct Epochs {
     epoch: u32,
 }
 
+/// Whether a node with `flags` is live and in the world.
 #[inline]
-fn in_world(node: &NodeRef<'_>) -> bool {
-    node.flags().contains(NodeFlags::IN_WORLD)
+pub(crate) fn in_world(flags: NodeFlags) -> bool {
+    flags.contains(NodeFlags::IN_WORLD) && !flags.contains(NodeFlags::DESTROYED)
+}
+
+/// What root finding reads and stamps.
+#[derive(Clone, Copy)]
+pub(crate) struct Finder<'a> {
+    /// The arena's pages.
+    pub view: &'a NodesView<'a>,
+    /// Root-finding stamps by slot: `epoch << 1 | covered`.
+    pub marks: &'a [AtomicU32],
+    /// The Workspace, the top of the world.
+    pub ws: Id,
 }
 
 impl Epochs {
     /// Starts a new pass and returns its epoch.
-    fn next_epoch(&mut self, meta: &[Meta]) -> u32 {
+    fn next_epoch(&mut self, marks: &[AtomicU32]) -> u32 {
         if self.epoch == MAX_EPOCH {
-            for m in meta {
-                m.mark.store(0, Ordering::Relaxed);
+            for m in marks {
+                m.store(0, Ordering::Relaxed);
             }
             self.epoch = 0;
         }
@@ -70,128 +94,131 @@ impl Epochs {
     /// current rayon pool, `chunk` ids per task.
     pub fn find<'a>(
         &mut self,
-        walker: &Walker<'a>,
+        finder: Finder<'a>,
         dirty: &[Id],
         extra: Option<Id>,
         parallel: bool,
         chunk: usize,
     ) -> Vec<Root<'a>> {
-        let epoch = self.next_epoch(walker.meta);
+        let epoch = self.next_epoch(finder.marks);
         let extra = extra.as_slice();
         if !parallel || rayon::current_num_threads() == 1 || dirty.len() < 2 * chunk {
-            let candidates = stamp(walker, epoch, extra.iter().chain(dirty), false);
+            let mut candidates = Vec::with_capacity(extra.len() + dirty.len());
+            finder.stamp(epoch, extra, false, &mut candidates);
+            finder.stamp(epoch, dirty, false, &mut candidates);
             let mut path = Vec::new();
-            return keep_roots(walker, epoch, candidates, &mut path);
+            return finder.keep_roots(epoch, candidates, &mut path);
         }
         let chunks: Vec<&[Id]> = std::iter::once(extra).chain(dirty.chunks(chunk)).collect();
         // All stamps must be in before the first coverage question.
-        let candidates: Vec<Vec<(Root<'a>, Option<Id>)>> =
-            chunks.par_iter().map(|chunk| stamp(walker, epoch, chunk.iter(), true)).collect();
+        let candidates: Vec<Vec<(Root<'a>, Option<Id>)>> = chunks
+            .par_iter()
+            .map(|chunk| {
+                let mut out = Vec::with_capacity(chunk.len());
+                finder.stamp(epoch, chunk, true, &mut out);
+                out
+            })
+            .collect();
         let roots: Vec<Vec<Root<'a>>> = candidates
             .into_par_iter()
-            .map_init(Vec::new, |path, candidates| keep_roots(walker, epoch, candidates, path))
+            .map_init(Vec::new, |path, candidates| finder.keep_roots(epoch, candidates, path))
             .collect();
         roots.concat()
     }
 }
 
-/// Stamps the live in-world nodes of `ids` covered, each once; returns those that may be
-/// roots with their parents (read now, while their pages are in cache). `shared`: other threads stamp at
-/// the same time, so a slot is claimed with an atomic swap (one thread wins a repeated
-/// id); alone, a plain load and store do (a locked swap would serialise the cache misses
-/// of consecutive ids).
-fn stamp<'a, 'i>(
-    walker: &Walker<'a>,
-    epoch: u32,
-    ids: impl Iterator<Item = &'i Id>,
-    shared: bool,
-) -> Vec<(Root<'a>, Option<Id>)> {
-    let covered = epoch << 1 | 1;
-    let mut out = Vec::new();
-    for &id in ids {
-        let Some(node) = walker.arena.get(id) else { continue };
-        if !in_world(&node) {
-            continue;
-        }
-        let Some(slot) = walker.resolve(id) else { continue };
-        let mark = &walker.meta[slot as usize].mark;
-        let claimed = if shared {
-            mark.swap(covered, Ordering::Relaxed) != covered
-        } else {
-            mark.load(Ordering::Relaxed) != covered && {
-                mark.store(covered, Ordering::Relaxed);
-                true
+impl<'a> Finder<'a> {
+    #[inline]
+    fn mark(&self, slot: u32) -> u32 {
+        self.marks[slot as usize].load(Ordering::Relaxed)
+    }
+
+    /// Stamps the live in-world nodes of `ids` covered, each once; appends to `out` those
+    /// that may be roots with their parents (read now, while their pages are in cache). `shared`:
+    /// other threads stamp at the same time, so a slot is claimed with an atomic swap (one
+    /// thread wins a repeated id); alone, a plain load and store do (a locked swap would
+    /// serialise the cache misses of consecutive ids).
+    fn stamp(&self, epoch: u32, ids: &[Id], shared: bool, out: &mut Vec<(Root<'a>, Option<Id>)>) {
+        let covered = epoch << 1 | 1;
+        for &id in ids {
+            let Some((slot, node)) = self.view.locate(id) else { continue };
+            if !in_world(node.flags()) {
+                continue;
             }
+            let mark = &self.marks[slot.index()];
+            let claimed = if shared {
+                mark.swap(covered, Ordering::Relaxed) != covered
+            } else {
+                mark.load(Ordering::Relaxed) != covered && {
+                    mark.store(covered, Ordering::Relaxed);
+                    true
+                }
+            };
+            if !claimed {
+                continue;
+            }
+            let parent = node.parent();
+            // A parent already stamped is dirty, so this node is covered and no question
+            // needs asking later (dirty lists usually name parents first: all of a new
+            // tree's nodes).
+            if let Some(p) = parent
+                && let Some(ps) = self.view.slot_of(p)
+                && self.mark(ps.0) == covered
+            {
+                continue;
+            }
+            out.push((Root::new(slot.0, id, node, None), parent));
+        }
+    }
+
+    /// The candidates whose parent is not covered, with their parents' slots.
+    fn keep_roots(
+        &self,
+        epoch: u32,
+        candidates: Vec<(Root<'a>, Option<Id>)>,
+        path: &mut Vec<u32>,
+    ) -> Vec<Root<'a>> {
+        let mut roots = Vec::with_capacity(candidates.len());
+        for (mut root, parent) in candidates {
+            // The Workspace is the top of the world: nothing above it can cover it.
+            let top = root.id == self.ws;
+            let (covered, parent) = if top { (false, None) } else { self.covered(epoch, parent, path) };
+            if !covered {
+                root.parent = parent;
+                roots.push(root);
+            }
+        }
+        roots
+    }
+
+    /// Whether `start` (the parent of an in-world node other than the Workspace, so itself
+    /// in the world) is dirty or below a dirty node, stamping the answer on every node
+    /// visited; also the slot of `start`. The climb stops at the first node stamped this
+    /// pass, or at the Workspace: every node on the way is in the world by the arena's
+    /// invariant, so no flag needs reading.
+    fn covered(&self, epoch: u32, start: Option<Id>, path: &mut Vec<u32>) -> (bool, Option<u32>) {
+        path.clear();
+        let mut first = None;
+        let mut cur = start;
+        let answer = loop {
+            let Some(id) = cur else { break false };
+            let Some((slot, node)) = self.view.locate(id) else { break false };
+            let m = self.mark(slot.0);
+            // A node stamped this pass is in the world, and its answer is known.
+            first.get_or_insert(slot.0);
+            if m >> 1 == epoch {
+                break m & 1 == 1;
+            }
+            path.push(slot.0);
+            if id == self.ws {
+                break false;
+            }
+            cur = node.parent();
         };
-        if !claimed {
-            continue;
+        let stamp = epoch << 1 | answer as u32;
+        for &slot in path.iter() {
+            self.marks[slot as usize].store(stamp, Ordering::Relaxed);
         }
-        let parent = node.parent();
-        // A parent already stamped is dirty, so this node is covered and no question needs
-        // asking later (dirty lists usually name parents first: all of a new tree's nodes).
-        if let Some(p) = parent
-            && let Some(ps) = walker.cached_slot(p)
-            && walker.meta[ps as usize].mark.load(Ordering::Relaxed) == covered
-        {
-            continue;
-        }
-        out.push((Root { slot, node, children: node.children(), parent: None }, parent));
+        (answer, first)
     }
-    out
-}
-
-/// The candidates whose parent is not covered, with their parents' slots.
-fn keep_roots<'a>(
-    walker: &Walker<'a>,
-    epoch: u32,
-    candidates: Vec<(Root<'a>, Option<Id>)>,
-    path: &mut Vec<u32>,
-) -> Vec<Root<'a>> {
-    let mut roots = Vec::new();
-    for (mut root, parent) in candidates {
-        let (covered, parent) = covered(walker, epoch, parent, path);
-        if !covered {
-            root.parent = parent;
-            roots.push(root);
-        }
-    }
-    roots
-}
-
-/// Whether `start` (a node's parent) is dirty or below a dirty node, stamping the answer on
-/// every node visited; also the slot of `start` if it is in the world.
-fn covered(walker: &Walker<'_>, epoch: u32, start: Option<Id>, path: &mut Vec<u32>) -> (bool, Option<u32>) {
-    let meta = walker.meta;
-    let mark = |slot: u32| meta[slot as usize].mark.load(Ordering::Relaxed);
-    path.clear();
-    let mut first = None;
-    let mut cur = start;
-    let answer = loop {
-        let Some(id) = cur else { break false };
-        // A node stamped this pass is in the world, and its answer is known without reading
-        // the arena.
-        if let Some(slot) = walker.cached_slot(id)
-            && mark(slot) >> 1 == epoch
-        {
-            first.get_or_insert(slot);
-            break mark(slot) & 1 == 1;
-        }
-        let Some(node) = walker.arena.get(id) else { break false };
-        if !in_world(&node) {
-            break false;
-        }
-        let Some(slot) = walker.lookup(id) else { break false };
-        first.get_or_insert(slot);
-        let m = mark(slot);
-        if m >> 1 == epoch {
-            break m & 1 == 1;
-        }
-        path.push(slot);
-        cur = node.parent();
-    };
-    let stamp = epoch << 1 | answer as u32;
-    for &slot in path.iter() {
-        meta[slot as usize].mark.store(stamp, Ordering::Relaxed);
-    }
-    (answer, first)
 }

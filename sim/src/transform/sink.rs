@@ -1,29 +1,43 @@
 //! Where a walk's computed worlds go, and where a root's parent world comes from.
 //!
-//! One thread writes the world column directly ([`PosesMut`]). Several threads either
-//! write their disjoint slots through a shared raw pointer ([`RawPoses`], the pass's one
-//! use of `unsafe`) or collect `(slot, world)` pairs for the calling thread to scatter
-//! afterwards ([`Collect`], the safe alternative, kept for the benchmark that justifies the
-//! raw pointer).
+//! A world is written as one cell of the pose column, indexed by slot, carrying its node's
+//! id: the low 32 bits in the cell's spare lane (the *tag*), the high 32 bits in the
+//! `high` column. Ids below 2^32 (every server id in practice) have high bits zero, and
+//! the `high` column is all zeros until the first id at or above 2^32 is written; so
+//! until then only such ids touch it (`wide` off), and from then on every write stores its
+//! high bits too (`wide` on), which keeps every slot's entry right without reading it.
+//! One thread writes the columns directly ([`ColumnsMut`]). Several threads either write
+//! their disjoint slots through shared raw pointers ([`RawColumns`], the pass's one use of
+//! `unsafe` for writes) or collect `(slot, id, world)` triples for the calling thread to
+//! scatter afterwards ([`Collect`], the safe alternative, kept for the benchmark that
+//! justifies the raw pointers).
 //!
-//! Invariant relied on by [`RawPoses`]: during a parallel walk the tasks cover disjoint
+//! Invariant relied on by [`RawColumns`]: during a parallel walk the tasks cover disjoint
 //! sets of nodes (see `walk`), so each slot is written by at most one task, and the only
 //! slots read are parents of dirty roots, which no task writes.
 
 use super::PoseCell;
 use super::compose::{LANES, Pose};
+use arbor_core::Id;
 use std::marker::PhantomData;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The high 32 bits of `id`.
+#[inline(always)]
+pub(crate) fn high_bits(id: Id) -> u32 {
+    (id.0 >> 32) as u32
+}
 
 /// Where computed worlds go.
 pub(crate) trait Sink {
-    /// Writes one world to `slot`.
-    fn put(&mut self, slot: u32, pose: &Pose);
+    /// Writes node `id`'s world to `slot` (the cell's tag is set here).
+    fn put(&mut self, slot: u32, id: Id, cell: PoseCell);
 
-    /// Writes the first `n` lanes of a batch (lane-major: `lanes[k][lane]`) to `slots[..n]`.
-    #[inline]
-    fn put8(&mut self, slots: &[u32; LANES], n: usize, lanes: &[[f32; LANES]; 7]) {
-        for (lane, &slot) in slots.iter().enumerate().take(n) {
-            self.put(slot, &std::array::from_fn(|k| lanes[k][lane]));
+    /// Writes the first `n` lanes of a batch to `slots[..n]`.
+    #[inline(always)]
+    fn put8(&mut self, slots: &[u32; LANES], ids: &[Id; LANES], n: usize, cells: &[PoseCell; LANES]) {
+        for lane in 0..n {
+            self.put(slots[lane], ids[lane], cells[lane]);
         }
     }
 }
@@ -34,13 +48,37 @@ pub(crate) trait Parents {
     fn parent_pose(&self, slot: u32) -> Pose;
 }
 
-/// Writes straight into the world column (one thread).
-pub(crate) struct PosesMut<'c>(pub &'c mut [PoseCell]);
+/// The pose and high-bits columns, borrowed together.
+pub(crate) struct ColumnsMut<'c> {
+    /// World cells by slot, tagged with the low bits of their node's id.
+    pub poses: &'c mut [PoseCell],
+    /// High bits of the owner ids by slot.
+    pub high: &'c mut [u32],
+    /// Store every write's high bits (set once any id at or above 2^32 was written).
+    pub wide: bool,
+    /// Set when an id at or above 2^32 is written.
+    pub saw_wide: &'c AtomicBool,
+}
 
-impl Sink for PosesMut<'_> {
+impl Sink for ColumnsMut<'_> {
+    #[inline(always)]
+    fn put(&mut self, slot: u32, id: Id, mut cell: PoseCell) {
+        cell.set_tag(id.0 as u32);
+        self.poses[slot as usize] = cell;
+        let high = high_bits(id);
+        if self.wide || high != 0 {
+            self.high[slot as usize] = high;
+            if high != 0 {
+                self.saw_wide.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+impl Parents for ColumnsMut<'_> {
     #[inline]
-    fn put(&mut self, slot: u32, pose: &Pose) {
-        self.0[slot as usize] = PoseCell::new(pose);
+    fn parent_pose(&self, slot: u32) -> Pose {
+        self.poses[slot as usize].pose()
     }
 }
 
@@ -51,72 +89,118 @@ impl Parents for [PoseCell] {
     }
 }
 
-/// Collects `(slot, world)` pairs, to be scattered into the column afterwards.
+/// Collects `(slot, id, world)` triples, to be scattered into the columns afterwards.
 #[derive(Default)]
-pub(crate) struct Collect(pub Vec<(u32, Pose)>);
+pub(crate) struct Collect(pub Vec<(u32, Id, PoseCell)>);
 
 impl Sink for Collect {
     #[inline]
-    fn put(&mut self, slot: u32, pose: &Pose) {
-        self.0.push((slot, *pose));
+    fn put(&mut self, slot: u32, id: Id, cell: PoseCell) {
+        self.0.push((slot, id, cell));
     }
 }
 
-/// The world column, shared by the tasks of a parallel walk through a raw pointer.
+/// The pose and high-bits columns, shared by the tasks of a parallel walk through raw
+/// pointers.
 ///
 /// Each task writes only the slots of the nodes it computes, and tasks cover disjoint sets
 /// of nodes, so no element is written by two threads; the elements read (parents of dirty
-/// roots) are written by none. The `'c` borrow of the column lasts as long as this value,
-/// so nothing else touches the column meanwhile.
+/// roots) are written by none. The `'c` borrow of the columns lasts as long as this value,
+/// so nothing else touches them meanwhile.
 ///
 /// Why `unsafe` rather than the safe alternative ([`Collect`], reachable as
-/// `WorldTransforms::update_collect_scatter`): collecting the pairs and scattering them on
+/// `WorldTransforms::update_collect_scatter`): collecting the triples and scattering them on
 /// the calling thread adds a sequential pass over every written world after the parallel
 /// part. Benchmark `transform_write_strategy` (101,001 nodes, all dirty, 2 threads)
 /// measured it slower; see the report at the top of `benches/benches/transform.rs`.
 #[derive(Clone, Copy)]
-pub(crate) struct RawPoses<'c> {
-    ptr: *mut PoseCell,
+pub(crate) struct RawColumns<'c> {
+    poses: *mut PoseCell,
+    high: *mut u32,
     len: usize,
-    column: PhantomData<&'c mut [PoseCell]>,
+    wide: bool,
+    saw_wide: &'c AtomicBool,
+    columns: PhantomData<&'c mut [PoseCell]>,
 }
 
-// SAFETY: copies on other threads dereference the pointer only in `put` and
+// SAFETY: copies on other threads dereference the pointers only in `put` and
 // `parent_pose`, at in-bounds slots; subtrees are disjoint, so slots written by different
-// tasks are, and parents of roots are never written during the pass. The column is
-// exclusively borrowed for `'c`, so no other code touches it meanwhile.
-unsafe impl Send for RawPoses<'_> {}
+// tasks are, and parents of roots are never written during the pass. The columns are
+// exclusively borrowed for `'c`, so no other code touches them meanwhile.
+unsafe impl Send for RawColumns<'_> {}
 // SAFETY: as for `Send`: shared copies only write disjoint elements and read unwritten ones.
-unsafe impl Sync for RawPoses<'_> {}
+unsafe impl Sync for RawColumns<'_> {}
 
-impl<'c> RawPoses<'c> {
-    /// Shares `poses` for the length of its borrow.
-    pub fn new(poses: &'c mut [PoseCell]) -> Self {
-        Self { ptr: poses.as_mut_ptr(), len: poses.len(), column: PhantomData }
+impl<'c> RawColumns<'c> {
+    /// Shares the columns for the length of their borrow.
+    ///
+    /// # Panics
+    /// If the columns differ in length.
+    pub fn new(columns: ColumnsMut<'c>) -> Self {
+        assert_eq!(columns.poses.len(), columns.high.len(), "pose and high-bits columns differ");
+        Self {
+            poses: columns.poses.as_mut_ptr(),
+            high: columns.high.as_mut_ptr(),
+            len: columns.poses.len(),
+            wide: columns.wide,
+            saw_wide: columns.saw_wide,
+            columns: PhantomData,
+        }
     }
 }
 
-impl Sink for RawPoses<'_> {
+impl RawColumns<'_> {
+    /// The cell in `slot`.
+    ///
+    /// # Panics
+    /// If `slot` is outside the columns.
+    ///
+    /// # Safety
+    /// No other thread may write `slot` concurrently, and any earlier write by another
+    /// thread must happen before this read (published with `Release`, observed with
+    /// `Acquire`).
     #[inline]
-    fn put(&mut self, slot: u32, pose: &Pose) {
+    pub unsafe fn read(&self, slot: u32) -> PoseCell {
         let slot = slot as usize;
-        assert!(slot < self.len, "slot {slot} outside the world column");
-        // SAFETY: `slot < len` (checked above) and the column is borrowed for `'c`. The slot
-        // belongs to a node of this task's subtree; subtrees are disjoint, so no other
-        // thread reads or writes this element during the pass.
-        unsafe { self.ptr.add(slot).write(PoseCell::new(pose)) };
+        assert!(slot < self.len, "slot {slot} outside the world columns");
+        // SAFETY: `slot < len` (checked above), the column is borrowed for `'c`, and the
+        // caller guarantees the read races with no write.
+        unsafe { self.poses.add(slot).read() }
     }
 }
 
-impl Parents for RawPoses<'_> {
+impl Sink for RawColumns<'_> {
+    #[inline(always)]
+    fn put(&mut self, slot: u32, id: Id, mut cell: PoseCell) {
+        let slot = slot as usize;
+        assert!(slot < self.len, "slot {slot} outside the world columns");
+        cell.set_tag(id.0 as u32);
+        let high = high_bits(id);
+        // SAFETY: `slot < len` (checked above; both columns have `len` elements) and the
+        // columns are borrowed for `'c`. The slot belongs to a node of this task's subtree;
+        // subtrees are disjoint, so no other thread reads or writes these elements during
+        // the pass.
+        unsafe {
+            self.poses.add(slot).write(cell);
+            if self.wide || high != 0 {
+                self.high.add(slot).write(high);
+            }
+        }
+        if high != 0 {
+            self.saw_wide.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+impl Parents for RawColumns<'_> {
     #[inline]
     fn parent_pose(&self, slot: u32) -> Pose {
         let slot = slot as usize;
-        assert!(slot < self.len, "slot {slot} outside the world column");
+        assert!(slot < self.len, "slot {slot} outside the world columns");
         // SAFETY: `slot < len` (checked above) and the column is borrowed for `'c`. The slot
         // holds the parent of a dirty root; that parent is not covered (else the root would
         // not be a root), so it lies in no recomputed subtree and no task writes it during
         // the pass: this read races with no write.
-        unsafe { (*self.ptr.add(slot)).pose() }
+        unsafe { (*self.poses.add(slot)).pose() }
     }
 }

@@ -1,35 +1,32 @@
-//! Recomputing the subtrees under the dirty roots: sibling batches, level-by-level walks,
-//! and the split of the work into disjoint subtrees for rayon.
+//! Recomputing the subtrees under the dirty roots: sibling batches, depth-first walks, and
+//! the split of the work into disjoint subtrees for rayon.
 //!
-//! A unit of work is a parent whose world is already known and a list of its children.
-//! Processing it computes every child's world — eight siblings at a time on the SIMD path
-//! — writes it to the child's slot through a [`Sink`], and yields a new unit for every
-//! child that has children. The parent's world travels with the unit, so a walk reads the
-//! world column only for the parents of the roots. Subtrees are walked depth first in
-//! pre-order — a node's children computed together, then visited first to last — which
-//! follows slot order for a tree created parent first and keeps one rising stream of slots
-//! per level for a tree created level by level. Every read of a node is a likely cache miss
-//! into its page, so the order matters: on the benchmark trees this measured equal to
-//! level order on the 101,001-node tree, 1.8× faster on the deep tree, and faster than
-//! depth first last-child-first on both.
+//! A unit of work is a parent whose world is already known and the slice of its child
+//! array (holes included, skipped here). Processing it reads each child through the arena's
+//! [`NodesView`] (slot `id - 1` checked against the page, one load to reach the page), takes
+//! its local transform and child array from the page's columns, computes the worlds eight
+//! siblings at a time (one [`Batch`]) and writes them to the children's slots through a
+//! [`Sink`]; every child with children yields a new unit. The parent's world travels with
+//! the unit, so a walk reads the world column only for the parents of the roots. Subtrees
+//! are walked depth first in pre-order — a node's children computed together, then visited
+//! first to last — which follows slot order for a tree created parent first and keeps one
+//! rising stream of slots per level for a tree created level by level.
 //!
-//! Parallel work: many dirty roots become one task each; otherwise the roots' subtrees are
-//! walked on the calling thread level by level until a level is wide enough, and that
-//! level's units (long child arrays cut into ranges) become the tasks. A single deep chain
-//! is never wide enough and stays on one thread.
+//! Parallel work: many dirty roots become tasks of a few roots each; otherwise the roots'
+//! subtrees are walked on the calling thread level by level until a level is wide enough,
+//! and that level's units (long child arrays cut into ranges) become the tasks. A single deep
+//! chain is never wide enough and stays on one thread.
 //!
 //! Invariants: every unit's children belong to one parent; tasks cover disjoint sets of
 //! nodes (different roots' subtrees, different subtrees, or different ranges of one child
 //! array), so no slot is written twice in a pass and no slot is written by two threads.
 
-use super::compose::{Frame, LANES, Pose, compose, compose8};
+use super::PoseCell;
+use super::compose::{Batch, Frame, LANES, Pose, compose, local_pose};
 use super::roots::Root;
-use super::sink::{Collect, Parents, PosesMut, RawPoses, Sink};
-use super::{Meta, PoseCell};
-use arbor_core::{Arena, ChildArray, Id};
+use super::sink::{Collect, ColumnsMut, Parents, RawColumns, Sink};
+use arbor_core::{Id, NodesView};
 use rayon::prelude::*;
-use std::sync::atomic::Ordering;
-use wide::f32x8;
 
 /// When a walk is shared between threads.
 #[derive(Clone, Copy, Debug)]
@@ -42,123 +39,81 @@ pub(crate) struct Split {
     /// Fewest children on a level worth sending to other threads; smaller levels are walked
     /// on the calling thread (a rayon fork costs a few microseconds).
     pub min_children: usize,
-    /// Fewest dirty roots worth sharing out as tasks of their own.
+    /// Fewest dirty roots worth sharing out as tasks.
     pub min_roots: usize,
+    /// Dirty roots per task when roots are shared out.
+    pub roots_per_task: usize,
     /// Dirty ids per task when finding the roots of a long dirty list.
     pub find_chunk: usize,
+    /// Fewest dirty ids for which a dirty list covering half the arena's live nodes is
+    /// replaced by the whole world (see `WorldTransforms::update`).
+    pub min_whole: usize,
 }
 
 impl Default for Split {
     fn default() -> Self {
-        Self { chunk: 256, items_per_thread: 4, min_children: 1024, min_roots: 256, find_chunk: 4096 }
+        Self {
+            chunk: 64,
+            items_per_thread: 8,
+            min_children: 1024,
+            min_roots: 256,
+            roots_per_task: 256,
+            find_chunk: 4096,
+            min_whole: 1024,
+        }
     }
 }
 
-/// A parent's world and the children still to compute under it.
-pub(crate) type Unit<'a> = (Pose, &'a ChildArray);
+/// A parent's world and its child array (holes included), still to compute.
+pub(crate) type Unit<'a> = (Pose, &'a [Id]);
 
-/// Reads nodes from the arena and composes their worlds.
+/// Reads nodes through the view and composes their worlds.
 #[derive(Clone, Copy)]
 pub(crate) struct Walker<'a> {
-    pub arena: &'a Arena,
-    /// Per slot bookkeeping; its `owner` (the id whose world the slot holds, `0`: none)
-    /// doubles as an id → slot cache: `owner[id - 1] == id` proves that `id` lives in slot
-    /// `id - 1`.
-    pub meta: &'a [Meta],
+    /// The arena's pages.
+    pub view: &'a NodesView<'a>,
     /// Compose eight siblings at a time with `f32x8`.
     pub simd: bool,
 }
 
 impl<'a> Walker<'a> {
-    /// The slot of live node `id` if the cache knows it: `owner[id - 1] == id`.
-    #[inline]
-    pub fn cached_slot(&self, id: Id) -> Option<u32> {
-        let guess = id.0.wrapping_sub(1);
-        let meta = self.meta.get(usize::try_from(guess).ok()?)?;
-        (meta.owner.load(Ordering::Relaxed) == id.0).then_some(guess as u32)
-    }
-
-    /// The slot of live node `id` (cache, then arena), without recording it.
-    #[inline]
-    pub fn lookup(&self, id: Id) -> Option<u32> {
-        self.cached_slot(id).or_else(|| self.arena.slot(id).map(|s| s.0))
-    }
-
-    /// The slot of live node `id`, first trying the cache (`owner[id - 1] == id`), then the
-    /// arena; records the answer as the slot's owner (call it only for
-    /// a node whose world this pass writes).
-    #[inline]
-    pub fn resolve(&self, id: Id) -> Option<u32> {
-        if let Some(slot) = self.cached_slot(id) {
-            return Some(slot);
-        }
-        let slot = self.arena.slot(id)?;
-        self.meta.get(slot.index())?.owner.store(id.0, Ordering::Relaxed);
-        Some(slot.0)
-    }
-
-    /// Computes the worlds of `kids` (children of the parent `frame` describes), writes
-    /// them to `sink` and pushes a unit onto `next` for every child with children. Returns
-    /// the number of worlds written.
+    /// Computes the worlds of `kids` (children of the parent `frame` describes, holes
+    /// skipped), writes them to `sink` and pushes a unit onto `next` for every child with
+    /// children. Returns the number of worlds written.
     pub fn siblings<S: Sink>(
         &self,
         frame: &Frame,
-        mut kids: impl Iterator<Item = Id>,
+        kids: &'a [Id],
         sink: &mut S,
         next: &mut Vec<Unit<'a>>,
     ) -> usize {
+        let mut kids = kids.iter().copied().filter(|id| !id.is_none());
         let mut written = 0;
         loop {
-            let mut locals = [[0.0f32; LANES]; 7];
+            let mut batch = Batch::new();
             let mut slots = [0u32; LANES];
-            let mut grandkids: [Option<&'a ChildArray>; LANES] = [None; LANES];
+            let mut ids = [Id::NONE; LANES];
+            let mut grandkids: [&'a [Id]; LANES] = [&[]; LANES];
             let mut n = 0;
             while n < LANES {
                 let Some(id) = kids.next() else { break };
-                let (Some(node), Some(slot)) = (self.arena.get(id), self.resolve(id)) else { continue };
-                let t = node.transform();
-                let local = [
-                    t.position.x,
-                    t.position.y,
-                    t.position.z,
-                    t.rotation.x,
-                    t.rotation.y,
-                    t.rotation.z,
-                    t.rotation.w,
-                ];
-                for (lane, v) in locals.iter_mut().zip(local) {
-                    lane[n] = v;
-                }
-                slots[n] = slot;
-                // Read here, next to the node's other fields, so its cache misses overlap
-                // theirs; for an inner node also touch its first child id, which the walk
-                // reads soon (measured ~25% off the deep tree, neutral elsewhere).
-                let children = node.children();
-                if !children.is_empty() {
-                    std::hint::black_box(children.iter().next());
-                    grandkids[n] = Some(children);
-                }
+                // A child of a live node is live; a failed lookup would be a broken tree,
+                // and the child is skipped rather than the server stopped.
+                let Some((slot, node)) = self.view.locate(id) else { continue };
+                batch.set(n, &node.transform());
+                grandkids[n] = node.children().as_slice();
+                slots[n] = slot.0;
+                ids[n] = id;
                 n += 1;
             }
             if n == 0 {
                 return written;
             }
-            let worlds = if self.simd {
-                compose8(frame, &locals).map(f32x8::to_array)
-            } else {
-                let mut out = [[0.0f32; LANES]; 7];
-                for lane in 0..n {
-                    let w = compose::<f32>(frame, std::array::from_fn(|k| locals[k][lane]));
-                    for (col, v) in out.iter_mut().zip(w) {
-                        col[lane] = v;
-                    }
-                }
-                out
-            };
-            sink.put8(&slots, n, &worlds);
-            for (lane, children) in grandkids.iter().enumerate().take(n) {
-                if let Some(children) = children {
-                    next.push((std::array::from_fn(|k| worlds[k][lane]), children));
+            let cells = batch.compose(frame, self.simd, n);
+            sink.put8(&slots, &ids, n, &cells);
+            for lane in 0..n {
+                if !grandkids[lane].is_empty() {
+                    next.push((cells[lane].pose(), grandkids[lane]));
                 }
             }
             written += n;
@@ -175,39 +130,54 @@ impl<'a> Walker<'a> {
         let mut written = 0;
         while let Some((pose, kids)) = stack.pop() {
             let first = stack.len();
-            written += self.siblings(&Frame::new(pose), kids.iter(), sink, stack);
+            written += self.siblings(&Frame::new(pose), kids, sink, stack);
             stack[first..].reverse();
         }
         written
     }
 }
 
-/// One piece of parallel work: a dirty root, a whole unit, or a range of a long child
-/// array.
-enum Item<'a, 'i> {
-    Root(Root<'a>),
-    Whole(Unit<'a>),
-    Chunk(Pose, &'i [Id]),
+/// One piece of parallel work: a run of dirty roots, or a parent's world with a whole
+/// child array or a range of a long one.
+enum Item<'a, 'r> {
+    Roots(&'r [Root<'a>]),
+    Unit(Unit<'a>),
 }
 
-/// How a parallel walk gets its worlds into the column.
+/// How a parallel walk gets its worlds into the columns.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Writes {
-    /// Tasks write their disjoint slots through [`RawPoses`].
+    /// Tasks write their disjoint slots through [`RawColumns`].
     Direct,
-    /// Tasks collect `(slot, world)` pairs; the calling thread scatters them.
+    /// Tasks collect `(slot, id, world)` triples; the calling thread scatters them.
     CollectScatter,
 }
 
 /// `root`'s world: its local under its parent's stored world (the local alone at the top).
 fn root_world(root: &Root<'_>, parents: &(impl Parents + ?Sized)) -> Pose {
-    let t = root.node.transform();
-    let local =
-        [t.position.x, t.position.y, t.position.z, t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w];
+    let local = local_pose(&root.node.transform());
     match root.parent {
         Some(p) => compose::<f32>(&Frame::new(parents.parent_pose(p)), local),
         None => local,
     }
+}
+
+/// Computes one root's world, writes it, and walks its subtree with `stack`.
+fn walk_root<'a, S: Sink>(
+    walker: &Walker<'a>,
+    root: &Root<'a>,
+    parents: &(impl Parents + ?Sized),
+    stack: &mut Vec<Unit<'a>>,
+    sink: &mut S,
+) -> usize {
+    let world = root_world(root, parents);
+    sink.put(root.slot, root.id, PoseCell::new(&world));
+    let children = root.children();
+    if children.is_empty() {
+        return 1;
+    }
+    stack.push((world, children));
+    1 + walker.drain(stack, sink)
 }
 
 /// Computes the roots' worlds and every subtree below them, in parallel over disjoint
@@ -216,7 +186,7 @@ fn root_world(root: &Root<'_>, parents: &(impl Parents + ?Sized)) -> Pose {
 pub(crate) fn run<'a>(
     walker: Walker<'a>,
     roots: &[Root<'a>],
-    poses: &mut [PoseCell],
+    mut columns: ColumnsMut<'_>,
     parallel: bool,
     writes: Writes,
     split: Split,
@@ -224,44 +194,52 @@ pub(crate) fn run<'a>(
     let threads = rayon::current_num_threads();
     let parallel = parallel && threads > 1;
     if parallel && roots.len() >= split.min_roots {
-        // Many roots (scattered writes): each is a task of its own.
-        let items: Vec<Item<'a, '_>> = roots.iter().map(|r| Item::Root(*r)).collect();
-        return run_items(walker, &items, poses, writes);
+        // Many roots (scattered writes): a few hundred per task.
+        let items: Vec<Item<'a, '_>> = roots.chunks(split.roots_per_task).map(Item::Roots).collect();
+        return run_items(walker, &items, columns, writes);
+    }
+    let mut stack = Vec::new();
+    if !parallel {
+        let mut written = 0;
+        for root in roots {
+            let world = root_world(root, &columns);
+            columns.put(root.slot, root.id, PoseCell::new(&world));
+            written += 1;
+            let children = root.children();
+            if !children.is_empty() {
+                stack.push((world, children));
+                written += walker.drain(&mut stack, &mut columns);
+            }
+        }
+        return written;
     }
     let mut units = Vec::new();
     for root in roots {
-        let world = root_world(root, &*poses);
-        poses[root.slot as usize] = PoseCell::new(&world);
-        let children = root.children;
+        let world = root_world(root, &columns);
+        columns.put(root.slot, root.id, PoseCell::new(&world));
+        let children = root.children();
         if !children.is_empty() {
             units.push((world, children));
         }
     }
     let mut written = roots.len();
-    if !parallel {
-        return written + walker.drain(&mut units, &mut PosesMut(poses));
-    }
     // Walk level by level on this thread until a level is wide enough to share out (a
     // single deep chain never is, and stays sequential).
     while !units.is_empty() {
         let children: usize = units.iter().map(|(_, c)| c.len()).sum();
         let items: usize = units.iter().map(|(_, c)| c.len().div_ceil(split.chunk)).sum();
         if children >= split.min_children && items >= threads * split.items_per_thread {
-            let long: Vec<(Pose, Vec<Id>)> = units
+            let items: Vec<Item<'a, '_>> = units
                 .iter()
-                .filter(|(_, c)| c.len() > split.chunk)
-                .map(|(p, c)| (*p, c.iter().collect()))
+                .flat_map(|&(pose, kids)| {
+                    kids.chunks(split.chunk).map(move |range| Item::Unit((pose, range)))
+                })
                 .collect();
-            let mut items: Vec<Item<'a, '_>> =
-                units.iter().filter(|(_, c)| c.len() <= split.chunk).map(|u| Item::Whole(*u)).collect();
-            for (pose, ids) in &long {
-                items.extend(ids.chunks(split.chunk).map(|range| Item::Chunk(*pose, range)));
-            }
-            return written + run_items(walker, &items, poses, writes);
+            return written + run_items(walker, &items, columns, writes);
         }
         let mut next = Vec::new();
-        for (pose, kids) in &units {
-            written += walker.siblings(&Frame::new(*pose), kids.iter(), &mut PosesMut(poses), &mut next);
+        for &(pose, kids) in &units {
+            written += walker.siblings(&Frame::new(pose), kids, &mut columns, &mut next);
         }
         units = next;
     }
@@ -272,35 +250,35 @@ pub(crate) fn run<'a>(
 fn run_items<'a>(
     walker: Walker<'a>,
     items: &[Item<'a, '_>],
-    poses: &mut [PoseCell],
+    columns: ColumnsMut<'_>,
     writes: Writes,
 ) -> usize {
     match writes {
         Writes::Direct => {
-            let raw = RawPoses::new(poses);
+            let raw = RawColumns::new(columns);
             items
                 .par_iter()
-                .map_init(Scratch::default, |scratch, item| {
+                .map_init(Vec::new, |stack, item| {
                     let mut sink = raw;
-                    walk_item(walker, item, &raw, scratch, &mut sink)
+                    walk_item(&walker, item, &raw, stack, &mut sink)
                 })
                 .sum()
         }
         Writes::CollectScatter => {
-            let shared: &[PoseCell] = poses;
+            let shared: &[PoseCell] = columns.poses;
             let parts: Vec<(usize, Collect)> = items
                 .par_iter()
-                .map_init(Scratch::default, |scratch, item| {
+                .map_init(Vec::new, |stack, item| {
                     let mut sink = Collect::default();
-                    (walk_item(walker, item, shared, scratch, &mut sink), sink)
+                    (walk_item(&walker, item, shared, stack, &mut sink), sink)
                 })
                 .collect();
-            let mut out = PosesMut(poses);
+            let mut out = columns;
             let mut written = 0;
             for (n, part) in parts {
                 written += n;
-                for (slot, pose) in &part.0 {
-                    out.put(*slot, pose);
+                for (slot, id, cell) in part.0 {
+                    out.put(slot, id, cell);
                 }
             }
             written
@@ -308,40 +286,20 @@ fn run_items<'a>(
     }
 }
 
-/// A task's reusable stack.
-#[derive(Default)]
-struct Scratch<'a> {
-    stack: Vec<Unit<'a>>,
-}
-
 /// Computes one item and everything below it.
 fn walk_item<'a, S: Sink>(
-    walker: Walker<'a>,
+    walker: &Walker<'a>,
     item: &Item<'a, '_>,
     parents: &(impl Parents + ?Sized),
-    scratch: &mut Scratch<'a>,
+    stack: &mut Vec<Unit<'a>>,
     sink: &mut S,
 ) -> usize {
-    scratch.stack.clear();
-    let first = match item {
-        Item::Root(root) => {
-            let world = root_world(root, parents);
-            sink.put(root.slot, &world);
-            let children = root.children;
-            if !children.is_empty() {
-                scratch.stack.push((world, children));
-            }
-            1
+    stack.clear();
+    match item {
+        Item::Roots(roots) => roots.iter().map(|root| walk_root(walker, root, parents, stack, sink)).sum(),
+        Item::Unit(unit) => {
+            stack.push(*unit);
+            walker.drain(stack, sink)
         }
-        Item::Whole(unit) => {
-            scratch.stack.push(*unit);
-            0
-        }
-        Item::Chunk(pose, ids) => {
-            let n = walker.siblings(&Frame::new(*pose), ids.iter().copied(), sink, &mut scratch.stack);
-            scratch.stack.reverse();
-            n
-        }
-    };
-    first + walker.drain(&mut scratch.stack, sink)
+    }
 }

@@ -43,7 +43,7 @@ pub struct NodesView<'a> {
 impl<'a> NodesView<'a> {
     pub(crate) fn new(store: &'a NodeStore) -> Self {
         let table = &store.table;
-        let pages = (0..table.page_count()).map(|p| &**table.page_at(p)).collect();
+        let pages = (0..table.page_count()).map(|p| table.page_at(p)).collect();
         Self { pages, map: &store.map, slots: store.slots }
     }
 

@@ -15,7 +15,7 @@
 
 use arbor_core::{Arena, Class};
 use arbor_script::{HostConfig, ScriptHost, budget};
-use arbor_sim::{SimConfig, Simulation, TickContext, TickHooks};
+use arbor_sim::{SimConfig, Simulation, TickHooks};
 use criterion::{Criterion, criterion_group, criterion_main};
 use mlua::{Function, Lua, UserData, UserDataFields};
 use std::hint::black_box;
@@ -40,19 +40,8 @@ fn started_with(config: HostConfig, scripts: &[(&str, &str)], parts: usize) -> (
     }
     let mut host = ScriptHost::new(&arena, config).unwrap();
     let mut sim = Simulation::new(arena, SimConfig::default()).unwrap();
-    with_ctx(&mut sim, |ctx| host.start_scripts(ctx));
+    sim.with_context(|ctx| host.start_scripts(ctx));
     (sim, host)
-}
-
-fn with_ctx<R>(sim: &mut Simulation, f: impl FnOnce(&mut TickContext<'_>) -> R) -> R {
-    let mut ctx = TickContext {
-        arena: &mut sim.arena,
-        transforms: &sim.transforms,
-        physics: &sim.physics,
-        tick: 0,
-        time: 0.0,
-    };
-    f(&mut ctx)
 }
 
 fn update_dispatch(c: &mut Criterion) {
@@ -61,7 +50,7 @@ fn update_dispatch(c: &mut Criterion) {
     let scripts: Vec<(&str, &str)> = (0..10_000).map(|_| ("S", "function Update(dt) end")).collect();
     let (mut sim, mut host) = started(&scripts, 0);
     assert_eq!(host.instance_count(), 10_000);
-    group.bench_function("arbor", |b| b.iter(|| with_ctx(&mut sim, |ctx| host.update(ctx, 1.0 / 60.0))));
+    group.bench_function("arbor", |b| b.iter(|| sim.with_context(|ctx| host.update(ctx, 1.0 / 60.0))));
     let lua = Lua::new();
     let fns: Vec<Function> =
         (0..10_000).map(|_| lua.load("return function(dt) end").eval::<Function>().unwrap()).collect();
@@ -103,7 +92,7 @@ fn property(c: &mut Criterion) {
         ("arbor_write_Position_local", write_local),
     ] {
         let (mut sim, mut host) = started(&[("S", source)], 0);
-        group.bench_function(name, |b| b.iter(|| with_ctx(&mut sim, |ctx| host.update(ctx, 1.0 / 60.0))));
+        group.bench_function(name, |b| b.iter(|| sim.with_context(|ctx| host.update(ctx, 1.0 / 60.0))));
         assert!(host.log().is_empty(), "no script errors: {:?}", host.log());
     }
     let lua = Lua::new();
@@ -157,10 +146,10 @@ fn find_first_child(c: &mut Criterion) {
     let (mut sim_h, mut host_h) = started(&[("Hit", hit)], 1000);
     let (mut sim_m, mut host_m) = started(&[("Miss", miss)], 1000);
     group.bench_function("arbor_hit_last_of_1000", |b| {
-        b.iter(|| with_ctx(&mut sim_h, |ctx| host_h.update(ctx, 1.0 / 60.0)))
+        b.iter(|| sim_h.with_context(|ctx| host_h.update(ctx, 1.0 / 60.0)))
     });
     group.bench_function("arbor_miss", |b| {
-        b.iter(|| with_ctx(&mut sim_m, |ctx| host_m.update(ctx, 1.0 / 60.0)))
+        b.iter(|| sim_m.with_context(|ctx| host_m.update(ctx, 1.0 / 60.0)))
     });
     assert!(host_h.log().is_empty() && host_m.log().is_empty(), "no script errors");
     group.finish();
@@ -202,7 +191,7 @@ fn jit(c: &mut Criterion) {
         let config = HostConfig { jit: native, ..Default::default() };
         let (mut sim, mut host) = started_with(config, &[("S", read)], 0);
         group.bench_function(format!("read_Position_{mode}"), |b| {
-            b.iter(|| with_ctx(&mut sim, |ctx| host.update(ctx, 1.0 / 60.0)))
+            b.iter(|| sim.with_context(|ctx| host.update(ctx, 1.0 / 60.0)))
         });
         assert!(host.log().is_empty(), "no script errors: {:?}", host.log());
     }

@@ -3,7 +3,7 @@
 
 use arbor_core::{Arena, Class};
 use arbor_script::{HostConfig, ScriptHost};
-use arbor_sim::{SimConfig, Simulation, TickContext, TickHooks};
+use arbor_sim::{SimConfig, Simulation, TickHooks};
 use mlua::{Function, Lua, UserData, UserDataFields};
 use std::time::Instant;
 
@@ -15,19 +15,8 @@ fn started(source: &str) -> (Simulation, ScriptHost) {
     arena.set_script_source(s, source).unwrap();
     let mut host = ScriptHost::new(&arena, HostConfig::default()).unwrap();
     let mut sim = Simulation::new(arena, SimConfig::default()).unwrap();
-    with_ctx(&mut sim, |ctx| host.start_scripts(ctx));
+    sim.with_context(|ctx| host.start_scripts(ctx));
     (sim, host)
-}
-
-fn with_ctx<R>(sim: &mut Simulation, f: impl FnOnce(&mut TickContext<'_>) -> R) -> R {
-    let mut ctx = TickContext {
-        arena: &mut sim.arena,
-        transforms: &sim.transforms,
-        physics: &sim.physics,
-        tick: 0,
-        time: 0.0,
-    };
-    f(&mut ctx)
 }
 
 struct Plain {
@@ -83,7 +72,7 @@ fn main() {
     for _ in 0..rounds {
         for (i, (_, sim, host)) in hosts.iter_mut().enumerate() {
             let t = Instant::now();
-            with_ctx(sim, |ctx| host.update(ctx, 1.0 / 60.0));
+            sim.with_context(|ctx| host.update(ctx, 1.0 / 60.0));
             mins[i] = mins[i].min(t.elapsed().as_secs_f64());
         }
         let n = hosts.len();
@@ -107,13 +96,13 @@ fn main() {
     }
     let mut host = ScriptHost::new(&arena, HostConfig::default()).unwrap();
     let mut sim = Simulation::new(arena, SimConfig::default()).unwrap();
-    with_ctx(&mut sim, |ctx| host.start_scripts(ctx));
+    sim.with_context(|ctx| host.start_scripts(ctx));
     let fns: Vec<Function> =
         (0..10_000).map(|_| lua.load("return function(dt) end").eval::<Function>().unwrap()).collect();
     let (mut dispatch, mut calls) = (f64::MAX, f64::MAX);
     for _ in 0..rounds / 5 {
         let t = Instant::now();
-        with_ctx(&mut sim, |ctx| host.update(ctx, 1.0 / 60.0));
+        sim.with_context(|ctx| host.update(ctx, 1.0 / 60.0));
         dispatch = dispatch.min(t.elapsed().as_secs_f64());
         let t = Instant::now();
         for f in &fns {

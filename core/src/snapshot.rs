@@ -11,7 +11,7 @@
 //! the older snapshot has a newer revision; nodes live in only one snapshot are added or
 //! removed.
 
-use crate::components::{ComponentId, ComponentStore, GROUP_ROWS};
+use crate::components::{ComponentId, ComponentStore};
 use crate::error::ArenaError;
 use crate::id::Id;
 use crate::names::NamePool;
@@ -179,21 +179,10 @@ fn component_diff(old: &ComponentStore, new: &ComponentStore, since: u64) -> Com
         }
         for (s, slot) in table.slots.iter().enumerate() {
             for k in 0..table.chunk_count() {
-                if table.chunk_revision(s, k) <= since {
-                    continue;
-                }
                 let base = k * crate::components::CHUNK_ROWS;
-                let ticks = &table.columns[slot.tick];
-                let bulk_written = table.bulk[s][k] > since;
-                for row in base..base + table.chunk_len(k) {
-                    let group = (row - base) / GROUP_ROWS;
-                    if !bulk_written && ticks.group_revision(k, group) <= since {
-                        continue;
-                    }
-                    if bulk_written || ticks.word(row) > since {
-                        diff.written.push((table.id_at(row), slot.id));
-                    }
-                }
+                table.for_each_row_written_since(s, k, since, |i| {
+                    diff.written.push((table.id_at(base + i), slot.id));
+                });
             }
         }
     }

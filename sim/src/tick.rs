@@ -192,6 +192,17 @@ impl Simulation {
             return;
         }
         let mut hooks = std::mem::take(&mut self.hooks);
+        self.with_context(|ctx| {
+            for h in &mut hooks {
+                f(h.as_mut(), ctx);
+            }
+        });
+        self.hooks = hooks;
+    }
+
+    /// Runs `f` with the context a phase hook gets at the current tick (for driving hooks by
+    /// hand, as benchmarks and tools do).
+    pub fn with_context<R>(&mut self, f: impl FnOnce(&mut TickContext<'_>) -> R) -> R {
         let mut ctx = TickContext {
             arena: &mut self.arena,
             transforms: &self.transforms,
@@ -199,10 +210,7 @@ impl Simulation {
             tick: self.tick,
             time: self.tick as f64 * self.config.dt,
         };
-        for h in &mut hooks {
-            f(h.as_mut(), &mut ctx);
-        }
-        self.hooks = hooks;
+        f(&mut ctx)
     }
 
     fn timed<R>(&mut self, phase: Phase, f: impl FnOnce(&mut Self) -> R) -> R {

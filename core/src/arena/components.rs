@@ -177,7 +177,7 @@ impl Arena {
         doomed.push(c);
         for d in doomed {
             let Some(loc) = self.components.loc(id) else { return };
-            if self.components.tables[loc.table as usize].slot(d).is_none() {
+            if !self.components.row_has(Some(loc), d) {
                 continue;
             }
             self.drop_refs_of(id, d);
@@ -264,8 +264,7 @@ impl Arena {
                 self.add_requirements(id, c, rev);
                 loc = self.components.loc(id);
             }
-            let has = loc.is_some_and(|l| self.components.tables[l.table as usize].slot(c).is_some());
-            if !has {
+            if !self.components.row_has(loc, c) {
                 let to =
                     self.components.neighbour(loc.map(|l| l.table), c, true).expect("adding gives a table");
                 loc = self.components.move_row(id, loc, to, rev);

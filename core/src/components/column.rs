@@ -169,6 +169,13 @@ impl Column {
         }
     }
 
+    /// Appends a row holding zero (word lanes) or the empty string.
+    #[inline]
+    pub fn push_empty(&mut self, row: usize, rev: u64) {
+        let empty = if self.kind == LaneKind::Str { LaneValue::Str(None) } else { LaneValue::Word(0) };
+        self.push(row, empty, rev);
+    }
+
     /// Appends row `src_row` of `src` (a column of the same kind) as row `row`.
     #[inline]
     pub fn push_from(&mut self, row: usize, src: &Column, src_row: usize, rev: u64) {

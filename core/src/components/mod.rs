@@ -30,5 +30,5 @@ pub use schema::{
 };
 pub use store::ComponentStore;
 
-pub(crate) use column::{GROUP_ROWS, LaneValue};
+pub(crate) use column::LaneValue;
 pub(crate) use store::{RowLoc, encode};

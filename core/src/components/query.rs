@@ -6,7 +6,7 @@
 //! Invariant: a query's cached table list is valid for stores with the same `uid` (an arena
 //! and its snapshots); on another store it is rebuilt.
 
-use super::column::{Block, CHUNK_ROWS, Column, GROUP_ROWS};
+use super::column::{Block, CHUNK_ROWS, Column};
 use super::schema::{ComponentId, FieldType, LaneKind, SchemaRegistry};
 use super::store::ComponentStore;
 use super::table::Table;
@@ -424,33 +424,8 @@ impl ComponentStore {
             let table = &self.tables[t as usize];
             let Some(s) = table.slot(c) else { continue };
             for k in 0..table.chunk_count() {
-                if table.chunk_revision(s, k) <= since {
-                    continue;
-                }
-                let len = table.chunk_len(k);
-                let ids: &[Id] = &bytemuck::cast_slice(table.ids.blocks(k))[..len];
-                if table.bulk[s][k] > since {
-                    out.extend_from_slice(ids);
-                    continue;
-                }
-                let tick_col = &table.columns[table.slots[s].tick];
-                let ticks: &[u64] = &bytemuck::cast_slice(tick_col.blocks(k))[..len];
-                // Only groups of rows written after `since` are read.
-                for (g, start) in (0..len).step_by(GROUP_ROWS).enumerate() {
-                    if tick_col.group_revision(k, g) <= since {
-                        continue;
-                    }
-                    let end = (start + GROUP_ROWS).min(len);
-                    // A branch-free mask of the newer rows, then one push per set bit.
-                    let mut newer = 0u64;
-                    for (i, t) in ticks[start..end].iter().enumerate() {
-                        newer |= u64::from(*t > since) << i;
-                    }
-                    while newer != 0 {
-                        out.push(ids[start + newer.trailing_zeros() as usize]);
-                        newer &= newer - 1;
-                    }
-                }
+                let ids: &[Id] = bytemuck::cast_slice(table.ids.blocks(k));
+                table.for_each_row_written_since(s, k, since, |i| out.push(ids[i]));
             }
         }
         out

@@ -142,7 +142,14 @@ impl ComponentStore {
 
     /// Whether `id` has component `c`.
     pub fn has(&self, id: Id, c: ComponentId) -> bool {
-        self.loc(id).is_some_and(|l| self.tables[l.table as usize].slot(c).is_some())
+        self.row_has(self.loc(id), c)
+    }
+
+    /// Whether the row at `loc` (if any) has component `c`: [`has`](Self::has) for callers
+    /// that already hold the location.
+    #[inline]
+    pub(crate) fn row_has(&self, loc: Option<RowLoc>, c: ComponentId) -> bool {
+        loc.is_some_and(|l| self.tables[l.table as usize].slot(c).is_some())
     }
 
     /// Field `field` of `id`'s component `c`.

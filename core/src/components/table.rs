@@ -11,7 +11,7 @@
 //! Invariants: every column has exactly `len` rows; `ids[r]` is the instance owning row `r`;
 //! `components` is sorted and matches `slots`.
 
-use super::column::{CHUNK_ROWS, Column, LaneValue};
+use super::column::{CHUNK_ROWS, Column, GROUP_ROWS, LaneValue};
 use super::schema::{ComponentId, LaneKind, SchemaRegistry};
 use crate::id::Id;
 
@@ -84,8 +84,7 @@ impl Table {
         self.ids.push(row, LaneValue::Word(id.0), rev);
         for s in &self.slots {
             for col in &mut self.columns[s.first_lane..s.first_lane + s.lanes] {
-                let empty = if col.kind == LaneKind::Str { LaneValue::Str(None) } else { LaneValue::Word(0) };
-                col.push(row, empty, rev);
+                col.push_empty(row, rev);
             }
             self.columns[s.tick].push(row, LaneValue::Word(rev), rev);
         }
@@ -197,9 +196,7 @@ impl Table {
                 }
                 None => {
                     for col in lanes {
-                        let empty =
-                            if col.kind == LaneKind::Str { LaneValue::Str(None) } else { LaneValue::Word(0) };
-                        col.push(new_row, empty, rev);
+                        col.push_empty(new_row, rev);
                     }
                     tick.push(new_row, LaneValue::Word(rev), rev);
                 }
@@ -234,6 +231,36 @@ impl Table {
             let tick = &mut self.columns[self.slots[s].tick];
             if tick.word(row) < bulk {
                 tick.set(row, LaneValue::Word(bulk), rev);
+            }
+        }
+    }
+
+    /// Calls `f` with the index inside chunk `k` of every row whose component slot `s` was
+    /// written after `since` (by a chunk pass or a single-row write). Unchanged chunks and
+    /// 64-row groups are skipped without reading their rows.
+    pub fn for_each_row_written_since(&self, s: usize, k: usize, since: u64, mut f: impl FnMut(usize)) {
+        if self.chunk_revision(s, k) <= since {
+            return;
+        }
+        let len = self.chunk_len(k);
+        if self.bulk[s][k] > since {
+            (0..len).for_each(f);
+            return;
+        }
+        let tick_col = &self.columns[self.slots[s].tick];
+        let ticks: &[u64] = &bytemuck::cast_slice(tick_col.blocks(k))[..len];
+        for (g, start) in (0..len).step_by(GROUP_ROWS).enumerate() {
+            if tick_col.group_revision(k, g) <= since {
+                continue;
+            }
+            // A branch-free mask of the newer rows, then one call per set bit.
+            let mut newer = 0u64;
+            for (i, t) in ticks[start..(start + GROUP_ROWS).min(len)].iter().enumerate() {
+                newer |= u64::from(*t > since) << i;
+            }
+            while newer != 0 {
+                f(start + newer.trailing_zeros() as usize);
+                newer &= newer - 1;
             }
         }
     }

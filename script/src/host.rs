@@ -11,6 +11,8 @@
 //!   under a fresh budget. A runtime error increments the instance's consecutive error
 //!   counter, a success resets it; at 5 the host logs `'<name>' disabled after 5 consecutive
 //!   errors` and stops calling that instance until a reload.
+//! - **Systems.** ECS systems a script registers at its top level run in the Systems phase,
+//!   server only, each dispatch under a fresh budget and counted like a callback (`systems`).
 //! - **Retiring.** When a script's subtree is destroyed its instance retires and its
 //!   connections go; connections whose target was destroyed go too.
 //!
@@ -24,6 +26,7 @@ use crate::api::values::error_text;
 use crate::budget;
 use crate::log::{Level, LogLine, ScriptLog};
 use crate::state::{HostState, Running, WorldSlot, full_name, with_state, with_world};
+use crate::systems::ScriptSystem;
 use arbor_core::{Arena, Class, Id, InstanceEvent, NodeFlags};
 use arbor_sim::{TickContext, TickHooks};
 use mlua::{Function, Lua, Table, Value};
@@ -67,6 +70,8 @@ pub(crate) struct ScriptInstance {
     pub errors: u32,
     pub disabled: bool,
     pub source: Arc<str>,
+    /// ECS systems registered by the top-level chunk, in registration order.
+    pub systems: Vec<ScriptSystem>,
 }
 
 /// Why a script could not be prepared.
@@ -233,7 +238,14 @@ impl ScriptHost {
             .set_environment(env.clone())
             .into_function()
             .map_err(|e| format!("load error in {name}: {}", error_text(&e)))?;
-        if let Err(e) = self.call_entry(&running, &chunk, ()) {
+        let _ = with_state(&self.lua, |s| s.loading = Some(key));
+        let loaded = self.call_entry(&running, &chunk, ());
+        let systems = with_state(&self.lua, |s| {
+            s.loading = None;
+            std::mem::take(&mut s.registered)
+        })
+        .unwrap_or_default();
+        if let Err(e) = loaded {
             let _ = with_state(&self.lua, |s| s.signals.remove_owner(key));
             return Err(format!("init error in {name}: {}", error_text(&e)));
         }
@@ -249,6 +261,7 @@ impl ScriptHost {
             errors: 0,
             disabled: false,
             source,
+            systems,
         })
     }
 
@@ -314,35 +327,50 @@ impl ScriptHost {
         }
     }
 
+    /// Whether instance `i` is enabled and its script is live.
+    pub(crate) fn is_runnable(&self, i: usize) -> bool {
+        let inst = &self.instances[i];
+        !inst.disabled && self.world.borrow().is_ok_and(|w| w.contains(inst.running.script))
+    }
+
     /// Calls `Update` or `PhysicsUpdate` on every enabled instance whose script is live.
     fn run_callbacks(&mut self, physics: bool, dt: f64) {
         for i in 0..self.instances.len() {
             let inst = &self.instances[i];
             let hook = if physics { &inst.physics_update } else { &inst.update };
             let Some(f) = hook else { continue };
-            if inst.disabled || !self.world.borrow().is_ok_and(|w| w.contains(inst.running.script)) {
+            if !self.is_runnable(i) {
                 continue;
             }
             let result = self.call_entry(&inst.running, f, dt);
-            let inst = &mut self.instances[i];
-            match result {
-                Ok(()) => inst.errors = 0,
-                Err(e) => {
-                    inst.errors += 1;
-                    let name = inst.running.name.clone();
-                    let disable = inst.errors >= MAX_CONSECUTIVE_ERRORS;
-                    if disable {
-                        inst.disabled = true;
-                    }
-                    self.push_log(Level::Error, format!("{name}: error: {}", error_text(&e)));
-                    if disable {
-                        self.push_log(
-                            Level::Error,
-                            format!("'{name}' disabled after {MAX_CONSECUTIVE_ERRORS} consecutive errors"),
-                        );
-                    }
-                }
+            self.record_outcome(i, result);
+        }
+    }
+
+    /// Counts the outcome of one callback of instance `i` (`Update`, `PhysicsUpdate` or a
+    /// system): a success resets the consecutive error counter, an error increments it,
+    /// logs it and, at [`MAX_CONSECUTIVE_ERRORS`], disables the instance.
+    pub(crate) fn record_outcome(&mut self, i: usize, result: mlua::Result<()>) {
+        let inst = &mut self.instances[i];
+        let e = match result {
+            Ok(()) => {
+                inst.errors = 0;
+                return;
             }
+            Err(e) => e,
+        };
+        inst.errors += 1;
+        let name = inst.running.name.clone();
+        let disable = inst.errors >= MAX_CONSECUTIVE_ERRORS;
+        if disable {
+            inst.disabled = true;
+        }
+        self.push_log(Level::Error, format!("{name}: error: {}", error_text(&e)));
+        if disable {
+            self.push_log(
+                Level::Error,
+                format!("'{name}' disabled after {MAX_CONSECUTIVE_ERRORS} consecutive errors"),
+            );
         }
     }
 
@@ -377,6 +405,10 @@ impl TickHooks for ScriptHost {
 
     fn update(&mut self, ctx: &mut TickContext<'_>, dt: f64) {
         self.with_world_in(ctx.arena, |h| h.run_callbacks(false, dt));
+    }
+
+    fn systems(&mut self, ctx: &mut TickContext<'_>, dt: f64) {
+        self.with_world_in(ctx.arena, |h| h.run_systems(dt));
     }
 
     fn physics_update(&mut self, ctx: &mut TickContext<'_>, dt: f64) {

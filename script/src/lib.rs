@@ -42,10 +42,13 @@ mod log;
 mod reload;
 mod signals;
 mod state;
+mod systems;
 
+pub use api::components::ComponentRef;
 pub use api::instance::Instance;
 pub use budget::{BUDGET_MESSAGE, ENTRY_BUDGET};
 pub use host::{HostConfig, MAX_CONSECUTIVE_ERRORS, MEMORY_LIMIT, ScriptHost};
 pub use log::{Level, LogLine, ScriptLog};
 pub use reload::ReloadError;
 pub use signals::Signal;
+pub use systems::NOT_TOP_LEVEL;

@@ -76,6 +76,11 @@ pub struct HostState {
     pub client: bool,
     /// The folder whose children are prefab templates.
     pub prefabs: Option<Id>,
+    /// The key of the instance whose top-level chunk is running, if any (systems may be
+    /// registered only then).
+    pub loading: Option<u64>,
+    /// Systems registered by the loading instance, moved into it when its chunk returns.
+    pub registered: Vec<crate::systems::ScriptSystem>,
 }
 
 impl HostState {

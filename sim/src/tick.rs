@@ -44,7 +44,7 @@ pub trait TickHooks {
     /// `Update(dt)`.
     fn update(&mut self, _ctx: &mut TickContext<'_>, _dt: f64) {}
     /// Registered systems.
-    fn systems(&mut self, _ctx: &mut TickContext<'_>) {}
+    fn systems(&mut self, _ctx: &mut TickContext<'_>, _dt: f64) {}
     /// `PhysicsUpdate(dt)`, dt = 1/60.
     fn physics_update(&mut self, _ctx: &mut TickContext<'_>, _dt: f64) {}
     /// The delta snapshot (every second tick).
@@ -67,8 +67,8 @@ impl<T: TickHooks> TickHooks for std::rc::Rc<std::cell::RefCell<T>> {
     fn update(&mut self, ctx: &mut TickContext<'_>, dt: f64) {
         self.borrow_mut().update(ctx, dt);
     }
-    fn systems(&mut self, ctx: &mut TickContext<'_>) {
-        self.borrow_mut().systems(ctx);
+    fn systems(&mut self, ctx: &mut TickContext<'_>, dt: f64) {
+        self.borrow_mut().systems(ctx, dt);
     }
     fn physics_update(&mut self, ctx: &mut TickContext<'_>, dt: f64) {
         self.borrow_mut().physics_update(ctx, dt);
@@ -229,7 +229,7 @@ impl Simulation {
         self.timed(Phase::StartScripts, |s| s.run_hooks(|h, c| h.start_scripts(c)));
         self.timed(Phase::AdmitPlayers, |s| s.run_hooks(|h, c| h.admit_players(c)));
         self.timed(Phase::Update, |s| s.run_hooks(|h, c| h.update(c, dt)));
-        self.timed(Phase::Systems, |s| s.run_hooks(|h, c| h.systems(c)));
+        self.timed(Phase::Systems, |s| s.run_hooks(|h, c| h.systems(c, dt)));
         self.timed(Phase::PhysicsUpdate, |s| s.run_hooks(|h, c| h.physics_update(c, dt)));
         counters.awake_bodies = self.timed(Phase::PhysicsStep, |s| {
             s.physics.sync(&s.arena, &s.transforms);

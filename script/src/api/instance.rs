@@ -51,7 +51,7 @@ pub(crate) fn prelude_field(lua: &Lua, key: &str) -> Result<Value> {
 /// at the calling script's line.
 pub type MethodStatus = (bool, Value, bool);
 
-fn done(lua: &Lua, v: impl IntoLua) -> Result<MethodStatus> {
+pub(super) fn done(lua: &Lua, v: impl IntoLua) -> Result<MethodStatus> {
     Ok((true, v.into_lua(lua)?, false))
 }
 
@@ -60,7 +60,7 @@ fn done_instance(id: Option<Id>) -> Result<MethodStatus> {
     Ok((true, id.map_or(Value::Nil, |id| Value::Number(id.0 as f64)), true))
 }
 
-fn failed(lua: &Lua, message: impl AsRef<str>) -> Result<MethodStatus> {
+pub(super) fn failed(lua: &Lua, message: impl AsRef<str>) -> Result<MethodStatus> {
     Ok((false, Value::String(lua.create_string(message.as_ref())?), false))
 }
 
@@ -69,7 +69,7 @@ fn receiver(this: f64) -> Id {
     Id(this as u64)
 }
 
-fn live(lua: &Lua, this: f64) -> std::result::Result<Id, String> {
+pub(super) fn live(lua: &Lua, this: f64) -> std::result::Result<Id, String> {
     let id = receiver(this);
     match with_world(lua, |w| w.contains(id)) {
         Ok(true) => Ok(id),
@@ -78,6 +78,7 @@ fn live(lua: &Lua, this: f64) -> std::result::Result<Id, String> {
     }
 }
 
+/// The live receiver's id, or returns the failure from the enclosing method.
 macro_rules! checked {
     ($lua:expr, $this:expr) => {
         match live($lua, $this) {
@@ -86,9 +87,10 @@ macro_rules! checked {
         }
     };
 }
+pub(super) use checked;
 
 /// Adds the method `name`: `f` is wrapped in its C closure (`trampoline::method`).
-fn add<A: mlua::FromLuaMulti>(
+pub(super) fn add<A: mlua::FromLuaMulti>(
     lua: &Lua,
     table: &mlua::Table,
     name: &str,

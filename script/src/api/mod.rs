@@ -1,6 +1,7 @@
 //! The script-facing API: builds the sandboxed base environment every script instance reads
-//! its globals from — safe libraries, `print`/`warn`, `Vector3`, `game` (with `Workspace` and
-//! `Prefabs.Spawn`), `workspace`, `handles` — installs the Instance metatable and methods
+//! its globals from — safe libraries, `print`/`warn`, `Vector3`, `game` (with `Workspace`,
+//! `Prefabs.Spawn`, `Components.Define` and `Systems.Register`), `workspace`, `handles` —
+//! installs the Instance metatable and methods
 //! (`handle`, `instance`) and the prelude that gives Signal handles their metamethods.
 //!
 //! Left out on purpose: `getfenv`/`setfenv` (they reach other scripts' environments through
@@ -9,6 +10,8 @@
 //! and every metatable handed to scripts are frozen, so a script cannot change what another
 //! script sees.
 
+pub mod components;
+pub mod fields;
 pub mod handle;
 pub mod instance;
 pub mod props;
@@ -83,10 +86,12 @@ pub fn install(lua: &Lua, workspace: Id) -> Result<Table> {
     let raw = lua.create_table()?;
     let methods = lua.create_table()?;
     instance::register_methods(lua, &methods)?;
+    components::register_methods(lua, &methods)?;
     handle::install(lua, &methods)?;
     let signal = lua.create_table()?;
     signals::register(lua, &signal)?;
     raw.set("signal", signal)?;
+    raw.set("component", components::raw_primitives(lua)?)?;
     let prelude: Table = lua.load(PRELUDE).set_name("=arbor-prelude").call(raw)?;
     lua.set_named_registry_value(PRELUDE_KEY, &prelude)?;
     lua.set_type_metatable::<mlua::Vector>(Some(prelude.get("vectorMeta")?));
@@ -136,6 +141,8 @@ pub fn install(lua: &Lua, workspace: Id) -> Result<Table> {
     let game = lua.create_table()?;
     game.raw_set("Workspace", ws.clone())?;
     game.raw_set("Prefabs", prefabs)?;
+    game.raw_set("Components", components::components_table(lua, |f| checked(lua, &prelude, f))?)?;
+    game.raw_set("Systems", crate::systems::systems_table(lua, |f| checked(lua, &prelude, f))?)?;
     game.set_readonly(true);
     base.raw_set("game", game)?;
     base.raw_set("workspace", ws.clone())?;
@@ -155,7 +162,7 @@ pub fn install(lua: &Lua, workspace: Id) -> Result<Table> {
     base.raw_set("handles", handles)?;
     base.set_readonly(true);
 
-    // Freeze the shared metatable of Signal handles so no script can change it for others
+    // Freeze the shared metatables of Signal and Component handles so no script can change it for others
     // (the Instance metatable is frozen by `handle::install`).
     let freeze: Function = lua
         .load(
@@ -164,5 +171,10 @@ pub fn install(lua: &Lua, workspace: Id) -> Result<Table> {
         .set_name("=arbor-freeze")
         .eval()?;
     freeze.call::<()>(lua.create_userdata(signals::Signal { target: workspace, name: "".into() })?)?;
+    freeze.call::<()>(lua.create_userdata(components::ComponentRef {
+        id: workspace,
+        component: arbor_core::ComponentId(0),
+        name: "".into(),
+    })?)?;
     Ok(base)
 }

@@ -6,9 +6,9 @@
 //! Nothing here allocates on the hot paths (a `Position` read or write, an `Anchored` flag):
 //! errors carry `Cow` messages and names are copied into a small inline buffer.
 
+use super::fields::{euler_degrees, from_euler_degrees};
 use crate::state::full_name;
-use arbor_core::{Appearance, Arena, ArenaError, Class, Color, Id, Material, NodeFlags, Quat, Shape, Vec3};
-use glam::EulerRot;
+use arbor_core::{Appearance, Arena, ArenaError, Class, Color, Id, Material, NodeFlags, Shape, Vec3};
 use std::borrow::Cow;
 
 /// The error raised when a destroyed Instance is indexed or mutated (quoted by the seeds).
@@ -63,11 +63,19 @@ pub enum Member {
     GetFullName,
     /// `GetSignal(name)`.
     GetSignal,
+    /// `AddComponent(name, values?)`.
+    AddComponent,
+    /// `GetComponent(name)`.
+    GetComponent,
+    /// `HasComponent(name)`.
+    HasComponent,
+    /// `RemoveComponent(name)`.
+    RemoveComponent,
 }
 
 impl Member {
     /// Every member, in atom order.
-    pub const ALL: [Member; 22] = [
+    pub const ALL: [Member; 26] = [
         Member::Name,
         Member::ClassName,
         Member::Parent,
@@ -90,6 +98,10 @@ impl Member {
         Member::IsA,
         Member::GetFullName,
         Member::GetSignal,
+        Member::AddComponent,
+        Member::GetComponent,
+        Member::HasComponent,
+        Member::RemoveComponent,
     ];
 
     /// The name scripts write.
@@ -117,6 +129,10 @@ impl Member {
             Member::IsA => "IsA",
             Member::GetFullName => "GetFullName",
             Member::GetSignal => "GetSignal",
+            Member::AddComponent => "AddComponent",
+            Member::GetComponent => "GetComponent",
+            Member::HasComponent => "HasComponent",
+            Member::RemoveComponent => "RemoveComponent",
         }
     }
 
@@ -220,11 +236,6 @@ pub fn not_member(w: &Arena, id: Id, key: &str) -> String {
     format!("{key} is not a valid member of {class} \"{}\"", full_name(w, id))
 }
 
-fn euler_degrees(q: Quat) -> Vec3 {
-    let (x, y, z) = q.to_euler(EulerRot::XYZ);
-    Vec3::new(x.to_degrees(), y.to_degrees(), z.to_degrees())
-}
-
 fn reference_index(class: Class, key: &str) -> Option<usize> {
     class.reference_properties().iter().position(|p| *p == key)
 }
@@ -307,7 +318,7 @@ pub fn write(w: &mut Arena, id: Id, member: Option<Member>, key: &[u8], v: &Arg<
         Some(Member::Size) => done(w.set_size(id, expect_vector("Size", v)?.max(Vec3::splat(0.001)))),
         Some(Member::Rotation) => {
             let d = expect_vector("Rotation", v)?;
-            let q = Quat::from_euler(EulerRot::XYZ, d.x.to_radians(), d.y.to_radians(), d.z.to_radians());
+            let q = from_euler_degrees(d);
             done(w.set_rotation(id, q))
         }
         Some(Member::Anchored) => done(w.set_flag(id, NodeFlags::ANCHORED, expect_bool("Anchored", v)?)),

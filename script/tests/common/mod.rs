@@ -39,7 +39,12 @@ impl Place {
 
     /// Starts a simulation with a script host.
     pub fn start(self) -> Running {
-        let host = Rc::new(RefCell::new(ScriptHost::new(&self.arena, HostConfig::default()).unwrap()));
+        self.start_with(HostConfig::default())
+    }
+
+    /// Starts a simulation with a script host set up by `config`.
+    pub fn start_with(self, config: HostConfig) -> Running {
+        let host = Rc::new(RefCell::new(ScriptHost::new(&self.arena, config).unwrap()));
         let mut sim = Simulation::new(self.arena, SimConfig::default()).unwrap();
         sim.add_hooks(host.clone());
         Running { sim, host }

@@ -1,0 +1,354 @@
+//! Game-defined components from Luau: `game.Components.Define`, the Instance methods
+//! `AddComponent`, `GetComponent`, `HasComponent` and `RemoveComponent`, and the
+//! [`ComponentRef`] a script reads and writes fields through.
+//!
+//! ```lua
+//! local Health = game.Components.Define("Health", { Value = "number", Max = "number" })
+//! game.Components.Define("Target", { Who = { type = "Instance", onDestroy = "RemoveComponent" } },
+//!     { requires = { "Health" } })
+//! local h = self:AddComponent("Health", { Value = 100, Max = 100 })
+//! h.Value -= 10
+//! print(self:GetComponent(Health).Value) --> 90
+//! ```
+//!
+//! - `Define(name, fields, options?)` registers a schema in the place's component store (the
+//!   one engine code and place files use) and returns `name`. Fields map names to a type
+//!   name (`api::fields`) or to `{ type = ..., onDestroy = "ClearField" | "RemoveComponent" |
+//!   "DestroyHolder" }` for references; `options.requires` lists required components.
+//!   Defining a name again with the same fields (in any order) and requirements returns it
+//!   again, so scripts may define what they use at their top level and reload freely; a
+//!   different layout raises.
+//! - `AddComponent(name, values?)` adds the component (and its requirements, with
+//!   defaults) and returns its [`ComponentRef`]; on an instance that has it, the given values
+//!   overwrite those fields. Every value is checked before anything is written, so a refused
+//!   call changes nothing. `GetComponent` returns the ref or nil, `HasComponent` a boolean,
+//!   `RemoveComponent` whether it was there (removing the components requiring it too).
+//! - A [`ComponentRef`] is `(instance, component)`: reading a field reads the store, writing
+//!   one writes it (the row's revision moves only when the value changes). Using a ref
+//!   after its instance is destroyed raises `attempt to index a destroyed Instance`; after
+//!   the component was removed, `component 'Health' is not on <path>`.
+
+use super::fields::{field_from_lua, field_to_lua, field_type, ref_policy};
+use super::instance::{MethodStatus, add, checked, done, failed, live};
+use super::props::DESTROYED;
+use super::values::{Status, fail, ok, type_name};
+use crate::state::{full_name, with_world};
+use arbor_core::{Arena, ComponentId, FieldDef, FieldType, FieldValue, Id, RefPolicy, Schema, SchemaError};
+use mlua::{Lua, MetaMethod, Result, Table, UserData, UserDataFields, UserDataMethods, Value};
+use std::sync::Arc;
+
+/// A script's reference to one component of one instance.
+#[derive(Clone, Debug)]
+pub struct ComponentRef {
+    /// The instance holding the component.
+    pub id: Id,
+    /// The component.
+    pub component: ComponentId,
+    /// The component's name.
+    pub name: Arc<str>,
+}
+
+impl UserData for ComponentRef {
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        fields.add_meta_field_with("__index", |lua| super::instance::prelude_field(lua, "componentIndex"));
+        fields.add_meta_field_with("__newindex", |lua| {
+            super::instance::prelude_field(lua, "componentNewIndex")
+        });
+        fields.add_meta_field("__type", "Component");
+    }
+
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_meta_method(MetaMethod::Eq, |_, this, other: mlua::AnyUserData| {
+            Ok(other.borrow::<ComponentRef>().is_ok_and(|o| o.id == this.id && o.component == this.component))
+        });
+        methods.add_meta_method(MetaMethod::ToString, |_, this, ()| Ok(format!("{} component", this.name)));
+    }
+}
+
+fn this_ref(v: &Value) -> Option<ComponentRef> {
+    v.as_userdata()?.borrow::<ComponentRef>().ok().map(|r| r.clone())
+}
+
+/// The field of `r` named `key`: its index and type, or the message to raise.
+fn resolve_field(w: &Arena, r: &ComponentRef, key: &str) -> std::result::Result<(usize, FieldType), String> {
+    if !w.contains(r.id) {
+        return Err(DESTROYED.to_owned());
+    }
+    let info = w.components().registry().info(r.component);
+    let Some(f) = info.field(key) else {
+        return Err(
+            SchemaError::UnknownField { component: r.name.to_string(), field: key.to_owned() }.to_string()
+        );
+    };
+    if !w.components().has(r.id, r.component) {
+        return Err(format!("component '{}' is not on {}", r.name, full_name(w, r.id)));
+    }
+    Ok((f, info.schema.fields[f].ty))
+}
+
+fn key_text(lua: &Lua, key: &Value) -> std::result::Result<String, String> {
+    match key {
+        Value::String(s) => Ok(s.to_string_lossy()),
+        other => Err(format!("component fields are named by strings, not {}", type_name(lua, other))),
+    }
+}
+
+/// `ref.key`.
+fn get_field(lua: &Lua, (this, key): (Value, Value)) -> Result<Status> {
+    let Some(r) = this_ref(&this) else { return fail(lua, "expected a Component") };
+    let key = match key_text(lua, &key) {
+        Ok(k) => k,
+        Err(m) => return fail(lua, m),
+    };
+    let value = with_world(lua, |w| {
+        resolve_field(w, &r, &key)
+            .map(|(f, _)| w.components().field(r.id, r.component, f).expect("row present"))
+    })?;
+    match value {
+        Ok(v) => ok(lua, field_to_lua(lua, &v)?),
+        Err(m) => fail(lua, m),
+    }
+}
+
+/// `ref.key = value`.
+fn set_field(lua: &Lua, (this, key, value): (Value, Value, Value)) -> Result<Status> {
+    let Some(r) = this_ref(&this) else { return fail(lua, "expected a Component") };
+    let key = match key_text(lua, &key) {
+        Ok(k) => k,
+        Err(m) => return fail(lua, m),
+    };
+    let ty = match with_world(lua, |w| resolve_field(w, &r, &key))? {
+        Ok((_, ty)) => ty,
+        Err(m) => return fail(lua, m),
+    };
+    let v = match field_from_lua(lua, &r.name, &key, ty, &value) {
+        Ok(v) => v,
+        Err(m) => return fail(lua, m),
+    };
+    match with_world(lua, |w| w.set_field(r.id, r.component, &key, v))? {
+        Ok(_) => ok(lua, Value::Nil),
+        Err(e) => fail(lua, e.to_string()),
+    }
+}
+
+/// The raw `(ok, value)` primitives behind [`ComponentRef`]'s metamethods (the prelude
+/// wraps them so errors raise at the script's line).
+pub fn raw_primitives(lua: &Lua) -> Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set("get", lua.create_function(get_field)?)?;
+    t.raw_set("set", lua.create_function(set_field)?)?;
+    Ok(t)
+}
+
+/// One field declaration `name = spec`.
+fn field_def(
+    lua: &Lua,
+    component: &str,
+    name: &Value,
+    spec: &Value,
+) -> std::result::Result<FieldDef, String> {
+    let Value::String(name) = name else {
+        return Err(format!("fields of '{component}' are named by strings, not {}", type_name(lua, name)));
+    };
+    let name = name.to_string_lossy();
+    let bad_type = |t: &str| format!("field '{component}.{name}' has unknown type '{t}'");
+    match spec {
+        Value::String(t) => {
+            let t = t.to_string_lossy();
+            Ok(FieldDef::new(&name, field_type(&t).ok_or_else(|| bad_type(&t))?))
+        }
+        Value::Table(spec) => {
+            let mut ty = None;
+            let mut policy = RefPolicy::ClearField;
+            for pair in spec.pairs::<String, Value>() {
+                let (key, v) = pair.map_err(|e| e.to_string())?;
+                let text = match &v {
+                    Value::String(s) => s.to_string_lossy(),
+                    _ => return Err(format!("field '{component}.{name}': '{key}' must be a string")),
+                };
+                match key.as_str() {
+                    "type" => ty = Some(field_type(&text).ok_or_else(|| bad_type(&text))?),
+                    "onDestroy" => {
+                        policy = ref_policy(&text).ok_or_else(|| {
+                            format!("field '{component}.{name}' has unknown onDestroy policy '{text}'")
+                        })?
+                    }
+                    other => return Err(format!("field '{component}.{name}' has unknown option '{other}'")),
+                }
+            }
+            let ty = ty.ok_or_else(|| format!("field '{component}.{name}' needs a type"))?;
+            if ty != FieldType::InstanceRef && policy != RefPolicy::ClearField {
+                return Err(format!("field '{component}.{name}': onDestroy applies to Instance fields only"));
+            }
+            Ok(FieldDef { name: name.as_str().into(), ty, on_destroy: policy })
+        }
+        other => {
+            Err(format!("field '{component}.{name}' must be a type name, not {}", type_name(lua, other)))
+        }
+    }
+}
+
+/// The schema a `Define` call declares (fields sorted by name), or the message to raise.
+fn declared_schema(
+    lua: &Lua,
+    name: &str,
+    fields: &Table,
+    options: Option<&Table>,
+) -> std::result::Result<Schema, String> {
+    let mut defs = Vec::new();
+    for pair in fields.pairs::<Value, Value>() {
+        let (k, v) = pair.map_err(|e| e.to_string())?;
+        defs.push(field_def(lua, name, &k, &v)?);
+    }
+    defs.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut schema = Schema::new(name, defs);
+    if let Some(options) = options {
+        for pair in options.pairs::<String, Value>() {
+            let (key, v) = pair.map_err(|e| e.to_string())?;
+            match (key.as_str(), v) {
+                ("requires", Value::Table(list)) => {
+                    for r in list.sequence_values::<String>() {
+                        schema = schema
+                            .requiring(&r.map_err(|_| format!("requires of '{name}' must list names"))?);
+                    }
+                }
+                ("requires", _) => return Err(format!("requires of '{name}' must be a list of names")),
+                (other, _) => return Err(format!("Define has no option '{other}'")),
+            }
+        }
+    }
+    Ok(schema)
+}
+
+/// Whether two schemas declare the same fields (in any order) and requirements.
+fn same_layout(a: &Schema, b: &Schema) -> bool {
+    let sorted = |s: &Schema| {
+        let mut f = s.fields.clone();
+        f.sort_by(|x, y| x.name.cmp(&y.name));
+        let mut r = s.requires.clone();
+        r.sort();
+        (f, r)
+    };
+    a.name == b.name && sorted(a) == sorted(b)
+}
+
+/// `game.Components.Define(name, fields, options?)`.
+fn define(lua: &Lua, (name, fields, options): (mlua::LuaString, Table, Option<Table>)) -> Result<Status> {
+    let name = name.to_str()?.to_string();
+    if name.is_empty() {
+        return fail(lua, "a component needs a name");
+    }
+    let schema = match declared_schema(lua, &name, &fields, options.as_ref()) {
+        Ok(s) => s,
+        Err(m) => return fail(lua, m),
+    };
+    let result = with_world(lua, |w| {
+        let registry = w.components().registry();
+        if let Some(id) = registry.id(&name)
+            && same_layout(&registry.info(id).schema, &schema)
+        {
+            return Ok(id);
+        }
+        w.register_component(schema)
+    })?;
+    match result {
+        Ok(_) => ok(lua, name),
+        Err(e) => fail(lua, e.to_string()),
+    }
+}
+
+/// The `game.Components` table (frozen).
+pub fn components_table(lua: &Lua, wrap: impl Fn(mlua::Function) -> Result<mlua::Function>) -> Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set("Define", wrap(lua.create_function(define)?)?)?;
+    t.set_readonly(true);
+    Ok(t)
+}
+
+fn component_id(w: &Arena, name: &str) -> Option<ComponentId> {
+    w.components().component(name)
+}
+
+fn component_ref(lua: &Lua, id: Id, component: ComponentId, name: &str) -> Result<MethodStatus> {
+    done(lua, ComponentRef { id, component, name: name.into() })
+}
+
+/// The row `AddComponent` writes: the current row (or defaults) with `values` applied, or
+/// `None` when no values were given; every value is converted before anything is written.
+fn row_with(
+    lua: &Lua,
+    id: Id,
+    c: ComponentId,
+    name: &str,
+    values: Option<&Table>,
+) -> Result<std::result::Result<Option<Vec<FieldValue>>, String>> {
+    let Some(values) = values else { return Ok(Ok(None)) };
+    let (fields, current) = with_world(lua, |w| {
+        let info = w.components().registry().info(c);
+        let fields: Vec<(Arc<str>, FieldType)> =
+            info.schema.fields.iter().map(|f| (f.name.clone(), f.ty)).collect();
+        (fields, w.components().row(id, c))
+    })?;
+    let mut row =
+        current.unwrap_or_else(|| fields.iter().map(|(_, ty)| FieldValue::default_of(*ty)).collect());
+    for pair in values.pairs::<Value, Value>() {
+        let (k, v) = pair?;
+        let key = match key_text(lua, &k) {
+            Ok(k) => k,
+            Err(m) => return Ok(Err(m)),
+        };
+        let Some(f) = fields.iter().position(|(n, _)| **n == *key) else {
+            return Ok(Err(SchemaError::UnknownField { component: name.to_owned(), field: key }.to_string()));
+        };
+        match field_from_lua(lua, name, &key, fields[f].1, &v) {
+            Ok(v) => row[f] = v,
+            Err(m) => return Ok(Err(m)),
+        }
+    }
+    Ok(Ok(Some(row)))
+}
+
+/// Registers the component methods of Instances on `table`.
+pub fn register_methods(lua: &Lua, table: &Table) -> Result<()> {
+    add(lua, table, "AddComponent", |lua, (this, name, values): (f64, mlua::LuaString, Option<Table>)| {
+        let id = checked!(lua, this);
+        let name = name.to_str()?.to_string();
+        let Some(c) = with_world(lua, |w| component_id(w, &name))? else {
+            return failed(lua, SchemaError::UnknownComponent(name).to_string());
+        };
+        let row = match row_with(lua, id, c, &name, values.as_ref())? {
+            Ok(row) => row,
+            Err(m) => return failed(lua, m),
+        };
+        match with_world(lua, |w| w.add_component(id, c, row.as_deref()))? {
+            Ok(_) => component_ref(lua, id, c, &name),
+            Err(e) => failed(lua, e.to_string()),
+        }
+    })?;
+    add(lua, table, "GetComponent", |lua, (this, name): (f64, mlua::LuaString)| {
+        let id = checked!(lua, this);
+        let name = name.to_str()?;
+        match with_world(lua, |w| component_id(w, &name).filter(|&c| w.components().has(id, c)))? {
+            Some(c) => component_ref(lua, id, c, &name),
+            None => done(lua, Value::Nil),
+        }
+    })?;
+    add(lua, table, "HasComponent", |lua, (this, name): (f64, mlua::LuaString)| {
+        let id = checked!(lua, this);
+        let name = name.to_str()?;
+        done(lua, with_world(lua, |w| component_id(w, &name).is_some_and(|c| w.components().has(id, c)))?)
+    })?;
+    add(lua, table, "RemoveComponent", |lua, (this, name): (f64, mlua::LuaString)| {
+        let id = checked!(lua, this);
+        let name = name.to_str()?;
+        let removed = with_world(lua, |w| match component_id(w, &name) {
+            Some(c) => w.remove_component(id, c),
+            None => Ok(false),
+        })?;
+        match removed {
+            Ok(was) => done(lua, was),
+            Err(e) => failed(lua, e.to_string()),
+        }
+    })?;
+    Ok(())
+}

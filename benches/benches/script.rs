@@ -8,6 +8,11 @@
 //! - `budget`: a loop doing real work (a table write and arithmetic) and an empty loop, with
 //!   the counting interrupt installed vs none;
 //! - `find_first_child`: `workspace.Folder:FindFirstChild(name)` in a loop from Lua;
+//! - `system_dispatch`: the Systems phase over 10,000 scripts that each registered one
+//!   system matching one instance, vs the `Update` phase over 10,000 empty `Update`s;
+//! - `component_field`: one system over 10,000 matching instances reading and writing a
+//!   component field through `GetComponent` (and through a Component fetched once), vs the
+//!   same read-modify-write through attributes and through a plain Lua table per entity;
 //! - `jit` (with `--features jit` only): the same loops interpreted vs compiled by Luau's
 //!   native code generator, all with the budget interrupt installed.
 //!
@@ -137,6 +142,66 @@ fn budget_overhead(c: &mut Criterion) {
     group.finish();
 }
 
+const DT: f64 = 1.0 / 60.0;
+
+fn system_dispatch(c: &mut Criterion) {
+    let mut group = c.benchmark_group("script/system_dispatch_10k");
+    group.sample_size(20);
+    let system = r#"
+        game.Components.Define("Tag", {})
+        script:AddComponent("Tag")
+        game.Systems.Register("S", { with = { "Tag" }, under = self }, function(dt, entities) end)
+    "#;
+    let scripts: Vec<(&str, &str)> = (0..10_000).map(|_| ("S", system)).collect();
+    let (mut sim, mut host) = started(&scripts, 0);
+    assert_eq!(host.system_count(), 10_000);
+    group.bench_function("arbor_systems", |b| b.iter(|| sim.with_context(|ctx| host.systems(ctx, DT))));
+    let updates: Vec<(&str, &str)> = (0..10_000).map(|_| ("S", "function Update(dt) end")).collect();
+    let (mut sim, mut host) = started(&updates, 0);
+    group.bench_function("arbor_update_hooks", |b| b.iter(|| sim.with_context(|ctx| host.update(ctx, DT))));
+    group.finish();
+}
+
+fn component_field(c: &mut Criterion) {
+    let mut group = c.benchmark_group("script/component_field_x10k");
+    group.sample_size(20);
+    let setup = r#"
+        game.Components.Define("Health", { Value = "number" })
+        for _, p in workspace.Folder:GetChildren() do
+            p:AddComponent("Health", { Value = 1 })
+            p:SetAttribute("Hp", 1)
+        end
+        local plain = {}
+        for i = 1, 10000 do plain[i] = { Value = 1 } end
+    "#;
+    let variants = [
+        (
+            "get_component",
+            "game.Systems.Register('S', { with = { 'Health' } }, function(dt, es) for _, e in es do local h =              e:GetComponent('Health') h.Value += 1 end end)",
+        ),
+        (
+            "component_ref_cached",
+            "local refs = {} for i, p in workspace.Folder:GetChildren() do refs[i] = p:GetComponent('Health') end              game.Systems.Register('S', { with = { 'Health' } }, function(dt, es) for _, h in refs do h.Value += 1              end end)",
+        ),
+        (
+            "attribute",
+            "game.Systems.Register('S', { with = { 'Health' } }, function(dt, es) for _, e in es do              e:SetAttribute('Hp', e:GetAttribute('Hp') + 1) end end)",
+        ),
+        (
+            "plain_lua_table",
+            "game.Systems.Register('S', { with = { 'Health' } }, function(dt, es) for _, t in plain do t.Value +=              1 end end)",
+        ),
+    ];
+    for (name, body) in variants {
+        let source = format!("{setup}\n{body}");
+        let (mut sim, mut host) = started(&[("S", &source)], 10_000);
+        assert_eq!(host.system_count(), 1, "{name}");
+        group.bench_function(name, |b| b.iter(|| sim.with_context(|ctx| host.systems(ctx, DT))));
+        assert!(host.log().is_empty(), "{name}: {:?}", host.log());
+    }
+    group.finish();
+}
+
 fn find_first_child(c: &mut Criterion) {
     let mut group = c.benchmark_group("script/find_first_child_x10k");
     group.sample_size(20);
@@ -199,7 +264,24 @@ fn jit(c: &mut Criterion) {
 }
 
 #[cfg(feature = "jit")]
-criterion_group!(benches, update_dispatch, property, budget_overhead, find_first_child, jit);
+criterion_group!(
+    benches,
+    update_dispatch,
+    property,
+    budget_overhead,
+    find_first_child,
+    system_dispatch,
+    component_field,
+    jit
+);
 #[cfg(not(feature = "jit"))]
-criterion_group!(benches, update_dispatch, property, budget_overhead, find_first_child);
+criterion_group!(
+    benches,
+    update_dispatch,
+    property,
+    budget_overhead,
+    find_first_child,
+    system_dispatch,
+    component_field
+);
 criterion_main!(benches);

@@ -44,7 +44,6 @@ mod signals;
 mod state;
 mod systems;
 
-pub use api::components::ComponentRef;
 pub use api::instance::Instance;
 pub use budget::{BUDGET_MESSAGE, ENTRY_BUDGET};
 pub use host::{HostConfig, MAX_CONSECUTIVE_ERRORS, MEMORY_LIMIT, ScriptHost};

@@ -52,7 +52,15 @@ pub(crate) struct ScriptSystem {
     query: AncestryQuery,
     callback: Function,
     /// The last match list handed to the callback, and its frozen Lua array.
-    cached: Option<(Vec<Id>, Table)>,
+    cached: Option<CachedMatches>,
+}
+
+/// A system's last match list and the frozen Lua array made of it.
+struct CachedMatches {
+    /// The query's [`AncestryQuery::computed_at`] when the list was last checked.
+    computed_at: Option<(u64, u64)>,
+    ids: Vec<Id>,
+    list: Table,
 }
 
 impl std::fmt::Debug for ScriptSystem {
@@ -155,23 +163,34 @@ pub fn systems_table(lua: &Lua, wrap: impl Fn(Function) -> Result<Function>) -> 
 
 impl ScriptHost {
     /// The frozen Lua array of system `s` of instance `i`'s matches, or `None` when nothing
-    /// matches.
+    /// matches. The array is rebuilt only when the matches changed.
     fn system_matches(&mut self, i: usize, s: usize) -> Result<Option<Table>> {
         let system = &mut self.instances[i].systems[s];
         let lua = &self.lua;
+        with_world(lua, |w| {
+            w.query_under(&mut system.query);
+        })?;
+        let computed_at = system.query.computed_at();
+        if system.cached.as_ref().is_some_and(|c| c.computed_at == computed_at) {
+            return Ok(system.cached.as_ref().filter(|c| !c.ids.is_empty()).map(|c| c.list.clone()));
+        }
+        // Recomputed: keep the array if the matches are the same, else build a new one.
         let fresh = with_world(lua, |w| {
             let ids = w.query_under(&mut system.query);
             match &system.cached {
-                Some((cached, _)) if cached.as_slice() == ids => None,
+                Some(c) if c.ids.as_slice() == ids => None,
                 _ => Some(ids.to_vec()),
             }
         })?;
-        if let Some(ids) = fresh {
-            let list = instance_list(lua, &ids)?;
-            list.set_readonly(true);
-            system.cached = Some((ids, list));
+        match fresh {
+            None => system.cached.as_mut().expect("cached").computed_at = computed_at,
+            Some(ids) => {
+                let list = instance_list(lua, &ids)?;
+                list.set_readonly(true);
+                system.cached = Some(CachedMatches { computed_at, ids, list });
+            }
         }
-        Ok(system.cached.as_ref().filter(|(ids, _)| !ids.is_empty()).map(|(_, t)| t.clone()))
+        Ok(system.cached.as_ref().filter(|c| !c.ids.is_empty()).map(|c| c.list.clone()))
     }
 
     /// Runs every registered system of every enabled, live instance (the Systems phase).

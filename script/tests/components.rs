@@ -173,3 +173,28 @@ fn the_component_metatable_is_frozen() {
     );
     assert!(log[0].starts_with(&format!("{P}: false")), "{log:?}");
 }
+
+#[test]
+fn handles_refuse_bad_keys_and_values() {
+    let log = run_one(
+        r#"
+        game.Components.Define("Named", { Label = "string", Owner = "Instance" })
+        local c = self:AddComponent("Named", { Label = "door" })
+        print(pcall(function() return c[1] end))
+        print(pcall(function() c.Owner = 5 end))
+        print(pcall(function() c.Owner = c end))
+        c.Owner = self
+        print(c.Label, c.Owner == self, tostring(c))
+        "#,
+        1,
+    );
+    assert_eq!(
+        lines(&log),
+        vec![
+            &format!("false {P}:4: component fields are named by strings, not number") as &str,
+            &format!("false {P}:5: invalid value for Named.Owner: expected Instance or nil, got number"),
+            &format!("false {P}:6: invalid value for Named.Owner: expected Instance or nil, got userdata"),
+            "door true Named component",
+        ]
+    );
+}

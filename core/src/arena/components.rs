@@ -38,6 +38,12 @@ impl AncestryQuery {
     pub fn new(query: Query, ancestor: Id) -> Self {
         Self { query, ancestor, checked: None, matches: Vec::new() }
     }
+
+    /// The (topology, membership) revisions the matches were last computed at; unchanged
+    /// between two [`Arena::query_under`] calls exactly when the second reused the matches.
+    pub fn computed_at(&self) -> Option<(u64, u64)> {
+        self.checked
+    }
 }
 
 impl Arena {
@@ -426,24 +432,35 @@ impl Arena {
     }
 
     /// The instances matching `q.query` under `q`'s ancestor, recomputed only if the topology
-    /// or component membership moved since the last call.
+    /// or component membership moved since the last call. Under the Workspace they come
+    /// table by table; under another ancestor, in table order when the matches are fewer
+    /// than the ancestor's descendants, else in the subtree's pre-order.
     pub fn query_under<'q>(&self, q: &'q mut AncestryQuery) -> &'q [Id] {
         let key = (self.revisions.topology, self.components.membership);
         if q.checked != Some(key) {
             let ancestor = q.ancestor;
-            let in_world = ancestor == self.workspace;
-            let ids = self.components.ids(&mut q.query);
-            q.matches = ids
-                .into_iter()
-                .filter(|&id| {
-                    if in_world {
+            q.matches = if ancestor == self.workspace {
+                let ids = self.components.ids(&mut q.query);
+                ids.into_iter()
+                    .filter(|&id| {
                         self.get(id)
                             .is_some_and(|n| n.flags().contains(NodeFlags::IN_WORLD) && id != ancestor)
-                    } else {
-                        self.is_ancestor_of(ancestor, id)
+                    })
+                    .collect()
+            } else {
+                // Walk whichever side is smaller: the ancestor's subtree, checking each node's
+                // component set, or the matches, walking up from each.
+                let count = self.components.count(&mut q.query);
+                match self.descendants_within(ancestor, count) {
+                    Some(nodes) => {
+                        nodes.into_iter().filter(|&id| self.components.matches(&q.query, id)).collect()
                     }
-                })
-                .collect();
+                    None => {
+                        let ids = self.components.ids(&mut q.query);
+                        ids.into_iter().filter(|&id| self.is_ancestor_of(ancestor, id)).collect()
+                    }
+                }
+            };
             q.checked = Some(key);
         }
         &q.matches

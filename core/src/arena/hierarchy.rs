@@ -337,6 +337,23 @@ impl Arena {
         out
     }
 
+    /// The descendants of `id` (not `id` itself) in pre-order, or `None` as soon as there are
+    /// more than `limit` of them (so the walk costs at most `limit + 1` node reads).
+    pub fn descendants_within(&self, id: Id, limit: usize) -> Option<Vec<Id>> {
+        let mut out = Vec::new();
+        let mut stack: Vec<Id> = self.store.node(id)?.children().iter().rev().collect();
+        while let Some(id) = stack.pop() {
+            if out.len() == limit {
+                return None;
+            }
+            out.push(id);
+            if let Some(n) = self.store.node(id) {
+                stack.extend(n.children().iter().rev());
+            }
+        }
+        Some(out)
+    }
+
     /// The first child of `parent` named `name`. Hashes `name` once; a name never interned
     /// returns `None` without reading any child; otherwise compares 32-bit name ids along the
     /// child array.

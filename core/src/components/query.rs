@@ -408,6 +408,18 @@ impl ComponentStore {
         }
     }
 
+    /// Number of instances matching `query`.
+    pub fn count(&self, query: &mut Query) -> usize {
+        let mut n = 0;
+        self.for_each_chunk(query, |c| n += c.len());
+        n
+    }
+
+    /// Whether `id`'s component set matches `query`.
+    pub fn matches(&self, query: &Query, id: Id) -> bool {
+        self.loc(id).is_some_and(|l| query.matches(&self.tables[l.table as usize]))
+    }
+
     /// Instances matching `query`, table by table.
     pub fn ids(&self, query: &mut Query) -> Vec<Id> {
         let mut out = Vec::new();

@@ -19,125 +19,30 @@
 //!   again, so scripts may define what they use at their top level and reload freely; a
 //!   different layout raises.
 //! - `AddComponent(name, values?)` adds the component (and its requirements, with
-//!   defaults) and returns its [`ComponentRef`]; on an instance that has it, the given values
+//!   defaults) and returns its component handle; on an instance that has it, the given values
 //!   overwrite those fields. Every value is checked before anything is written, so a refused
-//!   call changes nothing. `GetComponent` returns the ref or nil, `HasComponent` a boolean,
-//!   `RemoveComponent` whether it was there (removing the components requiring it too).
-//! - A [`ComponentRef`] is `(instance, component)`: reading a field reads the store, writing
-//!   one writes it (the row's revision moves only when the value changes). Using a ref
+//!   call changes nothing. `GetComponent` returns the handle or nil, `HasComponent` a
+//!   boolean, `RemoveComponent` whether it was there (removing the components requiring it
+//!   too).
+//! - A component handle is `(instance, component)`: reading a field reads the store, writing
+//!   one writes it (the row's revision moves only when the value changes). Using a handle
 //!   after its instance is destroyed raises `attempt to index a destroyed Instance`; after
 //!   the component was removed, `component 'Health' is not on <path>`.
 
-use super::fields::{field_from_lua, field_to_lua, field_type, ref_policy};
+use super::component_handle::component_value;
+use super::fields::{field_from_lua, field_type, ref_policy};
 use super::instance::{MethodStatus, add, checked, done, failed, live};
-use super::props::DESTROYED;
 use super::values::{Status, fail, ok, type_name};
-use crate::state::{full_name, with_world};
+use crate::state::with_world;
 use arbor_core::{Arena, ComponentId, FieldDef, FieldType, FieldValue, Id, RefPolicy, Schema, SchemaError};
-use mlua::{Lua, MetaMethod, Result, Table, UserData, UserDataFields, UserDataMethods, Value};
+use mlua::{Lua, Result, Table, Value};
 use std::sync::Arc;
-
-/// A script's reference to one component of one instance.
-#[derive(Clone, Debug)]
-pub struct ComponentRef {
-    /// The instance holding the component.
-    pub id: Id,
-    /// The component.
-    pub component: ComponentId,
-    /// The component's name.
-    pub name: Arc<str>,
-}
-
-impl UserData for ComponentRef {
-    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
-        fields.add_meta_field_with("__index", |lua| super::instance::prelude_field(lua, "componentIndex"));
-        fields.add_meta_field_with("__newindex", |lua| {
-            super::instance::prelude_field(lua, "componentNewIndex")
-        });
-        fields.add_meta_field("__type", "Component");
-    }
-
-    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_meta_method(MetaMethod::Eq, |_, this, other: mlua::AnyUserData| {
-            Ok(other.borrow::<ComponentRef>().is_ok_and(|o| o.id == this.id && o.component == this.component))
-        });
-        methods.add_meta_method(MetaMethod::ToString, |_, this, ()| Ok(format!("{} component", this.name)));
-    }
-}
-
-fn this_ref(v: &Value) -> Option<ComponentRef> {
-    v.as_userdata()?.borrow::<ComponentRef>().ok().map(|r| r.clone())
-}
-
-/// The field of `r` named `key`: its index and type, or the message to raise.
-fn resolve_field(w: &Arena, r: &ComponentRef, key: &str) -> std::result::Result<(usize, FieldType), String> {
-    if !w.contains(r.id) {
-        return Err(DESTROYED.to_owned());
-    }
-    let info = w.components().registry().info(r.component);
-    let Some(f) = info.field(key) else {
-        return Err(
-            SchemaError::UnknownField { component: r.name.to_string(), field: key.to_owned() }.to_string()
-        );
-    };
-    if !w.components().has(r.id, r.component) {
-        return Err(format!("component '{}' is not on {}", r.name, full_name(w, r.id)));
-    }
-    Ok((f, info.schema.fields[f].ty))
-}
 
 fn key_text(lua: &Lua, key: &Value) -> std::result::Result<String, String> {
     match key {
         Value::String(s) => Ok(s.to_string_lossy()),
         other => Err(format!("component fields are named by strings, not {}", type_name(lua, other))),
     }
-}
-
-/// `ref.key`.
-fn get_field(lua: &Lua, (this, key): (Value, Value)) -> Result<Status> {
-    let Some(r) = this_ref(&this) else { return fail(lua, "expected a Component") };
-    let key = match key_text(lua, &key) {
-        Ok(k) => k,
-        Err(m) => return fail(lua, m),
-    };
-    let value = with_world(lua, |w| {
-        resolve_field(w, &r, &key)
-            .map(|(f, _)| w.components().field(r.id, r.component, f).expect("row present"))
-    })?;
-    match value {
-        Ok(v) => ok(lua, field_to_lua(lua, &v)?),
-        Err(m) => fail(lua, m),
-    }
-}
-
-/// `ref.key = value`.
-fn set_field(lua: &Lua, (this, key, value): (Value, Value, Value)) -> Result<Status> {
-    let Some(r) = this_ref(&this) else { return fail(lua, "expected a Component") };
-    let key = match key_text(lua, &key) {
-        Ok(k) => k,
-        Err(m) => return fail(lua, m),
-    };
-    let ty = match with_world(lua, |w| resolve_field(w, &r, &key))? {
-        Ok((_, ty)) => ty,
-        Err(m) => return fail(lua, m),
-    };
-    let v = match field_from_lua(lua, &r.name, &key, ty, &value) {
-        Ok(v) => v,
-        Err(m) => return fail(lua, m),
-    };
-    match with_world(lua, |w| w.set_field(r.id, r.component, &key, v))? {
-        Ok(_) => ok(lua, Value::Nil),
-        Err(e) => fail(lua, e.to_string()),
-    }
-}
-
-/// The raw `(ok, value)` primitives behind [`ComponentRef`]'s metamethods (the prelude
-/// wraps them so errors raise at the script's line).
-pub fn raw_primitives(lua: &Lua) -> Result<Table> {
-    let t = lua.create_table()?;
-    t.raw_set("get", lua.create_function(get_field)?)?;
-    t.raw_set("set", lua.create_function(set_field)?)?;
-    Ok(t)
 }
 
 /// One field declaration `name = spec`.
@@ -269,8 +174,8 @@ fn component_id(w: &Arena, name: &str) -> Option<ComponentId> {
     w.components().component(name)
 }
 
-fn component_ref(lua: &Lua, id: Id, component: ComponentId, name: &str) -> Result<MethodStatus> {
-    done(lua, ComponentRef { id, component, name: name.into() })
+fn component_ref(lua: &Lua, id: Id, component: ComponentId) -> Result<MethodStatus> {
+    done(lua, component_value(lua, id, component)?)
 }
 
 /// The row `AddComponent` writes: the current row (or defaults) with `values` applied, or
@@ -321,7 +226,7 @@ pub fn register_methods(lua: &Lua, table: &Table) -> Result<()> {
             Err(m) => return failed(lua, m),
         };
         match with_world(lua, |w| w.add_component(id, c, row.as_deref()))? {
-            Ok(_) => component_ref(lua, id, c, &name),
+            Ok(_) => component_ref(lua, id, c),
             Err(e) => failed(lua, e.to_string()),
         }
     })?;
@@ -329,7 +234,7 @@ pub fn register_methods(lua: &Lua, table: &Table) -> Result<()> {
         let id = checked!(lua, this);
         let name = name.to_str()?;
         match with_world(lua, |w| component_id(w, &name).filter(|&c| w.components().has(id, c)))? {
-            Some(c) => component_ref(lua, id, c, &name),
+            Some(c) => component_ref(lua, id, c),
             None => done(lua, Value::Nil),
         }
     })?;

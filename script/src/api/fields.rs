@@ -10,11 +10,12 @@
 //! message naming the field, the expected type and the type given; integers must be whole
 //! and in range (no silent truncation).
 
-use super::handle::{instance_id, instance_value};
-use super::values::{from_vector, to_vector, type_name};
+use super::handle::instance_id;
+use super::props::Arg;
+use super::values::{from_vector, type_name};
 use arbor_core::{FieldType, FieldValue, Quat, RefPolicy, Vec3};
 use glam::EulerRot;
-use mlua::{Lua, Result, Value};
+use mlua::{Lua, Value};
 
 /// The field type a script names, if any.
 pub fn field_type(name: &str) -> Option<FieldType> {
@@ -53,32 +54,65 @@ pub fn from_euler_degrees(d: Vec3) -> Quat {
     Quat::from_euler(EulerRot::XYZ, d.x.to_radians(), d.y.to_radians(), d.z.to_radians())
 }
 
-/// `v` as a Lua value.
-pub fn field_to_lua(lua: &Lua, v: &FieldValue) -> Result<Value> {
-    Ok(match v {
-        FieldValue::Bool(b) => Value::Boolean(*b),
-        FieldValue::I32(i) => Value::Number(f64::from(*i)),
-        // Luau numbers are doubles: i64 beyond 2^53 reads rounded, as any Luau integer would.
-        FieldValue::I64(i) => Value::Number(*i as f64),
-        FieldValue::F32(f) => Value::Number(f64::from(*f)),
-        FieldValue::F64(f) => Value::Number(*f),
-        FieldValue::Vector3(v) => Value::Vector(to_vector(*v)),
-        FieldValue::Quaternion(q) => Value::Vector(to_vector(euler_degrees(*q))),
-        FieldValue::String(s) => Value::String(lua.create_string(&**s)?),
-        FieldValue::Ref(r) => instance_value(lua, *r)?,
-    })
-}
-
-fn number(v: &Value) -> Option<f64> {
-    match v {
-        Value::Number(n) => Some(*n),
-        Value::Integer(i) => Some(*i as f64),
-        _ => None,
-    }
-}
-
 fn whole(n: f64, lo: f64, hi: f64) -> Option<f64> {
     (n.fract() == 0.0 && n >= lo && n <= hi).then_some(n)
+}
+
+/// Argument `v` as a value of field `component.field` of type `ty`, or the message to raise.
+pub fn field_from_arg(
+    component: &str,
+    field: &str,
+    ty: FieldType,
+    v: &Arg<'_>,
+) -> Result<FieldValue, String> {
+    let invalid = |expected: &str| {
+        format!("invalid value for {component}.{field}: expected {expected}, got {}", v.type_name())
+    };
+    let number = || match v {
+        Arg::Number(n) => Ok(*n),
+        _ => Err(invalid("number")),
+    };
+    let vector = || match v {
+        Arg::Vector(v) => Ok(*v),
+        _ => Err(invalid("Vector3")),
+    };
+    let out_of_range =
+        |n: f64| format!("invalid value for {component}.{field}: {n} is not a whole number in range");
+    Ok(match ty {
+        FieldType::Bool => match v {
+            Arg::Bool(b) => FieldValue::Bool(*b),
+            _ => return Err(invalid("boolean")),
+        },
+        FieldType::I32 => {
+            let n = number()?;
+            FieldValue::I32(
+                whole(n, f64::from(i32::MIN), f64::from(i32::MAX)).ok_or_else(|| out_of_range(n))? as i32,
+            )
+        }
+        FieldType::I64 => {
+            let n = number()?;
+            // -2^63 is exact; the largest double below 2^63 is the top of the range.
+            let (lo, hi) = (-9.223_372_036_854_776e18, 9.223_372_036_854_775e18);
+            FieldValue::I64(whole(n, lo, hi).ok_or_else(|| out_of_range(n))? as i64)
+        }
+        FieldType::F32 => FieldValue::F32(number()? as f32),
+        FieldType::F64 => FieldValue::F64(number()?),
+        FieldType::Vector3 => FieldValue::Vector3(vector()?),
+        FieldType::Quaternion => FieldValue::Quaternion(from_euler_degrees(vector()?)),
+        FieldType::String => match v {
+            Arg::Str(b) => FieldValue::String(
+                std::str::from_utf8(b)
+                    .map_err(|_| format!("invalid value for {component}.{field}: the string is not UTF-8"))?
+                    .into(),
+            ),
+            _ => return Err(invalid("string")),
+        },
+        FieldType::InstanceRef => match v {
+            Arg::Nil => FieldValue::Ref(None),
+            Arg::Instance(id) => FieldValue::Ref(Some(*id)),
+            _ => return Err(invalid("Instance or nil")),
+        },
+    })
 }
 
 /// Lua value `v` as a value of field `component.field` of type `ty`, or the message to raise.
@@ -88,48 +122,20 @@ pub fn field_from_lua(
     field: &str,
     ty: FieldType,
     v: &Value,
-) -> std::result::Result<FieldValue, String> {
-    let invalid = |expected: &str| {
-        format!("invalid value for {component}.{field}: expected {expected}, got {}", type_name(lua, v))
+) -> Result<FieldValue, String> {
+    let arg = match v {
+        Value::String(s) => return field_from_arg(component, field, ty, &Arg::Str(&s.as_bytes())),
+        Value::Nil => Arg::Nil,
+        Value::Boolean(b) => Arg::Bool(*b),
+        Value::Integer(i) => Arg::Number(*i as f64),
+        Value::Number(n) => Arg::Number(*n),
+        Value::Vector(_) => Arg::Vector(from_vector(v).expect("a vector")),
+        other => match instance_id(lua, other) {
+            Some(id) => Arg::Instance(id),
+            None => Arg::Other(type_name(lua, other)),
+        },
     };
-    let out_of_range =
-        |n: f64| format!("invalid value for {component}.{field}: {n} is not a whole number in range");
-    Ok(match ty {
-        FieldType::Bool => match v {
-            Value::Boolean(b) => FieldValue::Bool(*b),
-            _ => return Err(invalid("boolean")),
-        },
-        FieldType::I32 => {
-            let n = number(v).ok_or_else(|| invalid("number"))?;
-            FieldValue::I32(
-                whole(n, f64::from(i32::MIN), f64::from(i32::MAX)).ok_or_else(|| out_of_range(n))? as i32,
-            )
-        }
-        FieldType::I64 => {
-            let n = number(v).ok_or_else(|| invalid("number"))?;
-            // 2^63 is exactly representable; the largest double below it is the top of range.
-            FieldValue::I64(
-                whole(n, -9.223_372_036_854_776e18, 9.223_372_036_854_775e18)
-                    .ok_or_else(|| out_of_range(n))? as i64,
-            )
-        }
-        FieldType::F32 => FieldValue::F32(number(v).ok_or_else(|| invalid("number"))? as f32),
-        FieldType::F64 => FieldValue::F64(number(v).ok_or_else(|| invalid("number"))?),
-        FieldType::Vector3 => FieldValue::Vector3(from_vector(v).ok_or_else(|| invalid("Vector3"))?),
-        FieldType::Quaternion => {
-            FieldValue::Quaternion(from_euler_degrees(from_vector(v).ok_or_else(|| invalid("Vector3"))?))
-        }
-        FieldType::String => match v {
-            Value::String(s) => FieldValue::String(s.to_str().map_err(|e| e.to_string())?.as_ref().into()),
-            _ => return Err(invalid("string")),
-        },
-        FieldType::InstanceRef => match v {
-            Value::Nil => FieldValue::Ref(None),
-            other => {
-                FieldValue::Ref(Some(instance_id(lua, other).ok_or_else(|| invalid("Instance or nil"))?))
-            }
-        },
-    })
+    field_from_arg(component, field, ty, &arg)
 }
 
 #[cfg(test)]

@@ -133,7 +133,7 @@ unsafe fn key_at<'a>(state: *mut ffi::lua_State, idx: c_int) -> Result<(&'a [u8]
 ///
 /// # Safety
 /// `state` is a live thread and `idx` an acceptable index.
-unsafe fn type_name_at(state: *mut ffi::lua_State, idx: c_int) -> &'static str {
+pub(super) unsafe fn type_name_at(state: *mut ffi::lua_State, idx: c_int) -> &'static str {
     // SAFETY: per the caller's contract.
     match unsafe { ffi::lua_type(state, idx) } {
         ffi::LUA_TNIL | ffi::LUA_TNONE => "nil",
@@ -159,7 +159,7 @@ unsafe fn type_name_at(state: *mut ffi::lua_State, idx: c_int) -> &'static str {
 /// # Safety
 /// `state` is the thread running the calling C function and `idx` one of its arguments
 /// (borrowed bytes live as long as the argument).
-unsafe fn arg_at<'a>(state: *mut ffi::lua_State, idx: c_int) -> Arg<'a> {
+pub(super) unsafe fn arg_at<'a>(state: *mut ffi::lua_State, idx: c_int) -> Arg<'a> {
     // SAFETY: per the caller's contract; each accessor matches the type just checked.
     unsafe {
         match ffi::lua_type(state, idx) {

@@ -10,6 +10,7 @@
 //! and every metatable handed to scripts are frozen, so a script cannot change what another
 //! script sees.
 
+pub mod component_handle;
 pub mod components;
 pub mod fields;
 pub mod handle;
@@ -87,11 +88,11 @@ pub fn install(lua: &Lua, workspace: Id) -> Result<Table> {
     let methods = lua.create_table()?;
     instance::register_methods(lua, &methods)?;
     components::register_methods(lua, &methods)?;
+    component_handle::install(lua)?;
     handle::install(lua, &methods)?;
     let signal = lua.create_table()?;
     signals::register(lua, &signal)?;
     raw.set("signal", signal)?;
-    raw.set("component", components::raw_primitives(lua)?)?;
     let prelude: Table = lua.load(PRELUDE).set_name("=arbor-prelude").call(raw)?;
     lua.set_named_registry_value(PRELUDE_KEY, &prelude)?;
     lua.set_type_metatable::<mlua::Vector>(Some(prelude.get("vectorMeta")?));
@@ -162,8 +163,8 @@ pub fn install(lua: &Lua, workspace: Id) -> Result<Table> {
     base.raw_set("handles", handles)?;
     base.set_readonly(true);
 
-    // Freeze the shared metatables of Signal and Component handles so no script can change it for others
-    // (the Instance metatable is frozen by `handle::install`).
+    // Freeze the shared metatable of Signal handles so no script can change it for others
+    // (the Instance and Component metatables are frozen by their `install`).
     let freeze: Function = lua
         .load(
             "return function(v) local m = getmetatable(v) if type(m) == 'table' then table.freeze(m) end end",
@@ -171,10 +172,5 @@ pub fn install(lua: &Lua, workspace: Id) -> Result<Table> {
         .set_name("=arbor-freeze")
         .eval()?;
     freeze.call::<()>(lua.create_userdata(signals::Signal { target: workspace, name: "".into() })?)?;
-    freeze.call::<()>(lua.create_userdata(components::ComponentRef {
-        id: workspace,
-        component: arbor_core::ComponentId(0),
-        name: "".into(),
-    })?)?;
     Ok(base)
 }

@@ -1,7 +1,8 @@
-//! Probe for script systems, robust on a loaded machine: `systems_probe [N]` times the first
-//! and then 200 Systems phases over N scripts (default 10,000) that each registered one
-//! system matching one instance; `systems_probe fields` reports the best-of-100 cost of a
-//! component field read plus write through a cached component handle (10,000 per phase).
+//! Probe for script systems, robust on a loaded machine. `systems_probe [N]`: N scripts
+//! (default 10,000) each register one system matching one instance; prints the first Systems
+//! phase, then the best of 200 phases per dispatch, interleaved with as many empty `Update`
+//! hooks. `systems_probe fields`: the best-of-100 cost of a component field read plus write
+//! through a cached component handle (10,000 per phase).
 use arbor_core::{Arena, Class};
 use arbor_script::{HostConfig, ScriptHost};
 use arbor_sim::{SimConfig, Simulation, TickHooks};
@@ -60,9 +61,26 @@ fn main() {
     let t = Instant::now();
     sim.with_context(|ctx| host.systems(ctx, 1.0 / 60.0));
     eprintln!("first dispatch {:?}", t.elapsed());
+    // The same number of empty `Update` hooks, timed interleaved with the systems.
+    let mut arena = Arena::new();
+    let ws = arena.workspace();
+    for i in 0..n {
+        let holder = arena.create(Class::Part, &format!("Holder{i}"), Some(ws)).unwrap();
+        let s = arena.create(Class::Script, "S", Some(holder)).unwrap();
+        arena.set_script_source(s, "function Update(dt) end").unwrap();
+    }
+    let mut uhost = ScriptHost::new(&arena, HostConfig::default()).unwrap();
+    let mut usim = Simulation::new(arena, SimConfig::default()).unwrap();
+    usim.with_context(|ctx| uhost.start_scripts(ctx));
+    let (mut best_sys, mut best_upd) = (f64::MAX, f64::MAX);
     for _ in 0..200 {
         let t = Instant::now();
         sim.with_context(|ctx| host.systems(ctx, 1.0 / 60.0));
-        eprintln!("dispatch {:?}", t.elapsed());
+        best_sys = best_sys.min(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        usim.with_context(|ctx| uhost.update(ctx, 1.0 / 60.0));
+        best_upd = best_upd.min(t.elapsed().as_secs_f64());
     }
+    let per = |t: f64| t * 1e9 / n as f64;
+    eprintln!("best per dispatch: system {:.0} ns, Update {:.0} ns", per(best_sys), per(best_upd));
 }

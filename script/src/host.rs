@@ -90,7 +90,7 @@ pub struct ScriptHost {
     pub(crate) bytecode: FxHashMap<Arc<str>, Prepared>,
     topology_seen: Option<u64>,
     spare: Option<Arena>,
-    world: Rc<WorldSlot>,
+    pub(crate) world: Rc<WorldSlot>,
     pub(crate) next_key: u64,
 }
 

@@ -3,7 +3,11 @@
 //! Luau scripts for Arbor, on `mlua` with Luau: sandboxed script instances with
 //! deterministic instruction budgets, the Instance API (properties, attributes, hierarchy,
 //! `Clone`, `Destroy`, signals), `Vector3` as Luau's native vector, `Update` and
-//! `PhysicsUpdate` hooks with the consecutive-error counter, and hot reload with `Migrate`.
+//! `PhysicsUpdate` hooks with the consecutive-error counter, game-defined components
+//! (`game.Components.Define`, `AddComponent`/`GetComponent`, component handles) and ECS
+//! systems registered at a script's top level (`game.Systems.Register`, dispatched
+//! server-only in the Systems phase), and hot reload with `Migrate`. The scripting guide is
+//! `docs/scripting.md`.
 //!
 //! [`ScriptHost`] implements [`arbor_sim::TickHooks`]: add it to a
 //! [`Simulation`](arbor_sim::Simulation) and the place's scripts run in the tick's phases.

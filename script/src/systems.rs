@@ -167,13 +167,18 @@ impl ScriptHost {
     fn system_matches(&mut self, i: usize, s: usize) -> Result<Option<Table>> {
         let system = &mut self.instances[i].systems[s];
         let lua = &self.lua;
+        // The usual case, nothing moved: answered from the world's revisions and the cached
+        // list, without touching the query.
+        let current = self.world.borrow().map_err(mlua::Error::runtime)?.ancestry_revisions();
+        if let Some(c) = &system.cached
+            && c.computed_at == Some(current)
+        {
+            return Ok((!c.ids.is_empty()).then(|| c.list.clone()));
+        }
         with_world(lua, |w| {
             w.query_under(&mut system.query);
         })?;
         let computed_at = system.query.computed_at();
-        if system.cached.as_ref().is_some_and(|c| c.computed_at == computed_at) {
-            return Ok(system.cached.as_ref().filter(|c| !c.ids.is_empty()).map(|c| c.list.clone()));
-        }
         // Recomputed: keep the array if the matches are the same, else build a new one.
         let fresh = with_world(lua, |w| {
             let ids = w.query_under(&mut system.query);

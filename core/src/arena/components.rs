@@ -431,12 +431,19 @@ impl Arena {
         self.components.par_for_each_chunk_mut(query, reads, writes, rev, f);
     }
 
+    /// The (topology, component membership) revisions the matches of every
+    /// [`AncestryQuery`] depend on: a query whose [`AncestryQuery::computed_at`] equals them
+    /// is current without being looked at.
+    pub fn ancestry_revisions(&self) -> (u64, u64) {
+        (self.revisions.topology, self.components.membership)
+    }
+
     /// The instances matching `q.query` under `q`'s ancestor, recomputed only if the topology
     /// or component membership moved since the last call. Under the Workspace they come
     /// table by table; under another ancestor, in table order when the matches are fewer
     /// than the ancestor's descendants, else in the subtree's pre-order.
     pub fn query_under<'q>(&self, q: &'q mut AncestryQuery) -> &'q [Id] {
-        let key = (self.revisions.topology, self.components.membership);
+        let key = self.ancestry_revisions();
         if q.checked != Some(key) {
             let ancestor = q.ancestor;
             q.matches = if ancestor == self.workspace {

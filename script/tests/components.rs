@@ -148,6 +148,8 @@ fn components_follow_clone_and_destroy() {
         copy:Destroy()
         print(pcall(function() return c.Anything end))
         print(pcall(function() copy:AddComponent("Tag") end))
+        print(pcall(function() return copy:GetComponent("Tag") end))
+        print(part:GetComponent("Missing"), pcall(function() return part.GetComponent("Tag") end))
         "#,
         1,
     );
@@ -157,6 +159,8 @@ fn components_follow_clone_and_destroy() {
             "true true",
             &format!("false {P}:12: attempt to index a destroyed Instance"),
             &format!("false {P}:13: attempt to index a destroyed Instance"),
+            &format!("false {P}:14: attempt to index a destroyed Instance"),
+            &format!("nil false {P}:15: expected an Instance (use ':' to call methods)"),
         ]
     );
 }

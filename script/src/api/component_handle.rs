@@ -44,27 +44,40 @@ const NOT_A_COMPONENT: &str = "expected a Component";
 unsafe fn component_at(state: *mut ffi::lua_State, idx: c_int) -> Option<ComponentHandle> {
     // SAFETY: per the caller's contract; null unless the value is userdata with our tag.
     let p = unsafe { ffi::lua_touserdatatagged(state, idx, COMPONENT_TAG) }.cast::<ComponentHandle>();
-    // SAFETY: userdata with COMPONENT_TAG are made only by `component_value`, which writes a
+    // SAFETY: userdata with COMPONENT_TAG are made only by `push_component`, which writes a
     // whole `ComponentHandle` into a block of its size, aligned for any scalar.
     (!p.is_null()).then(|| unsafe { p.read() })
+}
+
+/// Pushes a handle to `(id, component)` in the VM whose world slot is `world`.
+///
+/// # Safety
+/// `state` is a live thread of a VM where [`install`] ran, with a free stack slot, and
+/// `world` is that VM's slot.
+pub(super) unsafe fn push_component(
+    state: *mut ffi::lua_State,
+    id: Id,
+    component: ComponentId,
+    world: *const WorldSlot,
+) {
+    // SAFETY: per the caller's contract the tag's metatable is set, so the new userdata gets
+    // it; the block is `size_of::<ComponentHandle>()` bytes, suitably aligned.
+    unsafe {
+        let p = ffi::lua_newuserdatataggedwithmetatable(state, size_of::<ComponentHandle>(), COMPONENT_TAG);
+        p.cast::<ComponentHandle>().write(ComponentHandle {
+            id: id.0,
+            world,
+            component: u32::from(component.0),
+        });
+    }
 }
 
 /// A component handle for `(id, component)` as a Lua value.
 pub fn component_value(lua: &Lua, id: Id, component: ComponentId) -> mlua::Result<Value> {
     let world = std::rc::Rc::as_ptr(&world_slot(lua)?);
     // SAFETY: `exec_raw` gives a valid state of this VM, whose tag metatable `install` set,
-    // with stack room for the one value pushed.
-    unsafe {
-        lua.exec_raw::<Value>((), |state| {
-            let p =
-                ffi::lua_newuserdatataggedwithmetatable(state, size_of::<ComponentHandle>(), COMPONENT_TAG);
-            p.cast::<ComponentHandle>().write(ComponentHandle {
-                id: id.0,
-                world,
-                component: u32::from(component.0),
-            });
-        })
-    }
+    // with stack room for the one value pushed; `world` is this VM's slot.
+    unsafe { lua.exec_raw::<Value>((), |state| push_component(state, id, component, world)) }
 }
 
 /// The field named `key` of `h`: index and type, or the message to raise.

@@ -5,11 +5,13 @@
 //! passes its id in place of the handle, wraps a returned id as a handle without an mlua
 //! round trip, and raises a failure at the calling script's line (like `error(m, 2)`).
 //!
-//! `FindFirstChild`, the lookup scripts run most, has its own closure
-//! ([`find_first_child`]): with a handle and a string name it answers in C (one world
-//! borrow, no mlua conversion); any other arguments take the generic path, so the errors
-//! stay the same.
+//! `FindFirstChild` and `GetComponent`, the lookups scripts run most (the second once per
+//! entity in a system's loop), have their own closures ([`find_first_child`],
+//! [`get_component`]): with a handle and a string name they answer in C (one world borrow,
+//! no mlua conversion); any other arguments take the generic path, so the errors stay the
+//! same.
 
+use super::component_handle::push_component;
 use super::handle::{NOT_AN_INSTANCE, guarded, handle_at, push_handle, raise};
 use super::props::DESTROYED;
 use arbor_core::Id;
@@ -92,6 +94,39 @@ unsafe extern "C-unwind" fn find_first_child(state: *mut ffi::lua_State) -> c_in
     }
 }
 
+/// `handle:GetComponent(name)`: with a handle and a string name it answers in C (one world
+/// borrow, the handle pushed directly); anything else takes the generic path.
+unsafe extern "C-unwind" fn get_component(state: *mut ffi::lua_State) -> c_int {
+    // SAFETY: as in `find_first_child`.
+    unsafe {
+        let handle = handle_at(state, 1);
+        let (Some(h), ffi::LUA_TSTRING) = (handle, ffi::lua_type(state, 2)) else {
+            return call_method(state);
+        };
+        let mut len = 0usize;
+        let p = ffi::lua_tolstring(state, 2, &mut len);
+        let Ok(name) = std::str::from_utf8(std::slice::from_raw_parts(p.cast::<u8>(), len)) else {
+            return call_method(state);
+        };
+        // SAFETY (deref): the slot outlives every handle of its VM (see `handle::Handle`).
+        let slot = &*h.world;
+        let found = guarded(|| {
+            let w = slot.borrow().map_err(Cow::Borrowed)?;
+            let id = Id(h.id);
+            if !w.contains(id) {
+                return Err(Cow::Borrowed(DESTROYED));
+            }
+            Ok(w.components().component(name).filter(|&c| w.components().has(id, c)))
+        });
+        match found {
+            Ok(Some(c)) => push_component(state, Id(h.id), c, h.world),
+            Ok(None) => ffi::lua_pushnil(state),
+            Err(m) => raise(state, m),
+        }
+        1
+    }
+}
+
 /// Wraps the mlua method function `f` in the C closure `c` (upvalue 1 = `f`).
 fn wrap(lua: &Lua, f: Function, c: ffi::lua_CFunction, name: &CStr) -> mlua::Result<Function> {
     // SAFETY: `exec_raw` runs this protected on a valid state with `f` pushed; the closure
@@ -107,6 +142,7 @@ fn wrap(lua: &Lua, f: Function, c: ffi::lua_CFunction, name: &CStr) -> mlua::Res
 pub fn method(lua: &Lua, name: &str, f: Function) -> mlua::Result<Function> {
     match name {
         "FindFirstChild" => wrap(lua, f, find_first_child, c"FindFirstChild"),
+        "GetComponent" => wrap(lua, f, get_component, c"GetComponent"),
         _ => wrap(lua, f, method_trampoline, c"Instance method"),
     }
 }

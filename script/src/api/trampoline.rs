@@ -12,7 +12,7 @@
 //! same.
 
 use super::component_handle::push_component;
-use super::handle::{NOT_AN_INSTANCE, guarded, handle_at, push_handle, raise};
+use super::handle::{Handle, NOT_AN_INSTANCE, guarded, handle_at, push_handle, raise};
 use super::props::DESTROYED;
 use arbor_core::Id;
 use mlua::{Function, Lua, ffi};
@@ -54,6 +54,28 @@ unsafe fn call_method(state: *mut ffi::lua_State) -> c_int {
     }
 }
 
+/// The receiver and a UTF-8 string first argument of a method call, if that is what the
+/// call passed (the fast paths below answer those in C; anything else takes the generic
+/// path).
+///
+/// # Safety
+/// `state` is the thread running a method closure with its arguments on the stack; the
+/// name borrows argument 2, valid for the rest of the closure.
+unsafe fn handle_and_name<'a>(state: *mut ffi::lua_State) -> Option<(Handle, &'a str)> {
+    // SAFETY: per the caller's contract; `lua_tolstring` on a string argument returns its
+    // bytes and length without converting anything.
+    unsafe {
+        let h = handle_at(state, 1)?;
+        if ffi::lua_type(state, 2) != ffi::LUA_TSTRING {
+            return None;
+        }
+        let mut len = 0usize;
+        let p = ffi::lua_tolstring(state, 2, &mut len);
+        let name = std::str::from_utf8(std::slice::from_raw_parts(p.cast::<u8>(), len)).ok()?;
+        Some((h, name))
+    }
+}
+
 /// A generic method closure.
 unsafe extern "C-unwind" fn method_trampoline(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: the VM calls this closure (made by `method`) with its arguments and
@@ -65,15 +87,7 @@ unsafe extern "C-unwind" fn method_trampoline(state: *mut ffi::lua_State) -> c_i
 unsafe extern "C-unwind" fn find_first_child(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: as in `method_trampoline`; the name's bytes stay on the stack for the call.
     unsafe {
-        let handle = handle_at(state, 1);
-        let (Some(h), ffi::LUA_TSTRING) = (handle, ffi::lua_type(state, 2)) else {
-            return call_method(state);
-        };
-        let mut len = 0usize;
-        let p = ffi::lua_tolstring(state, 2, &mut len);
-        let Ok(name) = std::str::from_utf8(std::slice::from_raw_parts(p.cast::<u8>(), len)) else {
-            return call_method(state);
-        };
+        let Some((h, name)) = handle_and_name(state) else { return call_method(state) };
         let recursive = ffi::lua_toboolean(state, 3) != 0;
         // SAFETY (deref): the slot outlives every handle of its VM (see `handle::Handle`).
         let slot = &*h.world;
@@ -99,15 +113,7 @@ unsafe extern "C-unwind" fn find_first_child(state: *mut ffi::lua_State) -> c_in
 unsafe extern "C-unwind" fn get_component(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: as in `find_first_child`.
     unsafe {
-        let handle = handle_at(state, 1);
-        let (Some(h), ffi::LUA_TSTRING) = (handle, ffi::lua_type(state, 2)) else {
-            return call_method(state);
-        };
-        let mut len = 0usize;
-        let p = ffi::lua_tolstring(state, 2, &mut len);
-        let Ok(name) = std::str::from_utf8(std::slice::from_raw_parts(p.cast::<u8>(), len)) else {
-            return call_method(state);
-        };
+        let Some((h, name)) = handle_and_name(state) else { return call_method(state) };
         // SAFETY (deref): the slot outlives every handle of its VM (see `handle::Handle`).
         let slot = &*h.world;
         let found = guarded(|| {

@@ -1,7 +1,8 @@
-//! [`Arena`]: the live place tree — allocation, lookup, revision stamping, event draining,
-//! slot reclamation, checkpoints and snapshots. Edits live in the sibling modules:
-//! `edit` (properties, attributes, tags, handles), `hierarchy` (reparenting and queries),
-//! `destroy`, and `copy` (clone and graft).
+//! [`Arena`]: the live place tree — lookup, revision stamping, event draining, slot
+//! reclamation and snapshots. The rest lives in the sibling modules: `alloc` (node
+//! allocation, checkpoints and rollback), `edit` (properties, attributes, tags, handles),
+//! `hierarchy` (reparenting and queries), `destroy`, `copy` (clone and graft), `components`
+//! (game-defined components), `memory` (the memory report), `node_data` and `rng`.
 //!
 //! Invariants kept across every public call:
 //! - parent and child links agree in both directions, and the tree has no cycle;
@@ -10,16 +11,23 @@
 //! - a refused call changes nothing (validation runs before the first write);
 //! - destroyed nodes are tombstones until the second event drain after their destruction.
 
+mod alloc;
 mod components;
 mod copy;
 mod destroy;
 mod edit;
 mod hierarchy;
 mod indexes;
+mod memory;
+mod node_data;
+mod rng;
 
 pub use components::AncestryQuery;
 pub use copy::GraftPolicy;
 pub use edit::NodeMut;
+pub use memory::MemoryReport;
+pub use node_data::NodeData;
+pub use rng::SplitMix64;
 
 use crate::class::{Class, Family};
 use crate::components::ComponentStore;
@@ -28,14 +36,13 @@ use crate::events::InstanceEvent;
 use crate::id::{Id, IdAllocator, IdRange, Slot};
 use crate::journal::{BoundedLog, HistoryUnavailable, PART_WRITE_LOG_CAPACITY};
 use crate::names::{NameId, NamePool};
-use crate::page::{LocalTransform, NodePage, NodeRef, PAGE_SIZE};
+use crate::page::{NodePage, NodeRef};
 use crate::revision::Revisions;
 use crate::snapshot::Snapshot;
 use crate::store::NodeStore;
-use crate::value::{Appearance, Guid, NodeExtras, NodeFlags};
+use crate::value::NodeFlags;
 use crate::view::NodesView;
 use components::RefHolders;
-use glam::Vec3;
 use indexes::Indexes;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -89,111 +96,6 @@ pub enum TopologyChange {
         /// The destroyed root.
         id: Id,
     },
-}
-
-/// An owned copy of one node's state, used to create nodes in bulk (clone, graft, place
-/// loading). Names are ids of the pool of the arena the data came from.
-#[derive(Clone, Debug, PartialEq)]
-pub struct NodeData {
-    /// Class.
-    pub class: Class,
-    /// Name.
-    pub name: NameId,
-    /// User flags (see [`NodeFlags::USER`]); structural flags are ignored.
-    pub flags: NodeFlags,
-    /// GUID (a fresh one is drawn where the operation asks for it).
-    pub guid: Guid,
-    /// Local transform.
-    pub transform: LocalTransform,
-    /// Size.
-    pub size: Vec3,
-    /// Appearance.
-    pub appearance: Appearance,
-    /// Attributes, tags, references, persistent id, handle.
-    pub extras: Option<Box<NodeExtras>>,
-}
-
-impl NodeRef<'_> {
-    /// An owned copy of this node's state.
-    pub fn to_data(&self) -> NodeData {
-        NodeData {
-            class: self.class(),
-            name: self.name(),
-            flags: NodeFlags(self.flags().0 & NodeFlags::USER.0),
-            guid: self.guid(),
-            transform: self.transform(),
-            size: self.size(),
-            appearance: self.appearance(),
-            extras: self.page.extras[self.i].clone(),
-        }
-    }
-}
-
-/// A rollback point for batch construction (clone, graft): the allocation counter, the
-/// revision counters, the GUID generator and the positions of the event queue and journals.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Checkpoint {
-    next_id: u64,
-    revisions: Revisions,
-    rng: SplitMix64,
-    events: usize,
-    part_writes: u64,
-    topology: u64,
-}
-
-/// Counts and byte sizes of an arena's storage.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MemoryReport {
-    /// Live nodes.
-    pub live_nodes: usize,
-    /// Occupied slots (live nodes and tombstones).
-    pub occupied_slots: usize,
-    /// Node pages.
-    pub pages: usize,
-    /// Bytes of the fixed page columns.
-    pub page_bytes: usize,
-    /// Heap bytes owned by pages (child arrays, extras).
-    pub page_heap_bytes: usize,
-    /// Bytes of arena-only side tables and indexes (approximate for hash maps).
-    pub side_bytes: usize,
-}
-
-impl MemoryReport {
-    /// All bytes counted.
-    pub fn total_bytes(&self) -> usize {
-        self.page_bytes + self.page_heap_bytes + self.side_bytes
-    }
-
-    /// Bytes per live node.
-    pub fn bytes_per_node(&self) -> f64 {
-        self.total_bytes() as f64 / self.live_nodes.max(1) as f64
-    }
-}
-
-/// Deterministic 64-bit generator (SplitMix64): GUIDs and persistent ids here, and any tool
-/// or test that needs repeatable pseudo-random numbers.
-#[derive(Clone, Copy, Debug)]
-pub struct SplitMix64(pub u64);
-
-impl SplitMix64 {
-    /// The next 64 random bits.
-    #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform `f32` in `[0, 1)`.
-    pub fn unit(&mut self) -> f32 {
-        (self.next() >> 40) as f32 / (1u64 << 24) as f32
-    }
-
-    fn next_u128(&mut self) -> u128 {
-        ((self.next() as u128) << 64) | self.next() as u128
-    }
 }
 
 /// The place tree: nodes, hierarchy, indexes, revisions, events and journals.
@@ -447,26 +349,6 @@ impl Arena {
         )
     }
 
-    /// Byte sizes of the arena's storage.
-    pub fn memory_report(&self) -> MemoryReport {
-        let pages = self.store.table.page_count();
-        let page_heap_bytes = (0..pages).map(|p| self.store.table.page_at(p).heap_bytes()).sum();
-        let side_bytes = self.child_pos.capacity() * 4
-            + self.indexes.family_pos.capacity() * 4
-            + self.vacant.capacity() * 4
-            + self.store.map.len() * 24
-            + self.indexes.families.iter().map(|f| f.list.capacity() * 8).sum::<usize>()
-            + self.components.heap_bytes();
-        MemoryReport {
-            live_nodes: self.live,
-            occupied_slots: self.occupied,
-            pages,
-            page_bytes: pages * std::mem::size_of::<NodePage>(),
-            page_heap_bytes,
-            side_bytes,
-        }
-    }
-
     // ---- internals shared by the edit modules ----
 
     /// The slot of live node `id`.
@@ -509,127 +391,6 @@ impl Arena {
         if class.is_animation() {
             self.revisions.animation = rev;
         }
-    }
-
-    fn next_guid(&mut self) -> Guid {
-        Guid(self.rng.next_u128())
-    }
-
-    /// Allocates a node; `id` is minted unless given. It starts detached.
-    pub(crate) fn new_node(
-        &mut self,
-        id: Option<Id>,
-        class: Class,
-        name: NameId,
-        flags: NodeFlags,
-        rev: u64,
-    ) -> Result<Id, ArenaError> {
-        if self.occupied >= self.config.max_nodes {
-            return Err(ArenaError::Full(self.config.max_nodes));
-        }
-        let id = match id {
-            Some(id) => id,
-            None => self.ids.allocate().ok_or(ArenaError::IdsExhausted)?,
-        };
-        let slot = match self.vacant.pop() {
-            Some(slot) => slot,
-            None => {
-                if self.store.slots as usize == self.store.table.capacity() {
-                    self.store.table.grow();
-                }
-                self.store.slots += 1;
-                Slot(self.store.slots - 1)
-            }
-        };
-        if id.direct_slot() != Some(slot) {
-            self.store.map.insert(id, slot);
-        }
-        let guid = self.next_guid();
-        let (page, i) = self.store.table.page_mut(slot.0);
-        page.ids[i] = id;
-        page.classes[i] = class;
-        page.names[i] = name;
-        page.flags[i] = flags;
-        page.revisions[i] = rev;
-        page.guids[i] = guid;
-        if self.child_pos.len() <= slot.index() {
-            let len = (slot.index() + 1).next_multiple_of(PAGE_SIZE);
-            self.child_pos.resize(len, u32::MAX);
-            self.indexes.ensure_slot(Slot(len as u32 - 1));
-        }
-        self.occupied += 1;
-        self.live += 1;
-        Ok(id)
-    }
-
-    /// Frees a node's slot at once, dropping it from every index (reclamation and rollback).
-    fn free_node(&mut self, id: Id) {
-        let Some(slot) = self.store.locate(id) else { return };
-        let node = self.read(slot);
-        let was_live = !node.is_destroyed();
-        let class = node.class();
-        let extras = node.extras().clone();
-        if let Some(f) = class.family() {
-            self.family_remove(f, slot);
-        }
-        for tag in &extras.tags {
-            self.indexes.tag_remove(*tag, id);
-        }
-        for (field, target) in extras.references() {
-            self.indexes.ref_remove(target, id, field);
-        }
-        if let Some(p) = extras.persistent_id
-            && self.indexes.persistent.get(&p) == Some(&id)
-        {
-            self.indexes.persistent.remove(&p);
-        }
-        if let Some(h) = extras.handle
-            && self.indexes.handles.get(&h) == Some(&id)
-        {
-            self.indexes.handles.remove(&h);
-        }
-        let rev = self.revisions.global;
-        self.remove_all_components(id, rev);
-        let (page, i) = self.store.table.page_mut(slot.0);
-        page.clear(i);
-        self.store.map.remove(id);
-        self.child_pos[slot.index()] = u32::MAX;
-        self.vacant.push(slot);
-        self.occupied -= 1;
-        if was_live {
-            self.live -= 1;
-        }
-    }
-
-    pub(crate) fn family_remove(&mut self, family: Family, slot: Slot) {
-        let store = &self.store;
-        self.indexes.family_remove(family, slot, |id| store.locate(id));
-    }
-
-    pub(crate) fn checkpoint(&self) -> Checkpoint {
-        Checkpoint {
-            next_id: self.ids.peek(),
-            revisions: self.revisions,
-            rng: self.rng,
-            events: self.events.len(),
-            part_writes: self.part_writes.mark(),
-            topology: self.topology.mark(),
-        }
-    }
-
-    /// Frees every node allocated since `cp` (in any order: they form detached subtrees)
-    /// and restores the allocation counter, the revision counters, the GUID generator and
-    /// the event and journal positions, so the next operation sees the arena as it was.
-    pub(crate) fn rollback(&mut self, cp: Checkpoint, allocated: &[Id]) {
-        for &id in allocated.iter().rev() {
-            self.free_node(id);
-        }
-        self.ids.rewind(cp.next_id);
-        self.revisions = cp.revisions;
-        self.rng = cp.rng;
-        self.events.truncate(cp.events);
-        self.part_writes.truncate_to(cp.part_writes);
-        self.topology.truncate_to(cp.topology);
     }
 }
 

@@ -1,0 +1,151 @@
+//! Node allocation and rollback: minting a node into a slot (reusing vacant slots, growing
+//! the page table), freeing one at once (reclamation, rollback), and the [`Checkpoint`] a
+//! batch construction (clone, graft, place loading) rolls back to when it fails.
+//!
+//! Invariant: after `rollback(cp, allocated)` with every node allocated since `cp`, the
+//! allocation counter, revisions, GUID generator, event queue and journals are as they were
+//! at `cp`, so the next operation cannot tell the failed batch happened.
+
+use super::{Arena, SplitMix64};
+use crate::class::{Class, Family};
+use crate::error::ArenaError;
+use crate::id::{Id, Slot};
+use crate::names::NameId;
+use crate::page::PAGE_SIZE;
+use crate::revision::Revisions;
+use crate::value::{Guid, NodeFlags};
+
+/// A rollback point for batch construction (clone, graft): the allocation counter, the
+/// revision counters, the GUID generator and the positions of the event queue and journals.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Checkpoint {
+    next_id: u64,
+    revisions: Revisions,
+    rng: SplitMix64,
+    events: usize,
+    part_writes: u64,
+    topology: u64,
+}
+
+impl Arena {
+    fn next_guid(&mut self) -> Guid {
+        Guid(self.rng.next_u128())
+    }
+
+    /// Allocates a node; `id` is minted unless given. It starts detached.
+    pub(crate) fn new_node(
+        &mut self,
+        id: Option<Id>,
+        class: Class,
+        name: NameId,
+        flags: NodeFlags,
+        rev: u64,
+    ) -> Result<Id, ArenaError> {
+        if self.occupied >= self.config.max_nodes {
+            return Err(ArenaError::Full(self.config.max_nodes));
+        }
+        let id = match id {
+            Some(id) => id,
+            None => self.ids.allocate().ok_or(ArenaError::IdsExhausted)?,
+        };
+        let slot = match self.vacant.pop() {
+            Some(slot) => slot,
+            None => {
+                if self.store.slots as usize == self.store.table.capacity() {
+                    self.store.table.grow();
+                }
+                self.store.slots += 1;
+                Slot(self.store.slots - 1)
+            }
+        };
+        if id.direct_slot() != Some(slot) {
+            self.store.map.insert(id, slot);
+        }
+        let guid = self.next_guid();
+        let (page, i) = self.store.table.page_mut(slot.0);
+        page.ids[i] = id;
+        page.classes[i] = class;
+        page.names[i] = name;
+        page.flags[i] = flags;
+        page.revisions[i] = rev;
+        page.guids[i] = guid;
+        if self.child_pos.len() <= slot.index() {
+            let len = (slot.index() + 1).next_multiple_of(PAGE_SIZE);
+            self.child_pos.resize(len, u32::MAX);
+            self.indexes.ensure_slot(Slot(len as u32 - 1));
+        }
+        self.occupied += 1;
+        self.live += 1;
+        Ok(id)
+    }
+
+    /// Frees a node's slot at once, dropping it from every index (reclamation and rollback).
+    pub(super) fn free_node(&mut self, id: Id) {
+        let Some(slot) = self.store.locate(id) else { return };
+        let node = self.read(slot);
+        let was_live = !node.is_destroyed();
+        let class = node.class();
+        let extras = node.extras().clone();
+        if let Some(f) = class.family() {
+            self.family_remove(f, slot);
+        }
+        for tag in &extras.tags {
+            self.indexes.tag_remove(*tag, id);
+        }
+        for (field, target) in extras.references() {
+            self.indexes.ref_remove(target, id, field);
+        }
+        if let Some(p) = extras.persistent_id
+            && self.indexes.persistent.get(&p) == Some(&id)
+        {
+            self.indexes.persistent.remove(&p);
+        }
+        if let Some(h) = extras.handle
+            && self.indexes.handles.get(&h) == Some(&id)
+        {
+            self.indexes.handles.remove(&h);
+        }
+        let rev = self.revisions.global;
+        self.remove_all_components(id, rev);
+        let (page, i) = self.store.table.page_mut(slot.0);
+        page.clear(i);
+        self.store.map.remove(id);
+        self.child_pos[slot.index()] = u32::MAX;
+        self.vacant.push(slot);
+        self.occupied -= 1;
+        if was_live {
+            self.live -= 1;
+        }
+    }
+
+    pub(crate) fn family_remove(&mut self, family: Family, slot: Slot) {
+        let store = &self.store;
+        self.indexes.family_remove(family, slot, |id| store.locate(id));
+    }
+
+    pub(crate) fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            next_id: self.ids.peek(),
+            revisions: self.revisions,
+            rng: self.rng,
+            events: self.events.len(),
+            part_writes: self.part_writes.mark(),
+            topology: self.topology.mark(),
+        }
+    }
+
+    /// Frees every node allocated since `cp` (in any order: they form detached subtrees)
+    /// and restores the allocation counter, the revision counters, the GUID generator and
+    /// the event and journal positions, so the next operation sees the arena as it was.
+    pub(crate) fn rollback(&mut self, cp: Checkpoint, allocated: &[Id]) {
+        for &id in allocated.iter().rev() {
+            self.free_node(id);
+        }
+        self.ids.rewind(cp.next_id);
+        self.revisions = cp.revisions;
+        self.rng = cp.rng;
+        self.events.truncate(cp.events);
+        self.part_writes.truncate_to(cp.part_writes);
+        self.topology.truncate_to(cp.topology);
+    }
+}

@@ -103,7 +103,9 @@ fn edit() -> impl Strategy<Value = Edit> {
     ]
 }
 
-/// Every mode, and both parallel write strategies, with thresholds that split tiny trees;
+/// Every mode, and both parallel write strategies, with thresholds that split tiny trees,
+/// through the long-list route (roots found first, in parallel when the mode is) and the
+/// short-list route (`sparse`);
 /// then the same with every dirty list taken as the whole world (listed last: their stats
 /// count the whole world, so only their worlds are compared).
 fn configs() -> Vec<(PassMode, Writes, Split)> {
@@ -114,6 +116,7 @@ fn configs() -> Vec<(PassMode, Writes, Split)> {
         min_roots: 4,
         roots_per_task: 2,
         find_chunk: 4,
+        max_sparse: 0,
         min_whole: usize::MAX,
     };
     let mut out = Vec::new();
@@ -121,7 +124,11 @@ fn configs() -> Vec<(PassMode, Writes, Split)> {
         for simd in [false, true] {
             out.push((PassMode { parallel, simd }, Writes::Direct, tiny));
         }
+        // The short-list route for every list.
+        let sparse = Split { max_sparse: usize::MAX, ..tiny };
+        out.push((PassMode { parallel, simd: !parallel }, Writes::Direct, sparse));
     }
+    out.push((PassMode::default(), Writes::CollectScatter, Split { max_sparse: usize::MAX, ..tiny }));
     out.push((PassMode::default(), Writes::CollectScatter, tiny));
     out.push((PassMode::default(), Writes::Direct, Split::default()));
     let whole = Split { min_whole: 1, ..tiny };

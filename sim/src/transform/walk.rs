@@ -45,6 +45,10 @@ pub(crate) struct Split {
     pub roots_per_task: usize,
     /// Dirty ids per task when finding the roots of a long dirty list.
     pub find_chunk: usize,
+    /// Longest dirty list that takes the short-list route (`sparse`: roots found and their
+    /// worlds computed on the calling thread); longer lists have their roots found in
+    /// parallel first.
+    pub max_sparse: usize,
     /// Fewest dirty ids for which a dirty list covering half the arena's live nodes is
     /// replaced by the whole world (see `WorldTransforms::update`).
     pub min_whole: usize,
@@ -59,6 +63,7 @@ impl Default for Split {
             min_roots: 256,
             roots_per_task: 256,
             find_chunk: 4096,
+            max_sparse: 8192,
             min_whole: 1024,
         }
     }
@@ -222,7 +227,27 @@ pub(crate) fn run<'a>(
             units.push((world, children));
         }
     }
-    let mut written = roots.len();
+    roots.len() + run_units(walker, units, columns, parallel, writes, split)
+}
+
+/// Computes every subtree below `units` (parents whose worlds are written), in parallel
+/// over disjoint subtrees when `parallel` and the pool has more than one thread and a level
+/// is wide enough. Returns the number of worlds written.
+pub(crate) fn run_units<'a>(
+    walker: Walker<'a>,
+    mut units: Vec<Unit<'a>>,
+    mut columns: ColumnsMut<'_>,
+    parallel: bool,
+    writes: Writes,
+    split: Split,
+) -> usize {
+    let threads = rayon::current_num_threads();
+    if !(parallel && threads > 1) {
+        // The units as a stack, first on top: each subtree depth first, in order.
+        units.reverse();
+        return walker.drain(&mut units, &mut columns);
+    }
+    let mut written = 0;
     // Walk level by level on this thread until a level is wide enough to share out (a
     // single deep chain never is, and stays sequential).
     while !units.is_empty() {

@@ -117,7 +117,7 @@ fn pool(threads: usize) -> rayon::ThreadPool {
 /// alone: `valgrind --tool=callgrind --toggle-collect='*passes_alone*'`).
 #[inline(never)]
 fn passes_alone(worlds: &mut WorldTransforms, arena: &Arena, dirty: &[Id], passes: u32) {
-    let mode = PassMode { parallel: false, simd: true };
+    let mode = PassMode { parallel: false, simd: std::env::var_os("SCALAR").is_none() };
     for _ in 0..passes {
         black_box(worlds.update(arena, black_box(dirty), mode));
     }

@@ -280,19 +280,17 @@ impl WorldTransforms {
         let finder = Finder { view: &view, marks: &self.marks, ws };
         if dirty.len() <= split.max_sparse {
             let saw_wide = AtomicBool::new(false);
-            let mut columns = ColumnsMut {
+            let columns = ColumnsMut {
                 poses: &mut self.poses,
                 high: &mut self.high,
                 wide: self.wide,
                 saw_wide: &saw_wide,
             };
-            let epoch = self.epochs.next_epoch(finder.marks);
-            let mut units = Vec::new();
+            let route = sparse::Route { finder, walker, epoch: self.epochs.next_epoch(finder.marks) };
             let extra = ws_fresh.then_some(ws);
-            let roots = sparse::roots_and_worlds(finder, epoch, dirty, extra, &mut columns, &mut units);
-            let below = walk::run_units(walker, units, columns, mode.parallel, writes, split);
+            let done = sparse::run(route, dirty, extra, columns, mode.parallel, writes, split);
             self.wide |= saw_wide.load(Ordering::Relaxed);
-            return PassStats { dirty_roots: roots, recomputed: roots + below };
+            return PassStats { dirty_roots: done.roots, recomputed: done.written };
         }
         let roots = self.epochs.find(finder, dirty, ws_fresh.then_some(ws), mode.parallel, split.find_chunk);
         let saw_wide = AtomicBool::new(false);

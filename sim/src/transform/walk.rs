@@ -28,6 +28,13 @@ use super::sink::{Collect, ColumnsMut, Parents, RawColumns, Sink};
 use arbor_core::{Id, NodesView};
 use rayon::prelude::*;
 
+/// Child arrays shorter than this are composed one child at a time rather than in SIMD
+/// batches: filling a batch, transposing it and scattering it back cost more than the
+/// arithmetic saved until the array fills a couple of batches. By cachegrind on the 1%-dirty
+/// large tree (units of 9 and 10 children), 126 instructions per child one by one against
+/// 157 in batches (188 with batches composed lane by lane).
+const ONE_BY_ONE_BELOW: usize = 2 * LANES;
+
 /// When a walk is shared between threads.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Split {
@@ -45,10 +52,13 @@ pub(crate) struct Split {
     pub roots_per_task: usize,
     /// Dirty ids per task when finding the roots of a long dirty list.
     pub find_chunk: usize,
-    /// Longest dirty list that takes the short-list route (`sparse`: roots found and their
-    /// worlds computed on the calling thread); longer lists have their roots found in
-    /// parallel first.
+    /// Longest dirty list that takes the short-list route (`sparse`: roots found on the
+    /// calling thread, their worlds computed as they are found); longer lists have their
+    /// roots found in parallel first.
     pub max_sparse: usize,
+    /// Worlds the short-list route writes below its roots (per thread) before it hands the
+    /// rest of their subtrees to the level-by-level walk, which can share a wide level out.
+    pub sparse_walk: usize,
     /// Fewest dirty ids for which a dirty list covering half the arena's live nodes is
     /// replaced by the whole world (see `WorldTransforms::update`).
     pub min_whole: usize,
@@ -64,6 +74,7 @@ impl Default for Split {
             roots_per_task: 256,
             find_chunk: 4096,
             max_sparse: 8192,
+            sparse_walk: 4096,
             min_whole: 1024,
         }
     }
@@ -92,6 +103,9 @@ impl<'a> Walker<'a> {
         sink: &mut S,
         next: &mut Vec<Unit<'a>>,
     ) -> usize {
+        if !self.simd || kids.len() < ONE_BY_ONE_BELOW {
+            return self.siblings_one_by_one(frame, kids, sink, next);
+        }
         let mut kids = kids.iter().copied().filter(|id| !id.is_none());
         let mut written = 0;
         loop {
@@ -128,12 +142,47 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// [`siblings`](Self::siblings) one child at a time, straight from the page into the
+    /// sink: no batch to fill and transpose.
+    fn siblings_one_by_one<S: Sink>(
+        &self,
+        frame: &Frame,
+        kids: &'a [Id],
+        sink: &mut S,
+        next: &mut Vec<Unit<'a>>,
+    ) -> usize {
+        let mut written = 0;
+        for &id in kids {
+            if id.is_none() {
+                continue;
+            }
+            // A child of a live node is live; see `siblings`.
+            let Some((slot, node)) = self.view.locate(id) else { continue };
+            let world = compose::<f32>(frame, local_pose(&node.transform()));
+            sink.put(slot.0, id, PoseCell::new(&world));
+            written += 1;
+            let grandkids = node.children().as_slice();
+            if !grandkids.is_empty() {
+                next.push((world, grandkids));
+            }
+        }
+        written
+    }
+
     /// Walks every subtree below the units on `stack`, emptying it: depth first, each
     /// node's children computed together as one run of siblings, then visited first to last
     /// (pre-order), which follows slot order wherever the tree was created parent first.
     pub fn drain<S: Sink>(&self, stack: &mut Vec<Unit<'a>>, sink: &mut S) -> usize {
+        self.drain_until(stack, sink, usize::MAX)
+    }
+
+    /// [`drain`](Self::drain), but stops once at least `limit` worlds are written, leaving
+    /// the units not yet walked on `stack` (disjoint subtrees, still to compute).
+    pub fn drain_until<S: Sink>(&self, stack: &mut Vec<Unit<'a>>, sink: &mut S, limit: usize) -> usize {
         let mut written = 0;
-        while let Some((pose, kids)) = stack.pop() {
+        while written < limit
+            && let Some((pose, kids)) = stack.pop()
+        {
             let first = stack.len();
             written += self.siblings(&Frame::new(pose), kids, sink, stack);
             stack[first..].reverse();

@@ -17,12 +17,6 @@ pub(crate) fn prefetch<T>(data: &[T]) {
     }
 }
 
-/// Asks for the cache line holding the start of `item` to be brought in.
-#[inline(always)]
-pub(crate) fn prefetch_one<T>(item: &T) {
-    prefetch_line((item as *const T).cast::<i8>());
-}
-
 #[inline(always)]
 fn prefetch_line(p: *const i8) {
     #[cfg(target_arch = "x86_64")]

@@ -7,7 +7,8 @@
 //! each root's page looked up three times) and on waiting for those lines than on the
 //! nodes. Here, on the calling thread:
 //! 1. every live in-world dirty node's slot is stamped covered (a plain load and store, since
-//!    no other thread runs) and the node kept as a candidate (slot, id, page reference);
+//!    no other thread runs) and the node kept as a candidate (slot, id, parent, local,
+//!    child array);
 //! 2. each candidate asks whether its parent is covered (the climb of `roots`, stamping the
 //!    answer on every node it meets); a root's world is computed at once from its parent's
 //!    stored world and written, and its subtree walked right away (`walk`), up to a budget
@@ -22,11 +23,15 @@
 //! when the other thread is busy the calling thread runs both halves itself, so the fork
 //! costs little more than its bookkeeping.
 //!
-//! The root loop asks for the parent and local lines of the candidate [`AHEAD`] places on
-//! (the pass is bound by scattered loads, not arithmetic: best of 40 rounds, about 90 µs
-//! with the hint against about 118 µs without, on the large tree's 1% list). Asking for
-//! more — flag, child array, world cells, the parent's id, mark and world — added about 140
-//! instructions per candidate and no measurable time.
+//! The pass is bound by scattered loads, not arithmetic, so the stamping loop also gathers
+//! what the root loop will need of each candidate's page (parent, local, child array): its
+//! iterations are short and independent, so many of those loads are in flight at once,
+//! where the root loop's long iterations (a climb, a composition, a walk) would take them
+//! one at a time. Best of 40 rounds on the large tree's 1% list: about 118 µs with the root
+//! loop reading the page itself, about 90 µs with a prefetch eight candidates ahead, and
+//! the same or a little better gathering instead (765,000 instructions per pass against
+//! 774,000). Asking for more — flags, child array, world cells, the parent's id, mark and
+//! world — added instructions and no measurable time.
 //!
 //! Invariants (those of `roots` and `walk`): every stamp is in before the first coverage
 //! question; a root's parent is not covered, so nothing in this pass writes it and the world
@@ -34,19 +39,24 @@
 //! no root lies in another root's subtree, so the halves and the units write disjoint slots.
 
 use super::PoseCell;
-use super::compose::{Frame, compose, local_pose};
-use super::prefetch::prefetch_one;
+use super::compose::{Frame, Pose, compose, local_pose};
 use super::roots::{Finder, in_world};
 use super::sink::{ColumnsMut, Parents, RawColumns, Sink};
 use super::walk::{self, Split, Unit, Walker, Writes};
-use arbor_core::{Id, NodeRef, Slot};
+use arbor_core::Id;
 use std::sync::atomic::Ordering;
 
-/// How many candidates ahead the root loop asks for a candidate's parent and local.
-const AHEAD: usize = 8;
-
-/// A live in-world dirty node stamped this pass: slot, id, node.
-type Candidate<'a> = (u32, Id, NodeRef<'a>);
+/// A live in-world dirty node stamped this pass, with what the root loop needs of its page
+/// (gathered by the stamping loop, whose short independent iterations keep many of these
+/// scattered loads in flight at once).
+#[derive(Clone, Copy)]
+struct Candidate<'a> {
+    slot: u32,
+    id: Id,
+    parent: Option<Id>,
+    local: Pose,
+    children: &'a [Id],
+}
 
 /// What the route needs besides the columns.
 #[derive(Clone, Copy)]
@@ -118,7 +128,13 @@ fn stamp<'a>(route: Route<'a>, dirty: &[Id], extra: Option<Id>) -> Vec<Candidate
             continue; // a repeat
         }
         mark.store(covered, Ordering::Relaxed);
-        candidates.push((slot.0, id, node));
+        candidates.push(Candidate {
+            slot: slot.0,
+            id,
+            parent: node.parent(),
+            local: local_pose(&node.transform()),
+            children: node.children().as_slice(),
+        });
     }
     candidates
 }
@@ -136,19 +152,12 @@ fn roots_and_walks<'a, S: Sink + Parents>(
     let mut path = Vec::new();
     let mut stack = Vec::new();
     let (mut roots, mut written) = (0, 0);
-    for (k, &(slot, id, node)) in candidates.iter().enumerate() {
-        if let Some(&(ahead, _, _)) = candidates.get(k + AHEAD)
-            && let Some((page, i)) = finder.view.page_of(Slot(ahead))
-        {
-            prefetch_one(&page.parents()[i]);
-            prefetch_one(&page.transforms()[i]);
-        }
-        let local = local_pose(&node.transform());
+    for &Candidate { slot, id, parent, local, children } in candidates {
         // The Workspace is the top of the world: nothing above it can cover it.
         let world = if id == finder.ws {
             local
         } else {
-            match finder.covered(epoch, node.parent(), &mut path) {
+            match finder.covered(epoch, parent, &mut path) {
                 (true, _) => continue,
                 (false, Some(parent)) => compose::<f32>(&Frame::new(sink.parent_pose(parent)), local),
                 (false, None) => local,
@@ -157,7 +166,6 @@ fn roots_and_walks<'a, S: Sink + Parents>(
         sink.put(slot, id, PoseCell::new(&world));
         roots += 1;
         written += 1;
-        let children = node.children().as_slice();
         if !children.is_empty() {
             stack.push((world, children));
             if written < limit {

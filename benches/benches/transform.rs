@@ -66,13 +66,14 @@
 //! a fifth of the time is TLB misses, the arena's ~9 KB node pages and the world column
 //! being touched at a thousand scattered places.
 //!
-//! Where the time goes (1%, large tree; callgrind, one thread): 774,000 instructions per
-//! pass, 760 per dirty root, down from 895,000 (880 per root): the walk below the roots
-//! 270,000 (126 per child, composed one by one), coverage climbs 161,000 (about 154 per
-//! root: each ancestor
+//! Where the time goes (1%, large tree; callgrind, one thread): 765,000 instructions per
+//! pass, 750 per dirty root, down from 895,000 (880 per root): the walk below the roots
+//! 300,000 (126 per child, composed one by one, plus a frame per parent), coverage climbs
+//! 161,000 (about 154 per root: each ancestor
 //! met costs its page's id line, its mark and its parent line), the roots' own
 //! composition 120,000, stamping and the loop the rest. `perf` puts most samples on loads
-//! that miss: the dirty node's id line, its child array, its world cell; the pass is bound
+//! that miss (before the stamping loop gathered each candidate's parent, local and child
+//! array: the dirty node's id line, its child array, its world cell); the pass is bound
 //! by scattered memory (about 13 lines in 6 pages per leaf root), not arithmetic. Before
 //! this route: 880 instructions and a dozen scattered page lines per dirty root (finding
 //! the roots climbs each one's ancestors until a stamped one — long climbs on `deep` — then

@@ -42,6 +42,10 @@
 //! | deep | 18.0 / 20.5 ms | 4.05 ms | 163 ms | 11.1 ms | 49.6 ms | 9.0 ns | 887 µs |
 //! | chain | 104 / 106 µs | 33.2 µs | 336 µs | 130 µs | 298 µs | 9.2 ns | 39.8 µs |
 //!
+//! The large group again on the final code of the session (the stamping loop gathering, same
+//! load): ours 1% 157 µs on two threads, 144 µs on one, bevy 1% 2.99 ms (19×); all dirty
+//! 1.26 / 1.22 ms, bevy 21.7 ms; nothing dirty 8.8 ns, bevy 363 µs.
+//!
 //! The previous table (load 4.5–5.5): large 1% 173 µs against bevy 2.59 ms, wide 1% 310 µs,
 //! deep 1% 9.27 ms, chain 1% 341 µs. Old and new bench binaries run alternately under the
 //! same load (t2 simd, 1%): wide 332/388 µs before, 153/380 µs after; deep 9.1/15.9 ms
@@ -58,10 +62,10 @@
 //! Best-of figures for 1% come from `examples/transform_probe.rs` (the large tree's 1% list, our
 //! pass on 1 and 2 threads and bevy's in the same process, interleaved round by round;
 //! best of 40 rounds of 50 passes), which the load disturbs least. Four alternating runs of
-//! the old and new code: ours t1 115–125 µs before, 80–88 µs after; t2 100–112 µs before,
-//! 73–84 µs after; bevy 0.88–1.05 ms in the runs of the new code (1.00–1.76 ms in the
-//! old code's); bevy / ours t2 at best 11–14×. Issue 4's aim (13 µs,
-//! 100× bevy's 1.32 ms) is not met. With the process's heap on transparent huge pages
+//! the old and the final code: ours t1 121–123 µs before, 86–91 µs after; t2 97–111 µs
+//! before, 84–89 µs after; bevy's best 0.67–2.0 ms in the same runs (usually about 1 ms),
+//! so bevy / ours t2 about 10–13× (7–23× run by run). Issue 4's aim (13 µs, 100× bevy's
+//! 1.32 ms) is not met. With the process's heap on transparent huge pages
 //! (`GLIBC_TUNABLES=glibc.malloc.hugetlb=1`) the same probe gives 67–75 µs on one thread:
 //! a fifth of the time is TLB misses, the arena's ~9 KB node pages and the world column
 //! being touched at a thousand scattered places.

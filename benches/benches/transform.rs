@@ -32,36 +32,64 @@
 //! walk also calling `Arena::slot` — the floor under any pass built on the public API.
 //!
 //! Measured on the 2-core development VM while other builds and benchmarks ran (load
-//! average 4.5–5.5, so ±30% run to run and bevy's own figures moved 2× between runs;
-//! medians, `--warm-up-time 1 --measurement-time 3`):
+//! average 5–6, so ±30% run to run and bevy's own figures moved 2–3× between runs;
+//! medians, `--warm-up-time 1 --measurement-time 3`; after the short-list route, issue 4):
 //!
 //! | group | ours all, t1 simd / t2 simd | plain all | bevy all | ours 1% (t2 simd) | bevy 1% | ours none | bevy none |
 //! |---|---|---|---|---|---|---|---|
-//! | large | 2.34 / 1.91 ms | 1.36 ms | 19.6 ms | 173 µs | 2.59 ms | 8.2 ns | 246 µs |
-//! | wide | 6.30 / 6.57 ms | 3.40 ms | 23.2 ms | 310 µs | 7.95 ms | 8.2 ns | 825 µs |
-//! | deep | 18.6 / 18.9 ms | 5.04 ms | 166 ms | 9.27 ms | 42.0 ms | 8.6 ns | 924 µs |
-//! | chain | 117 / 115 µs | 40.3 µs | 449 µs | 341 µs | 347 µs | 9.2 ns | 35 µs |
+//! | large | 2.08 / 2.16 ms | 1.21 ms | 19.4 ms | 184 µs | 3.67 ms | 9.1 ns | 393 µs |
+//! | wide | 7.00 / 7.38 ms | 3.18 ms | 20.6 ms | 274 µs | 10.3 ms | 8.7 ns | 613 µs |
+//! | deep | 18.0 / 20.5 ms | 4.05 ms | 163 ms | 11.1 ms | 49.6 ms | 9.0 ns | 887 µs |
+//! | chain | 104 / 106 µs | 33.2 µs | 336 µs | 130 µs | 298 µs | 9.2 ns | 39.8 µs |
 //!
-//! Before the page view and the whole-world sweep (same machine, load 3.5): large all
-//! 5.37 / 5.24 ms against plain 0.81 ms; large 1% 147 µs. Timing the large tree's passes
-//! back to back and keeping the best of 30 (a probe outside criterion, less disturbed by
-//! the load): all dirty 0.85–1.07 ms on one thread, 0.86–0.96 ms on two, plain 0.75–0.77
-//! ms; 1% dirty 97–103 µs (was 122–128 µs). By cachegrind the sweep costs about 130
-//! instructions per node and the plain pass 160: both are bound by instructions more than
-//! by memory at this size, and two threads gained little under this load.
+//! The large group again on the final code of the session (the stamping loop gathering, same
+//! load): ours 1% 157 µs on two threads, 144 µs on one, bevy 1% 2.99 ms (19×); all dirty
+//! 1.26 / 1.22 ms, bevy 21.7 ms; nothing dirty 8.8 ns, bevy 363 µs.
 //!
-//! Where the time goes: the all-dirty sweep follows slot order, so a tree built depth first
-//! with one or two children per node (`deep`, `chain`) composes one node at a time, each
-//! under the node just before it; 1% dirty costs about 800 instructions and a dozen
-//! scattered page lines per dirty root (finding the roots climbs each one's ancestors until
-//! a stamped one — long climbs on `deep` — then the root's local, its parent's world and
-//! its own cell).
+//! The previous table (load 4.5–5.5): large 1% 173 µs against bevy 2.59 ms, wide 1% 310 µs,
+//! deep 1% 9.27 ms, chain 1% 341 µs. Old and new bench binaries run alternately under the
+//! same load (t2 simd, 1%): wide 332/388 µs before, 153/380 µs after; deep 9.1/15.9 ms
+//! before, 6.2/9.9 ms after; chain 197/267 µs before, 89/150 µs after; `write_strategy`
+//! direct 3.67/6.03 ms before, 3.96/5.72 ms after (unchanged within the noise).
 //!
-//! `write_strategy` (1,000 dirty roots, every node below them walked): direct 7.46 ms,
-//! collect-and-scatter 9.09 ms (1.22× slower), which is why the parallel walk writes through
-//! raw pointers. `arena_walk`: 4.48 ms for `get` alone over 101,000 nodes (1.06 ms in a
-//! quiet moment), the floor under any pass built on the public per-node API, which the
-//! pass no longer uses.
+//! All dirty (not re-measured since): before the page view and the whole-world sweep (load
+//! 3.5) large all 5.37 / 5.24 ms against plain 0.81 ms; the best of 30 back-to-back passes
+//! gave all dirty 0.85–1.07 ms on one thread, 0.86–0.96 ms on two, plain 0.75–0.77 ms. By
+//! cachegrind the sweep costs about 130 instructions per node and the plain pass 160: both
+//! are bound by instructions more than by memory at this size, and two threads gained
+//! little under this load.
+//!
+//! Best-of figures for 1% come from `examples/transform_probe.rs` (the large tree's 1% list, our
+//! pass on 1 and 2 threads and bevy's in the same process, interleaved round by round;
+//! best of 40 rounds of 50 passes), which the load disturbs least. Four alternating runs of
+//! the old and the final code: ours t1 121–123 µs before, 86–91 µs after; t2 97–111 µs
+//! before, 84–89 µs after; bevy's best 0.67–2.0 ms in the same runs (usually about 1 ms),
+//! so bevy / ours t2 about 10–13× (7–23× run by run). Issue 4's aim (13 µs, 100× bevy's
+//! 1.32 ms) is not met. With the process's heap on transparent huge pages
+//! (`GLIBC_TUNABLES=glibc.malloc.hugetlb=1`) the same probe gives 67–75 µs on one thread:
+//! a fifth of the time is TLB misses, the arena's ~9 KB node pages and the world column
+//! being touched at a thousand scattered places.
+//!
+//! Where the time goes (1%, large tree; callgrind, one thread): 765,000 instructions per
+//! pass, 750 per dirty root, down from 895,000 (880 per root): the walk below the roots
+//! 300,000 (126 per child, composed one by one, plus a frame per parent), coverage climbs
+//! 161,000 (about 154 per root: each ancestor
+//! met costs its page's id line, its mark and its parent line), the roots' own
+//! composition 120,000, stamping and the loop the rest. `perf` puts most samples on loads
+//! that miss (before the stamping loop gathered each candidate's parent, local and child
+//! array: the dirty node's id line, its child array, its world cell); the pass is bound
+//! by scattered memory (about 13 lines in 6 pages per leaf root), not arithmetic. Before
+//! this route: 880 instructions and a dozen scattered page lines per dirty root (finding
+//! the roots climbs each one's ancestors until a stamped one — long climbs on `deep` — then
+//! the root's local, its parent's world and its own cell). The all-dirty sweep follows slot
+//! order, so a tree built depth first with one or two children per node (`deep`, `chain`)
+//! composes one node at a time, each under the node just before it.
+//!
+//! `write_strategy` (1,000 dirty roots, every node below them walked): direct 5.96 ms,
+//! collect-and-scatter 9.40 ms (1.58× slower; 7.46 against 9.09 ms in the previous table),
+//! which is why the parallel walk writes through raw pointers. `arena_walk`: 4.58 ms for
+//! `get` alone over 101,000 nodes (1.06 ms in a quiet moment), the floor under any pass
+//! built on the public per-node API, which the pass no longer uses.
 
 use arbor_core::{Arena, Class, Id, LocalTransform};
 use arbor_sim::{PassMode, WorldTransforms};

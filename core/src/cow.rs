@@ -83,6 +83,13 @@ impl<T> CowVec<T> {
         self.items.iter().map(|a| &**a)
     }
 
+    /// The items' `Arc`s in order, for readers that index them directly (the `Arc`s must
+    /// never be cloned: see the module invariant).
+    #[inline]
+    pub fn arcs(&self) -> &[Arc<T>] {
+        &self.items
+    }
+
     /// Appends an item (owned by this vector).
     #[inline]
     pub fn push(&mut self, item: T) {

@@ -79,6 +79,11 @@ impl PageTable {
         &self.dirs[index >> DIR_SHIFT].pages[index & (DIR_SIZE - 1)]
     }
 
+    /// Each directory's pages, in order (every directory but the last holds [`DIR_SIZE`]).
+    pub fn directories(&self) -> impl Iterator<Item = &[std::sync::Arc<NodePage>]> + '_ {
+        self.dirs.iter().map(|d| d.pages.arcs())
+    }
+
     /// Whether directory `index` is the same allocation in `self` and `other`.
     pub fn shares_dir(&self, other: &PageTable, index: usize) -> bool {
         self.dirs.shares(&other.dirs, index)

@@ -25,7 +25,11 @@
 //!   then every node below it, parent before child (see `walk`): siblings eight at a time
 //!   with `wide::f32x8`, and disjoint subtrees (or runs of roots, when there are many) on
 //!   rayon's threads. The cost follows the dirty nodes and their subtrees, never the size
-//!   of the place.
+//!   of the place. A short dirty list (up to `Split::max_sparse` ids, 8,192 by default: the
+//!   usual tick) takes the short-list form of this route (see `sparse`): roots found and
+//!   their worlds written in one sequential sweep with no root list and no rayon fork, and
+//!   only the roots with children handed to the walk; longer lists have their roots found
+//!   in parallel first.
 //! - *Whole world*, when the dirty list names at least half as many ids as the arena has
 //!   live nodes (and at least 1,024): recomputing everything then costs no more than
 //!   sorting out the roots would, so the pass sweeps every page in slot order instead
@@ -48,6 +52,7 @@ mod compose;
 mod prefetch;
 mod roots;
 mod sink;
+mod sparse;
 mod sweep;
 mod walk;
 
@@ -273,6 +278,20 @@ impl WorldTransforms {
         }
         let ws_fresh = !self.owns(ws_slot, ws);
         let finder = Finder { view: &view, marks: &self.marks, ws };
+        if dirty.len() <= split.max_sparse {
+            let saw_wide = AtomicBool::new(false);
+            let columns = ColumnsMut {
+                poses: &mut self.poses,
+                high: &mut self.high,
+                wide: self.wide,
+                saw_wide: &saw_wide,
+            };
+            let route = sparse::Route { finder, walker, epoch: self.epochs.next_epoch(finder.marks) };
+            let extra = ws_fresh.then_some(ws);
+            let done = sparse::run(route, dirty, extra, columns, mode.parallel, writes, split);
+            self.wide |= saw_wide.load(Ordering::Relaxed);
+            return PassStats { dirty_roots: done.roots, recomputed: done.written };
+        }
         let roots = self.epochs.find(finder, dirty, ws_fresh.then_some(ws), mode.parallel, split.find_chunk);
         let saw_wide = AtomicBool::new(false);
         let columns =

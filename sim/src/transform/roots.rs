@@ -77,7 +77,7 @@ pub(crate) struct Finder<'a> {
 
 impl Epochs {
     /// Starts a new pass and returns its epoch.
-    fn next_epoch(&mut self, marks: &[AtomicU32]) -> u32 {
+    pub fn next_epoch(&mut self, marks: &[AtomicU32]) -> u32 {
         if self.epoch == MAX_EPOCH {
             for m in marks {
                 m.store(0, Ordering::Relaxed);
@@ -196,16 +196,21 @@ impl<'a> Finder<'a> {
     /// visited; also the slot of `start`. The climb stops at the first node stamped this
     /// pass, or at the Workspace: every node on the way is in the world by the arena's
     /// invariant, so no flag needs reading.
-    fn covered(&self, epoch: u32, start: Option<Id>, path: &mut Vec<u32>) -> (bool, Option<u32>) {
+    pub fn covered(&self, epoch: u32, start: Option<Id>, path: &mut Vec<u32>) -> (bool, Option<u32>) {
+        let Some((first, node)) = start.and_then(|id| self.view.locate(id)) else { return (false, None) };
+        // The usual case: the parent was stamped this pass (a node stamped this pass is in
+        // the world, and its answer is known).
+        let m = self.mark(first.0);
+        if m >> 1 == epoch {
+            return (m & 1 == 1, Some(first.0));
+        }
         path.clear();
-        let mut first = None;
-        let mut cur = start;
+        path.push(first.0);
+        let mut cur = if start == Some(self.ws) { None } else { node.parent() };
         let answer = loop {
             let Some(id) = cur else { break false };
             let Some((slot, node)) = self.view.locate(id) else { break false };
             let m = self.mark(slot.0);
-            // A node stamped this pass is in the world, and its answer is known.
-            first.get_or_insert(slot.0);
             if m >> 1 == epoch {
                 break m & 1 == 1;
             }
@@ -219,6 +224,6 @@ impl<'a> Finder<'a> {
         for &slot in path.iter() {
             self.marks[slot as usize].store(stamp, Ordering::Relaxed);
         }
-        (answer, first)
+        (answer, Some(first.0))
     }
 }

@@ -103,7 +103,9 @@ fn edit() -> impl Strategy<Value = Edit> {
     ]
 }
 
-/// Every mode, and both parallel write strategies, with thresholds that split tiny trees;
+/// Every mode, and both parallel write strategies, with thresholds that split tiny trees,
+/// through the long-list route (roots found first, in parallel when the mode is) and the
+/// short-list route (`sparse`);
 /// then the same with every dirty list taken as the whole world (listed last: their stats
 /// count the whole world, so only their worlds are compared).
 fn configs() -> Vec<(PassMode, Writes, Split)> {
@@ -114,6 +116,8 @@ fn configs() -> Vec<(PassMode, Writes, Split)> {
         min_roots: 4,
         roots_per_task: 2,
         find_chunk: 4,
+        max_sparse: 0,
+        sparse_walk: 3,
         min_whole: usize::MAX,
     };
     let mut out = Vec::new();
@@ -121,7 +125,11 @@ fn configs() -> Vec<(PassMode, Writes, Split)> {
         for simd in [false, true] {
             out.push((PassMode { parallel, simd }, Writes::Direct, tiny));
         }
+        // The short-list route for every list.
+        let sparse = Split { max_sparse: usize::MAX, ..tiny };
+        out.push((PassMode { parallel, simd: !parallel }, Writes::Direct, sparse));
     }
+    out.push((PassMode::default(), Writes::CollectScatter, Split { max_sparse: usize::MAX, ..tiny }));
     out.push((PassMode::default(), Writes::CollectScatter, tiny));
     out.push((PassMode::default(), Writes::Direct, Split::default()));
     let whole = Split { min_whole: 1, ..tiny };
@@ -314,4 +322,66 @@ fn reused_slots_belong_to_their_new_node() {
     let dirty = arena.take_dirty_transforms();
     worlds.update(&arena, &dirty, PassMode::default());
     assert_eq!(worlds.get(&arena, b), Some(WorldTransform::IDENTITY));
+}
+
+#[test]
+fn the_short_list_route_agrees_with_the_long_one_on_scattered_edits() {
+    // A root, 30 children, 10 each, 9 each: the large tree's shape, scaled down.
+    let mut arena = Arena::new();
+    let ws = arena.workspace();
+    let top = arena.create(Class::Model, "Top", Some(ws)).unwrap();
+    let mut nodes = vec![top];
+    let mut level = vec![top];
+    for fan in [30, 10, 9] {
+        let mut next = Vec::new();
+        for &p in &level {
+            for k in 0..fan {
+                let id = arena.create(Class::Part, "N", Some(p)).unwrap();
+                let t = nodes.len() as f32;
+                arena.set_transform(id, local((t * 0.1, 1.0, -(k as f32)), (0.01 * t, 0.2, -0.3))).unwrap();
+                next.push(id);
+                nodes.push(id);
+            }
+        }
+        level = next;
+    }
+    let loose = arena.create(Class::Part, "Loose", None).unwrap();
+    let first = arena.take_dirty_transforms();
+    let short = Split { max_sparse: usize::MAX, sparse_walk: 50, min_roots: 8, ..Split::default() };
+    let long = Split { max_sparse: 0, min_roots: 8, roots_per_task: 4, find_chunk: 16, ..Split::default() };
+    let configs = [(false, short), (true, short), (false, long), (true, long)];
+    let mut worlds: Vec<WorldTransforms> = configs.iter().map(|_| WorldTransforms::new()).collect();
+    let pool = pool();
+    for round in 0..3u32 {
+        let dirty = if round == 0 {
+            first.clone()
+        } else {
+            // About 1% scattered, plus a dirty node under a dirty node, repeats and a
+            // detached node.
+            for (k, &id) in nodes.iter().enumerate().skip(round as usize).step_by(97) {
+                arena.set_position(id, Vec3::new(k as f32, round as f32, 0.5)).unwrap();
+            }
+            arena.set_rotation(nodes[1], Quat::from_rotation_x(0.1 * round as f32)).unwrap();
+            arena.set_position(nodes[40], Vec3::splat(round as f32)).unwrap();
+            let mut dirty = arena.take_dirty_transforms();
+            dirty.extend([nodes[40], nodes[1], loose]);
+            dirty
+        };
+        let stats: Vec<PassStats> = configs
+            .iter()
+            .zip(&mut worlds)
+            .map(|((parallel, split), w)| {
+                let mode = PassMode { parallel: *parallel, simd: true };
+                pool.install(|| w.update_with(&arena, &dirty, mode, Writes::Direct, *split))
+            })
+            .collect();
+        assert!(stats.windows(2).all(|s| s[0] == s[1]), "round {round}: {stats:?}");
+        assert_matches_reference(&arena, &worlds[0]);
+        assert_eq!(worlds[0].get(&arena, loose), None, "detached nodes are never visited");
+        for w in &worlds[1..] {
+            for slot in 0..arena.slot_capacity() as u32 {
+                assert_eq!(worlds[0].at(Slot(slot)), w.at(Slot(slot)), "slot {slot}, round {round}");
+            }
+        }
+    }
 }

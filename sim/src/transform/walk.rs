@@ -28,6 +28,15 @@ use super::sink::{Collect, ColumnsMut, Parents, RawColumns, Sink};
 use arbor_core::{Id, NodesView};
 use rayon::prelude::*;
 
+/// Child arrays shorter than this are composed one child at a time rather than in SIMD
+/// batches: filling a batch, transposing it and scattering it back cost more than the
+/// arithmetic saved until the array fills a couple of batches. By cachegrind on the 1%-dirty
+/// large tree (units of 9 and 10 children), 126 instructions per child one by one against
+/// 157 in batches (188 with batches composed lane by lane); best of 40 rounds, the pass took
+/// about 90 µs one by one against about 100–110 µs with batches. (Prefetching the
+/// children's lines first did not help.)
+const ONE_BY_ONE_BELOW: usize = 2 * LANES;
+
 /// When a walk is shared between threads.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Split {
@@ -45,6 +54,13 @@ pub(crate) struct Split {
     pub roots_per_task: usize,
     /// Dirty ids per task when finding the roots of a long dirty list.
     pub find_chunk: usize,
+    /// Longest dirty list that takes the short-list route (`sparse`: roots found on the
+    /// calling thread, their worlds computed as they are found); longer lists have their
+    /// roots found in parallel first.
+    pub max_sparse: usize,
+    /// Worlds the short-list route writes below its roots (per thread) before it hands the
+    /// rest of their subtrees to the level-by-level walk, which can share a wide level out.
+    pub sparse_walk: usize,
     /// Fewest dirty ids for which a dirty list covering half the arena's live nodes is
     /// replaced by the whole world (see `WorldTransforms::update`).
     pub min_whole: usize,
@@ -59,6 +75,8 @@ impl Default for Split {
             min_roots: 256,
             roots_per_task: 256,
             find_chunk: 4096,
+            max_sparse: 8192,
+            sparse_walk: 4096,
             min_whole: 1024,
         }
     }
@@ -87,6 +105,9 @@ impl<'a> Walker<'a> {
         sink: &mut S,
         next: &mut Vec<Unit<'a>>,
     ) -> usize {
+        if !self.simd || kids.len() < ONE_BY_ONE_BELOW {
+            return self.siblings_one_by_one(frame, kids, sink, next);
+        }
         let mut kids = kids.iter().copied().filter(|id| !id.is_none());
         let mut written = 0;
         loop {
@@ -123,12 +144,47 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// [`siblings`](Self::siblings) one child at a time, straight from the page into the
+    /// sink: no batch to fill and transpose.
+    fn siblings_one_by_one<S: Sink>(
+        &self,
+        frame: &Frame,
+        kids: &'a [Id],
+        sink: &mut S,
+        next: &mut Vec<Unit<'a>>,
+    ) -> usize {
+        let mut written = 0;
+        for &id in kids {
+            if id.is_none() {
+                continue;
+            }
+            // A child of a live node is live; see `siblings`.
+            let Some((slot, node)) = self.view.locate(id) else { continue };
+            let world = compose::<f32>(frame, local_pose(&node.transform()));
+            sink.put(slot.0, id, PoseCell::new(&world));
+            written += 1;
+            let grandkids = node.children().as_slice();
+            if !grandkids.is_empty() {
+                next.push((world, grandkids));
+            }
+        }
+        written
+    }
+
     /// Walks every subtree below the units on `stack`, emptying it: depth first, each
     /// node's children computed together as one run of siblings, then visited first to last
     /// (pre-order), which follows slot order wherever the tree was created parent first.
     pub fn drain<S: Sink>(&self, stack: &mut Vec<Unit<'a>>, sink: &mut S) -> usize {
+        self.drain_until(stack, sink, usize::MAX)
+    }
+
+    /// [`drain`](Self::drain), but stops once at least `limit` worlds are written, leaving
+    /// the units not yet walked on `stack` (disjoint subtrees, still to compute).
+    pub fn drain_until<S: Sink>(&self, stack: &mut Vec<Unit<'a>>, sink: &mut S, limit: usize) -> usize {
         let mut written = 0;
-        while let Some((pose, kids)) = stack.pop() {
+        while written < limit
+            && let Some((pose, kids)) = stack.pop()
+        {
             let first = stack.len();
             written += self.siblings(&Frame::new(pose), kids, sink, stack);
             stack[first..].reverse();
@@ -222,7 +278,27 @@ pub(crate) fn run<'a>(
             units.push((world, children));
         }
     }
-    let mut written = roots.len();
+    roots.len() + run_units(walker, units, columns, parallel, writes, split)
+}
+
+/// Computes every subtree below `units` (parents whose worlds are written), in parallel
+/// over disjoint subtrees when `parallel` and the pool has more than one thread and a level
+/// is wide enough. Returns the number of worlds written.
+pub(crate) fn run_units<'a>(
+    walker: Walker<'a>,
+    mut units: Vec<Unit<'a>>,
+    mut columns: ColumnsMut<'_>,
+    parallel: bool,
+    writes: Writes,
+    split: Split,
+) -> usize {
+    let threads = rayon::current_num_threads();
+    if !(parallel && threads > 1) {
+        // The units as a stack, first on top: each subtree depth first, in order.
+        units.reverse();
+        return walker.drain(&mut units, &mut columns);
+    }
+    let mut written = 0;
     // Walk level by level on this thread until a level is wide enough to share out (a
     // single deep chain never is, and stays sequential).
     while !units.is_empty() {

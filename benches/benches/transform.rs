@@ -91,19 +91,15 @@
 //! `get` alone over 101,000 nodes (1.06 ms in a quiet moment), the floor under any pass
 //! built on the public per-node API, which the pass no longer uses.
 
-use arbor_core::{Arena, Class, Id, LocalTransform};
+#[path = "common/transform_fixture.rs"]
+mod fixture;
+
+use arbor_core::{Arena, Id};
 use arbor_sim::{PassMode, WorldTransforms};
-use bevy_ecs::change_detection::DetectChangesMut;
-use bevy_ecs::prelude::{ChildOf, Entity, IntoScheduleConfigs, Schedule, World};
-use bevy_tasks::{ComputeTaskPool, TaskPoolBuilder};
-use bevy_transform::components::Transform;
-use bevy_transform::systems::{
-    StaticTransformOptimizations, mark_dirty_trees, propagate_parent_transforms, sync_simple_transforms,
-};
 use criterion::{
     BenchmarkGroup, Criterion, SamplingMode, criterion_group, criterion_main, measurement::WallTime,
 };
-use glam::{Quat, Vec3};
+use fixture::{Bevy, build_arena, large_tree, local_of, pick};
 use rayon::ThreadPool;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -133,55 +129,7 @@ fn gen_non_uniform_tree(depth: u32, width: u32) -> Vec<usize> {
     tree
 }
 
-/// The large tree: a root, 1,000 children, 10 each, 9 each.
-fn large_tree() -> Vec<usize> {
-    let mut map = vec![0; 1_000];
-    map.extend((1..=1_000).flat_map(|p| std::iter::repeat_n(p, 10)));
-    map.extend((1_001..=11_000).flat_map(|p| std::iter::repeat_n(p, 9)));
-    map
-}
-
-/// Local transform of node `i`: bevy's circle placement plus a small rotation.
-fn local_of(i: usize) -> (Vec3, Quat) {
-    let a = (i % 97) as f32 / 97.0;
-    (Vec3::new(a.cos() * 32.0, a.sin() * 32.0, 0.5), Quat::from_rotation_z(a * 0.3).normalize())
-}
-
-/// Every node (`all`) or a fixed pseudo-random ~1% of them, never the root (a dirty root
-/// would make the whole tree dirty).
-fn pick(n: usize, all: bool) -> Vec<usize> {
-    let mix = |i: usize| {
-        let mut z = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z ^ (z >> 31)
-    };
-    (0..n).filter(|&i| all || (i > 0 && mix(i) % 100 == 0)).collect()
-}
-
 // ---- ours ----
-
-/// The shape in an arena: the root is a Model under the Workspace, inner nodes Models,
-/// leaves Parts. Returns the arena (dirty list drained) and the ids in map order.
-fn build_arena(map: &[usize]) -> (Arena, Vec<Id>) {
-    let n = map.len() + 1;
-    let mut inner = vec![false; n];
-    for &p in map {
-        inner[p] = true;
-    }
-    let mut arena = Arena::new();
-    let mut ids = Vec::with_capacity(n);
-    for i in 0..n {
-        let parent = if i == 0 { arena.workspace() } else { ids[map[i - 1]] };
-        let class = if inner[i] { Class::Model } else { Class::Part };
-        let id = arena.create(class, "N", Some(parent)).expect("create");
-        let (position, rotation) = local_of(i);
-        arena.set_transform(id, LocalTransform { position, rotation }).expect("set");
-        ids.push(id);
-    }
-    arena.drain_events();
-    arena.drain_events();
-    (arena, ids)
-}
 
 fn pool(threads: usize) -> ThreadPool {
     rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("rayon pool")
@@ -253,54 +201,6 @@ impl Plain {
         }
     }
 }
-
-// ---- bevy ----
-
-struct Bevy {
-    world: World,
-    schedule: Schedule,
-    entities: Vec<Entity>,
-}
-
-impl Bevy {
-    fn new(map: &[usize]) -> Self {
-        ComputeTaskPool::get_or_init(|| TaskPoolBuilder::new().num_threads(2).build());
-        let mut world = World::new();
-        let mut entities: Vec<Entity> = Vec::with_capacity(map.len() + 1);
-        for i in 0..=map.len() {
-            let (translation, rotation) = local_of(i);
-            let t = Transform { translation, rotation, scale: Vec3::ONE };
-            let e = if i == 0 {
-                world.spawn(t).id()
-            } else {
-                world.spawn((t, ChildOf(entities[map[i - 1]]))).id()
-            };
-            entities.push(e);
-        }
-        world.insert_resource(StaticTransformOptimizations::default());
-        let mut schedule = Schedule::default();
-        schedule.add_systems((mark_dirty_trees, propagate_parent_transforms, sync_simple_transforms).chain());
-        schedule.run(&mut world);
-        schedule.run(&mut world);
-        Self { world, schedule, entities }
-    }
-
-    /// Times `iters` runs, marking `changed` before each (untimed).
-    fn timed(&mut self, iters: u64, changed: &[usize]) -> Duration {
-        let mut total = Duration::ZERO;
-        for _ in 0..iters {
-            for &i in changed {
-                self.world.get_mut::<Transform>(self.entities[i]).expect("transform").set_changed();
-            }
-            let start = Instant::now();
-            self.schedule.run(&mut self.world);
-            total += start.elapsed();
-        }
-        total
-    }
-}
-
-// ---- groups ----
 
 fn group<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
     let mut g = c.benchmark_group(name);

@@ -8,106 +8,15 @@
 //! best and the median round per variant). With `ours` as the first argument it only runs
 //! our pass on one thread in a loop (for `perf` or `cachegrind`).
 
-use arbor_core::{Arena, Class, Id, LocalTransform};
+#[path = "../benches/common/transform_fixture.rs"]
+#[allow(dead_code)]
+mod fixture;
+
+use arbor_core::{Arena, Id};
 use arbor_sim::{PassMode, WorldTransforms};
-use bevy_ecs::change_detection::DetectChangesMut;
-use bevy_ecs::prelude::{ChildOf, Entity, IntoScheduleConfigs, Schedule, World};
-use bevy_tasks::{ComputeTaskPool, TaskPoolBuilder};
-use bevy_transform::components::Transform;
-use bevy_transform::systems::{
-    StaticTransformOptimizations, mark_dirty_trees, propagate_parent_transforms, sync_simple_transforms,
-};
-use glam::{Quat, Vec3};
+use fixture::{Bevy, build_arena, large_tree, pick};
 use std::hint::black_box;
-use std::time::{Duration, Instant};
-
-/// The large tree: a root, 1,000 children, 10 each, 9 each (node i > 0 has parent
-/// `map[i - 1]`).
-fn large_tree() -> Vec<usize> {
-    let mut map = vec![0; 1_000];
-    map.extend((1..=1_000).flat_map(|p| std::iter::repeat_n(p, 10)));
-    map.extend((1_001..=11_000).flat_map(|p| std::iter::repeat_n(p, 9)));
-    map
-}
-
-fn local_of(i: usize) -> (Vec3, Quat) {
-    let a = (i % 97) as f32 / 97.0;
-    (Vec3::new(a.cos() * 32.0, a.sin() * 32.0, 0.5), Quat::from_rotation_z(a * 0.3).normalize())
-}
-
-/// The bench's fixed ~1% (never the root).
-fn pick(n: usize) -> Vec<usize> {
-    let mix = |i: usize| {
-        let mut z = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z ^ (z >> 31)
-    };
-    (1..n).filter(|&i| mix(i) % 100 == 0).collect()
-}
-
-fn build_arena(map: &[usize]) -> (Arena, Vec<Id>) {
-    let n = map.len() + 1;
-    let mut inner = vec![false; n];
-    for &p in map {
-        inner[p] = true;
-    }
-    let mut arena = Arena::new();
-    let mut ids = Vec::with_capacity(n);
-    for i in 0..n {
-        let parent = if i == 0 { arena.workspace() } else { ids[map[i - 1]] };
-        let class = if inner[i] { Class::Model } else { Class::Part };
-        let id = arena.create(class, "N", Some(parent)).expect("create");
-        let (position, rotation) = local_of(i);
-        arena.set_transform(id, LocalTransform { position, rotation }).expect("set");
-        ids.push(id);
-    }
-    arena.drain_events();
-    arena.drain_events();
-    (arena, ids)
-}
-
-struct Bevy {
-    world: World,
-    schedule: Schedule,
-    entities: Vec<Entity>,
-}
-
-impl Bevy {
-    fn new(map: &[usize]) -> Self {
-        ComputeTaskPool::get_or_init(|| TaskPoolBuilder::new().num_threads(2).build());
-        let mut world = World::new();
-        let mut entities: Vec<Entity> = Vec::with_capacity(map.len() + 1);
-        for i in 0..=map.len() {
-            let (translation, rotation) = local_of(i);
-            let t = Transform { translation, rotation, scale: Vec3::ONE };
-            let e = if i == 0 {
-                world.spawn(t).id()
-            } else {
-                world.spawn((t, ChildOf(entities[map[i - 1]]))).id()
-            };
-            entities.push(e);
-        }
-        world.insert_resource(StaticTransformOptimizations::default());
-        let mut schedule = Schedule::default();
-        schedule.add_systems((mark_dirty_trees, propagate_parent_transforms, sync_simple_transforms).chain());
-        schedule.run(&mut world);
-        schedule.run(&mut world);
-        Self { world, schedule, entities }
-    }
-
-    fn timed(&mut self, passes: u32, changed: &[usize]) -> Duration {
-        let mut total = Duration::ZERO;
-        for _ in 0..passes {
-            for &i in changed {
-                self.world.get_mut::<Transform>(self.entities[i]).expect("transform").set_changed();
-            }
-            let start = Instant::now();
-            self.schedule.run(&mut self.world);
-            total += start.elapsed();
-        }
-        total
-    }
-}
+use std::time::Instant;
 
 fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("rayon pool")
@@ -128,7 +37,7 @@ fn main() {
     let map = large_tree();
     let n = map.len() + 1;
     let (arena, ids) = build_arena(&map);
-    let dirty: Vec<Id> = pick(n).iter().map(|&i| ids[i]).collect();
+    let dirty: Vec<Id> = pick(n, false).iter().map(|&i| ids[i]).collect();
     let mut worlds = WorldTransforms::new();
     worlds.update(&arena, &ids, PassMode::default());
     let stats = worlds.update(&arena, &dirty, PassMode::default());
@@ -151,7 +60,7 @@ fn main() {
     let passes: u32 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(100);
     let pools = [pool(1), pool(2)];
     let mut bevy = Bevy::new(&map);
-    let changed = pick(n);
+    let changed = pick(n, false);
     let names = ["ours t1", "ours t2", "bevy"];
     let mut samples: [Vec<f64>; 3] = Default::default();
     for _ in 0..rounds {
@@ -167,7 +76,8 @@ fn main() {
             samples[t].push(elapsed.as_secs_f64() * 1e6 / passes as f64);
         }
         let bevy_passes = (passes / 10).max(1);
-        samples[2].push(bevy.timed(bevy_passes, &changed).as_secs_f64() * 1e6 / bevy_passes as f64);
+        samples[2]
+            .push(bevy.timed(u64::from(bevy_passes), &changed).as_secs_f64() * 1e6 / bevy_passes as f64);
     }
     for s in &mut samples {
         s.sort_by(f64::total_cmp);

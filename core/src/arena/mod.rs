@@ -277,10 +277,7 @@ impl Arena {
             occupied: 0,
             child_pos: Vec::new(),
             indexes: Indexes::default(),
-            components: ComponentStore {
-                write_log_capacity,
-                ..ComponentStore::default()
-            },
+            components: ComponentStore { write_log_capacity, ..ComponentStore::default() },
             component_refs: FxHashMap::default(),
             events: Vec::new(),
             doomed: Vec::new(),

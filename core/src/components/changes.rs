@@ -11,10 +11,13 @@
 //!   entries (moved, removed or overwritten rows) are dropped and repeated ones collapse.
 //!
 //! Both report rows in ascending order, so callers see the same list whichever answered.
+//! The log path sorts its candidate rows when they are few, else marks them in a
+//! thread-local bitmap (kept all zero between calls) and walks the marked chunks and groups.
 
 use super::column::{CHUNK_ROWS, GROUP_ROWS};
 use super::table::Table;
 use crate::id::Id;
+use std::cell::RefCell;
 
 /// The log answers when it names at most one row in this many...
 const LOG_SCAN_RATIO: usize = 16;
@@ -28,10 +31,40 @@ const SORT_RATIO: usize = 256;
 const SPARSE_GROUP: u32 = 4;
 const GROUPS_PER_CHUNK: usize = CHUNK_ROWS / GROUP_ROWS;
 
-/// Rows a write log names: sorted and unique, or as a bitmap over the table's rows.
-pub(crate) enum Candidates {
-    Sorted(Vec<u32>),
-    Bits(Vec<u64>),
+/// Scratch marks for the log path: one bit per row, one bit per chunk holding a marked row.
+///
+/// Invariant: all zero between calls (the walk that reads a mark clears it), so a call
+/// touches only the words it marks instead of clearing a table-sized bitmap.
+#[derive(Default)]
+struct Marks {
+    rows: Vec<u64>,
+    chunks: Vec<u64>,
+}
+
+impl Marks {
+    /// Clears the marks of a table of `chunks` chunks (after an abandoned marking).
+    fn clear(&mut self, chunks: usize) {
+        for cw in 0..chunks.div_ceil(64) {
+            let mut marked = std::mem::take(&mut self.chunks[cw]);
+            while marked != 0 {
+                let k = cw * 64 + marked.trailing_zeros() as usize;
+                marked &= marked - 1;
+                self.rows[k * GROUPS_PER_CHUNK..(k + 1) * GROUPS_PER_CHUNK].fill(0);
+            }
+        }
+    }
+
+    /// Makes room for a table of `chunks` chunks (new words are zero).
+    fn fit(&mut self, chunks: usize) {
+        if self.rows.len() < chunks * GROUPS_PER_CHUNK {
+            self.rows.resize(chunks * GROUPS_PER_CHUNK, 0);
+            self.chunks.resize(chunks.div_ceil(64), 0);
+        }
+    }
+}
+
+thread_local! {
+    static MARKS: RefCell<Marks> = RefCell::default();
 }
 
 /// Bit `i` set when `ticks[i] > since` (at most 64 ticks), computed without branches.
@@ -71,65 +104,114 @@ impl Table {
         }
     }
 
-    /// Calls `f` with every instance whose component slot `s` was written after `since`, in
-    /// row order: from the slot's write log when it still reaches back to `since` and names
-    /// few rows, else by scanning the chunks' revision groups.
-    pub fn for_each_id_written_since(&self, s: usize, since: u64, mut f: impl FnMut(Id)) {
-        match self.logged_rows_since(s, since) {
-            Some(Candidates::Sorted(rows)) => self.emit_sorted(s, since, &rows, f),
-            Some(Candidates::Bits(bits)) => self.emit_marked(s, since, &bits, f),
-            None => {
-                for k in 0..self.chunk_count() {
-                    let ids: &[Id] = bytemuck::cast_slice(self.ids.blocks(k));
-                    self.for_each_row_written_since(s, k, since, |i| f(ids[i]));
-                }
+    /// Appends to `out` every instance whose component slot `s` was written after `since`,
+    /// in row order: from the slot's write log when it still reaches back to `since` and
+    /// names few rows, else by scanning the chunks' revision groups.
+    pub fn ids_written_since(&self, s: usize, since: u64, out: &mut Vec<Id>) {
+        if !self.answer_from_log(s, since, out) {
+            for k in 0..self.chunk_count() {
+                let ids: &[Id] = bytemuck::cast_slice(self.ids.blocks(k));
+                self.for_each_row_written_since(s, k, since, |i| out.push(ids[i]));
             }
         }
     }
 
-    /// The rows slot `s`'s log names as written after `since`, deduplicated; `None` if the
-    /// log no longer reaches back to `since` or names too many rows to beat the group scan.
-    pub(crate) fn logged_rows_since(&self, s: usize, since: u64) -> Option<Candidates> {
-        let log = &self.logs[s];
-        let limit = (self.len / LOG_SCAN_RATIO).max(LOG_MIN_ROWS);
-        let mut named = 0usize;
-        for run in log.since(since)? {
-            named += run.iter().map(|e| e.rows as usize).sum::<usize>();
-            if named > limit {
-                return None;
-            }
+    /// Most rows the log path may visit before the group scan is cheaper.
+    #[inline]
+    fn log_limit(&self) -> usize {
+        (self.len / LOG_SCAN_RATIO).max(LOG_MIN_ROWS)
+    }
+
+    /// Whether slot `s`'s log would answer `since` (it reaches back to it, and names few
+    /// enough entries and rows).
+    #[cfg(test)]
+    pub(crate) fn log_may_answer(&self, s: usize, since: u64) -> bool {
+        let entries = self.logs[s].count_since(since);
+        entries.is_some_and(|n| n <= self.log_limit()) && self.for_each_logged_row(s, since, |_| ())
+    }
+
+    /// [`ids_written_since`](Self::ids_written_since) from the log; `false` (having appended
+    /// nothing) if the log cannot answer or names more rows than the scan would read.
+    fn answer_from_log(&self, s: usize, since: u64, out: &mut Vec<Id>) -> bool {
+        let Some(entries) = self.logs[s].count_since(since) else { return false };
+        if entries > self.log_limit() {
+            return false;
         }
-        // Entries past the table's end are stale (their rows were removed).
-        let range = |e: &super::writelog::Entry| {
-            let start = (e.row as usize).min(self.len);
-            start..(start + e.rows as usize).min(self.len)
-        };
-        if named * SORT_RATIO < self.len {
-            let mut rows: Vec<u32> = Vec::with_capacity(named);
-            for e in log.since(since)?.flatten() {
-                rows.extend(range(e).map(|r| r as u32));
+        if entries * SORT_RATIO < self.len {
+            let mut rows: Vec<u32> = Vec::with_capacity(entries);
+            if !self.for_each_logged_row(s, since, |r| rows.push(r as u32)) {
+                return false;
             }
             rows.sort_unstable();
             rows.dedup();
-            return Some(Candidates::Sorted(rows));
+            out.reserve(rows.len());
+            self.emit_sorted(s, since, &rows, out);
+            return true;
         }
-        let mut bits = vec![0u64; self.len.div_ceil(64)];
-        for e in log.since(since)?.flatten() {
-            let rows = range(e);
-            if rows.len() == 1 {
-                bits[rows.start / 64] |= 1 << (rows.start % 64);
+        MARKS.with_borrow_mut(|marks| {
+            marks.fit(self.chunk_count());
+            let marked = self.mark_logged(s, since, marks);
+            if marked {
+                out.reserve(entries);
+                self.emit_marked(s, since, marks, out);
             } else {
-                for r in rows {
-                    bits[r / 64] |= 1 << (r % 64);
-                }
+                marks.clear(self.chunk_count());
             }
-        }
-        Some(Candidates::Bits(bits))
+            marked
+        })
     }
 
-    /// Calls `f` with the instance in each of `rows` (ascending, unique, inside the table)
+    /// Calls `f` with each row inside the table that slot `s`'s log names as written after
+    /// `since` (entries past the table's end are stale: their rows were removed); stops and
+    /// returns `false` once more than [`log_limit`](Self::log_limit) rows were named.
+    fn for_each_logged_row(&self, s: usize, since: u64, mut f: impl FnMut(usize)) -> bool {
+        let (limit, mut named) = (self.log_limit(), 0usize);
+        for run in self.logs[s].since(since).into_iter().flatten() {
+            for e in run {
+                if e.rows == 1 {
+                    if (e.row as usize) < self.len {
+                        f(e.row as usize);
+                    }
+                    named += 1;
+                    continue;
+                }
+                named += e.rows as usize;
+                if named > limit {
+                    return false;
+                }
+                let start = (e.row as usize).min(self.len);
+                (start..(start + e.rows as usize).min(self.len)).for_each(&mut f);
+            }
+        }
+        named <= limit
+    }
+
+    /// Marks the rows slot `s`'s log names as written after `since`, and their chunks;
+    /// `false` if it named too many (see [`for_each_logged_row`](Self::for_each_logged_row)).
+    fn mark_logged(&self, s: usize, since: u64, marks: &mut Marks) -> bool {
+        // Consecutive rows often share a word: gather its bits before storing them.
+        let (mut word, mut bits) = (usize::MAX, 0u64);
+        let flush = |word: usize, bits: u64, marks: &mut Marks| {
+            if bits != 0 {
+                marks.rows[word] |= bits;
+                let k = word / GROUPS_PER_CHUNK;
+                marks.chunks[k / 64] |= 1 << (k % 64);
+            }
+        };
+        let named = self.for_each_logged_row(s, since, |r| {
+            if r / 64 != word {
+                flush(word, bits, marks);
+                (word, bits) = (r / 64, 0);
+            }
+            bits |= 1 << (r % 64);
+        });
+        flush(word, bits, marks);
+        named
+    }
+
+    /// Appends to `out` the instance in each of `rows` (ascending, unique, inside the table)
     /// whose slot `s` was written after `since`.
-    fn emit_sorted(&self, s: usize, since: u64, rows: &[u32], mut f: impl FnMut(Id)) {
+    fn emit_sorted(&self, s: usize, since: u64, rows: &[u32], out: &mut Vec<Id>) {
         let tick_col = &self.columns[self.slots[s].tick];
         let (mut chunk, mut bulk_newer) = (usize::MAX, false);
         let (mut ticks, mut ids): (&[u64], &[Id]) = (&[], &[]);
@@ -142,46 +224,51 @@ impl Table {
                 bulk_newer = self.bulk[s][k] > since;
             }
             if bulk_newer || ticks[i] > since {
-                f(ids[i]);
+                out.push(ids[i]);
             }
         }
     }
 
-    /// Calls `f` with the instance in each row marked in `bits` whose slot `s` was written
-    /// after `since`, in row order. Unmarked groups are skipped; a marked group compares its
-    /// marked rows one by one when few, else all its ticks at once.
-    fn emit_marked(&self, s: usize, since: u64, bits: &[u64], mut f: impl FnMut(Id)) {
+    /// Appends to `out` the instance in each row marked in `marks` whose slot `s` was
+    /// written after `since`, in row order, clearing the marks. Unmarked chunks and groups
+    /// are skipped; a marked group checks its marked rows one by one when few, else compares
+    /// all its ticks at once.
+    fn emit_marked(&self, s: usize, since: u64, marks: &mut Marks, out: &mut Vec<Id>) {
         let tick_col = &self.columns[self.slots[s].tick];
-        for (k, words) in bits.chunks(GROUPS_PER_CHUNK).enumerate() {
-            if words.iter().all(|w| *w == 0) {
-                continue;
-            }
-            let len = self.chunk_len(k);
-            let ticks: &[u64] = &bytemuck::cast_slice(tick_col.blocks(k))[..len];
-            let ids: &[Id] = bytemuck::cast_slice(self.ids.blocks(k));
-            // Every row newer than a newer bulk write is marked (the pass logged its range).
-            let bulk_newer = self.bulk[s][k] > since;
-            for (g, &marked) in words.iter().enumerate() {
-                if marked == 0 {
-                    continue;
-                }
-                let start = g * GROUP_ROWS;
-                let mut newer = if bulk_newer {
-                    marked
-                } else if marked.count_ones() <= SPARSE_GROUP {
-                    let (mut m, mut left) = (0u64, marked);
-                    while left != 0 {
-                        let b = left.trailing_zeros() as usize;
-                        m |= u64::from(ticks[start + b] > since) << b;
-                        left &= left - 1;
+        for cw in 0..self.chunk_count().div_ceil(64) {
+            let mut chunks = std::mem::take(&mut marks.chunks[cw]);
+            while chunks != 0 {
+                let k = cw * 64 + chunks.trailing_zeros() as usize;
+                chunks &= chunks - 1;
+                let len = self.chunk_len(k);
+                let ticks: &[u64] = &bytemuck::cast_slice(tick_col.blocks(k))[..len];
+                let ids: &[Id] = bytemuck::cast_slice(self.ids.blocks(k));
+                // A bulk write newer than `since` wrote every row, and logged them all.
+                let bulk_newer = self.bulk[s][k] > since;
+                let words = &mut marks.rows[k * GROUPS_PER_CHUNK..(k + 1) * GROUPS_PER_CHUNK];
+                for (g, word) in words.iter_mut().enumerate() {
+                    let marked = std::mem::take(word);
+                    if marked == 0 {
+                        continue;
                     }
-                    m
-                } else {
-                    marked & newer_mask(&ticks[start..(start + GROUP_ROWS).min(len)], since)
-                };
-                while newer != 0 {
-                    f(ids[start + newer.trailing_zeros() as usize]);
-                    newer &= newer - 1;
+                    let start = g * GROUP_ROWS;
+                    let mut newer = if bulk_newer {
+                        marked
+                    } else if marked.count_ones() <= SPARSE_GROUP {
+                        let (mut m, mut left) = (0u64, marked);
+                        while left != 0 {
+                            let b = left.trailing_zeros() as usize;
+                            m |= u64::from(ticks[start + b] > since) << b;
+                            left &= left - 1;
+                        }
+                        m
+                    } else {
+                        marked & newer_mask(&ticks[start..(start + GROUP_ROWS).min(len)], since)
+                    };
+                    while newer != 0 {
+                        out.push(ids[start + newer.trailing_zeros() as usize]);
+                        newer &= newer - 1;
+                    }
                 }
             }
         }

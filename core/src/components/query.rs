@@ -424,7 +424,7 @@ impl ComponentStore {
         for &t in query.tables(self) {
             let table = &self.tables[t as usize];
             let Some(s) = table.slot(c) else { continue };
-            table.for_each_id_written_since(s, since, |id| out.push(id));
+            table.ids_written_since(s, since, &mut out);
         }
         out
     }

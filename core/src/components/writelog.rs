@@ -119,6 +119,11 @@ impl WriteLog {
         }))
     }
 
+    /// Number of entries newer than `since`; `None` if some may have been dropped.
+    pub fn count_since(&self, since: u64) -> Option<usize> {
+        Some(self.since(since)?.map(<[Entry]>::len).sum())
+    }
+
     /// Heap bytes held (shared segments counted in full).
     pub fn heap_bytes(&self) -> usize {
         (self.sealed_len + self.open.capacity()) * size_of::<Entry>()

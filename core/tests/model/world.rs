@@ -29,8 +29,12 @@ impl World {
     /// A fresh world; its component tables keep write logs of at most `write_log` entries
     /// (small ones overflow within a case, so `changed_since` takes both of its paths).
     pub(crate) fn new(max_nodes: usize, seed: u64, write_log: usize) -> Self {
-        let config =
-            ArenaConfig { max_nodes, seed, component_write_log_capacity: write_log, ..ArenaConfig::default() };
+        let config = ArenaConfig {
+            max_nodes,
+            seed,
+            component_write_log_capacity: write_log,
+            ..ArenaConfig::default()
+        };
         let arena = Arena::with_config(config);
         let mut model = Model::new(max_nodes);
         for id in [model.root, model.workspace] {
@@ -300,7 +304,8 @@ impl World {
         }
         // Old revisions (answered by scans once small logs overflow) and recent ones
         // (answered from the logs).
-        let mut sinces = vec![0, m.global / 2, m.global.saturating_sub(3), m.global.saturating_sub(1), m.global];
+        let mut sinces =
+            vec![0, m.global / 2, m.global.saturating_sub(3), m.global.saturating_sub(1), m.global];
         sinces.extend(self.snaps.iter().map(|(s, _)| s.revisions().global));
         check_queries(self.arena.components(), m, self.queries.iter_mut().flatten(), &sinces);
         for (ancestor, spec, q) in &mut self.ancestry {

@@ -124,8 +124,13 @@ impl Arena {
         Ok(!had)
     }
 
+    /// Writes the defaults into component `c` of the row at `loc`, just added (its lanes
+    /// zero, its tick `rev`, logged): nothing to write when every default is zero.
     fn write_row_defaults(&mut self, loc: RowLoc, c: ComponentId, rev: u64) {
         let info = self.components.registry.info(c);
+        if info.zero_defaults {
+            return;
+        }
         let lanes: SmallVec<[LaneValue; 8]> =
             info.schema.fields.iter().flat_map(|f| encode(&FieldValue::default_of(f.ty))).collect();
         let table = self.components.tables.make_mut(loc.table as usize);

@@ -19,7 +19,8 @@
 //!
 //! Copy-on-write: full segments are sealed behind `Arc`, so cloning a log (when a table a
 //! snapshot shares is first written) copies the open segment and one pointer per sealed
-//! segment, never the whole history.
+//! segment, never the whole history. A dropped segment no clone shares is kept as the next
+//! open segment's buffer, so a busy log stops allocating.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -43,7 +44,7 @@ pub(crate) struct Entry {
 /// A bounded, segmented write log (see the module docs).
 #[derive(Clone, Debug)]
 pub(crate) struct WriteLog {
-    sealed: VecDeque<Arc<[Entry]>>,
+    sealed: VecDeque<Arc<Vec<Entry>>>,
     sealed_len: usize,
     open: Vec<Entry>,
     /// Entries per segment.
@@ -53,6 +54,8 @@ pub(crate) struct WriteLog {
     horizon: u64,
     /// Revision of the newest entry ever pushed.
     last: u64,
+    /// A dropped segment's buffer (empty), reused for the next open segment.
+    spare: Vec<Entry>,
 }
 
 impl WriteLog {
@@ -67,6 +70,7 @@ impl WriteLog {
             capacity,
             horizon: 0,
             last: 0,
+            spare: Vec::new(),
         }
     }
 
@@ -87,9 +91,13 @@ impl WriteLog {
         }
         self.last = rev;
         if self.open.len() == self.segment {
-            let full = std::mem::replace(&mut self.open, Vec::with_capacity(self.segment));
+            let next = match std::mem::take(&mut self.spare) {
+                v if v.capacity() >= self.segment => v,
+                _ => Vec::with_capacity(self.segment),
+            };
+            let full = std::mem::replace(&mut self.open, next);
             self.sealed_len += full.len();
-            self.sealed.push_back(full.into());
+            self.sealed.push_back(Arc::new(full));
         }
         self.open.push(entry);
         let keep = self.capacity.min(MIN_KEEP.max(table_len / 4));
@@ -97,6 +105,10 @@ impl WriteLog {
             let Some(old) = self.sealed.pop_front() else { break };
             self.sealed_len -= old.len();
             self.horizon = old.last().map_or(self.horizon, |e| e.rev);
+            if let Ok(mut buffer) = Arc::try_unwrap(old) {
+                buffer.clear();
+                self.spare = buffer;
+            }
         }
     }
 
@@ -127,7 +139,8 @@ impl WriteLog {
     /// Heap bytes held (shared segments counted in full).
     pub fn heap_bytes(&self) -> usize {
         (self.sealed_len + self.open.capacity()) * size_of::<Entry>()
-            + self.sealed.capacity() * size_of::<Arc<[Entry]>>()
+            + self.spare.capacity() * size_of::<Entry>()
+            + self.sealed.capacity() * size_of::<Arc<Vec<Entry>>>()
     }
 }
 

@@ -93,7 +93,7 @@ impl Arena {
         c: ComponentId,
         values: Option<&[FieldValue]>,
     ) -> Result<bool, ArenaError> {
-        self.live_slot(id)?;
+        let slot = self.live_slot(id)?;
         if c.index() >= self.components.registry.len() {
             return Err(SchemaError::UnknownComponent(format!("#{}", c.0)).into());
         }
@@ -107,8 +107,8 @@ impl Arena {
         let rev = self.revisions.bump();
         let required = self.components.registry.info(c).requires.clone();
         for r in required.into_iter().chain([c]) {
-            if !self.components.has(id, r) {
-                let loc = self.components.loc(id);
+            let loc = self.components.loc(id);
+            if !self.components.row_has(loc, r) {
                 let to =
                     self.components.neighbour(loc.map(|l| l.table), r, true).expect("adding gives a table");
                 let new_loc = self.components.move_row(id, loc, to, rev).expect("row placed");
@@ -120,7 +120,7 @@ impl Arena {
         if let Some(v) = values {
             self.write_row(id, c, v, rev);
         }
-        self.stamp(self.slot_of(id), rev);
+        self.stamp(slot, rev);
         Ok(!had)
     }
 
@@ -167,13 +167,13 @@ impl Arena {
     /// Removes component `c` from `id`, together with every component on `id` that requires
     /// it. Returns whether `id` had `c`.
     pub fn remove_component(&mut self, id: Id, c: ComponentId) -> Result<bool, ArenaError> {
-        self.live_slot(id)?;
+        let slot = self.live_slot(id)?;
         if !self.components.has(id, c) {
             return Ok(false);
         }
         let rev = self.revisions.bump();
         self.remove_component_at(id, c, rev);
-        self.stamp(self.slot_of(id), rev);
+        self.stamp(slot, rev);
         Ok(true)
     }
 
@@ -211,7 +211,7 @@ impl Arena {
         field: &str,
         value: FieldValue,
     ) -> Result<bool, ArenaError> {
-        self.live_slot(id)?;
+        let slot = self.live_slot(id)?;
         if c.index() >= self.components.registry.len() {
             return Err(SchemaError::UnknownComponent(format!("#{}", c.0)).into());
         }
@@ -241,7 +241,7 @@ impl Arena {
         }
         let rev = self.revisions.bump();
         self.write_field_unchecked(id, c, f, &value, rev);
-        self.stamp(self.slot_of(id), rev);
+        self.stamp(slot, rev);
         Ok(true)
     }
 
@@ -260,7 +260,7 @@ impl Arena {
     /// they require with defaults first. Their types must be registered with
     /// [`register_pod`](Self::register_pod).
     pub fn insert_pod<B: PodBundle>(&mut self, id: Id, bundle: &B) -> Result<(), ArenaError> {
-        self.live_slot(id)?;
+        let slot = self.live_slot(id)?;
         let ids = self.pod_ids::<B>()?;
         let rev = self.revisions.bump();
         let mut loc = self.components.loc(id);
@@ -276,7 +276,7 @@ impl Arena {
             }
             self.write_pod_bytes(loc.expect("row placed"), c, bytes, rev);
         }
-        self.stamp(self.slot_of(id), rev);
+        self.stamp(slot, rev);
         Ok(())
     }
 

@@ -91,17 +91,24 @@ impl WriteLog {
         }
         self.last = rev;
         if self.open.len() == self.segment {
-            let next = match std::mem::take(&mut self.spare) {
-                v if v.capacity() >= self.segment => v,
-                _ => Vec::with_capacity(self.segment),
-            };
-            let full = std::mem::replace(&mut self.open, next);
-            self.sealed_len += full.len();
-            self.sealed.push_back(Arc::new(full));
+            self.seal(table_len);
         }
         self.open.push(entry);
+    }
+
+    /// Seals the full open segment, then drops the oldest sealed ones until the log, with a
+    /// full open segment, keeps at most its capacity (or a quarter of `table_len` rows'
+    /// worth, whichever is less, but not below `MIN_KEEP`).
+    fn seal(&mut self, table_len: usize) {
+        let next = match std::mem::take(&mut self.spare) {
+            v if v.capacity() >= self.segment => v,
+            _ => Vec::with_capacity(self.segment),
+        };
+        let full = std::mem::replace(&mut self.open, next);
+        self.sealed_len += full.len();
+        self.sealed.push_back(Arc::new(full));
         let keep = self.capacity.min(MIN_KEEP.max(table_len / 4));
-        while self.sealed_len + self.open.len() > keep {
+        while self.sealed_len + self.segment > keep {
             let Some(old) = self.sealed.pop_front() else { break };
             self.sealed_len -= old.len();
             self.horizon = old.last().map_or(self.horizon, |e| e.rev);

@@ -97,11 +97,12 @@ impl<T> CowVec<T> {
         self.tags.push(*self.epoch.get_mut());
     }
 
-    /// Drops the last item.
+    /// Removes the last item and returns it if no clone shares it (for reuse of its
+    /// allocations).
     #[inline]
-    pub fn pop(&mut self) {
-        self.items.pop();
+    pub fn pop_owned(&mut self) -> Option<T> {
         self.tags.pop();
+        Arc::into_inner(self.items.pop()?)
     }
 
     /// Whether item `i` of `self` and of `other` are the same allocation (shared by a clone).

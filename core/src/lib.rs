@@ -39,7 +39,7 @@ pub use class::{ALL_CLASSES, ALL_FAMILIES, Class, Family};
 pub use components::{
     Block, CHUNK_ROWS, ChunkLanes, ChunkView, ComponentId, ComponentInfo, ComponentStore, FieldDef,
     FieldType, FieldValue, Lane, LaneKind, PodBundle, PodComponent, Query, RefPolicy, Schema, SchemaError,
-    SchemaRegistry,
+    SchemaRegistry, WRITE_LOG_CAPACITY,
 };
 pub use error::ArenaError;
 pub use events::InstanceEvent;

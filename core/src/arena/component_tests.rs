@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::components::{FieldDef, Lane};
-use crate::{ArenaError, GraftPolicy};
+use crate::{ArenaConfig, ArenaError, GraftPolicy};
 use glam::Vec3;
 
 fn health() -> Schema {
@@ -358,4 +358,57 @@ fn changed_since_is_exact_across_row_groups_and_row_moves() {
     assert_eq!(arena.components().changed_since(&mut Query::new(&[vel]), vel, since), vec![ids[0]]);
     let diff = arena.snapshot().diff(&arena.snapshot());
     assert!(diff.components.written.is_empty());
+}
+
+/// Whether `id`'s table would answer `changed_since(c, since)` from its write log.
+fn log_may_answer(store: &ComponentStore, id: Id, c: ComponentId, since: u64) -> bool {
+    let table = &store.tables[store.loc(id).unwrap().table as usize];
+    table.log_may_answer(table.slot(c).unwrap(), since)
+}
+
+#[test]
+fn changed_since_answers_from_the_write_log_until_it_overflows_then_scans() {
+    let mut arena =
+        Arena::with_config(ArenaConfig { component_write_log_capacity: 8, ..ArenaConfig::default() });
+    let pos = arena.register_pod::<Position>().unwrap();
+    let vel = arena.register_pod::<Velocity>().unwrap();
+    let ids = arena
+        .spawn_batch(Class::Part, "P", None, (0..3000).map(|i| (Position { p: [i as f32; 3] },)))
+        .unwrap();
+    let mut q = Query::new(&[pos]);
+    let write = |arena: &mut Arena, rows: &[usize], x: f32| {
+        for &r in rows {
+            arena.set_field(ids[r], pos, "Value", FieldValue::Vector3(Vec3::splat(x))).unwrap();
+        }
+    };
+    let sorted = |mut v: Vec<Id>| {
+        v.sort();
+        v
+    };
+    let of = |rows: &[usize]| sorted(rows.iter().map(|&r| ids[r]).collect::<Vec<_>>());
+    let since = arena.revisions().global;
+    write(&mut arena, &[2999, 7, 1500, 7], -1.0);
+    assert!(log_may_answer(arena.components(), ids[0], pos, since));
+    assert_eq!(arena.components().changed_since(&mut q, pos, since), of(&[7, 1500, 2999]), "row order, once");
+    let snap = arena.snapshot();
+    let more: Vec<usize> = (100..120).collect();
+    write(&mut arena, &more, -2.0);
+    assert!(!log_may_answer(arena.components(), ids[0], pos, since), "overflowed");
+    let all: Vec<usize> = [7, 1500, 2999].into_iter().chain(more.iter().copied()).collect();
+    assert_eq!(arena.components().changed_since(&mut q, pos, since), of(&all), "the scan answers");
+    assert!(log_may_answer(snap.components(), ids[0], pos, since), "the snapshot keeps its log");
+    assert_eq!(snap.components().changed_since(&mut q, pos, since), of(&[7, 1500, 2999]));
+    // A chunk pass logs the whole table: too many rows for the log, so the scan answers.
+    let before_pass = arena.revisions().global;
+    let x = Lane { component: pos, lane: 0 };
+    arena.for_each_chunk_mut(&mut q, &[], &[x], |mut c| c.write::<f32>(0).fill(3.0));
+    assert!(!log_may_answer(arena.components(), ids[0], pos, before_pass));
+    assert_eq!(arena.components().changed_since(&mut q, pos, before_pass).len(), 3000);
+    // After it, the log answers again, across a row leaving the table (its Position write
+    // travels with it) and the last row filling its place.
+    let since = arena.revisions().global;
+    write(&mut arena, &[10, 2999], -3.0);
+    arena.add_component(ids[10], vel, None).unwrap();
+    assert!(log_may_answer(arena.components(), ids[0], pos, since));
+    assert_eq!(arena.components().changed_since(&mut q, pos, since), vec![ids[2999], ids[10]]);
 }

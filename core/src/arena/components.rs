@@ -99,7 +99,7 @@ impl Arena {
         c: ComponentId,
         values: Option<&[FieldValue]>,
     ) -> Result<bool, ArenaError> {
-        self.live_slot(id)?;
+        let slot = self.live_slot(id)?;
         if c.index() >= self.components.registry.len() {
             return Err(SchemaError::UnknownComponent(format!("#{}", c.0)).into());
         }
@@ -113,8 +113,8 @@ impl Arena {
         let rev = self.revisions.bump();
         let required = self.components.registry.info(c).requires.clone();
         for r in required.into_iter().chain([c]) {
-            if !self.components.has(id, r) {
-                let loc = self.components.loc(id);
+            let loc = self.components.loc(id);
+            if !self.components.row_has(loc, r) {
                 let to =
                     self.components.neighbour(loc.map(|l| l.table), r, true).expect("adding gives a table");
                 let new_loc = self.components.move_row(id, loc, to, rev).expect("row placed");
@@ -126,12 +126,17 @@ impl Arena {
         if let Some(v) = values {
             self.write_row(id, c, v, rev);
         }
-        self.stamp(self.slot_of(id), rev);
+        self.stamp(slot, rev);
         Ok(!had)
     }
 
+    /// Writes the defaults into component `c` of the row at `loc`, just added (its lanes
+    /// zero, its tick `rev`, logged): nothing to write when every default is zero.
     fn write_row_defaults(&mut self, loc: RowLoc, c: ComponentId, rev: u64) {
         let info = self.components.registry.info(c);
+        if info.zero_defaults {
+            return;
+        }
         let lanes: SmallVec<[LaneValue; 8]> =
             info.schema.fields.iter().flat_map(|f| encode(&FieldValue::default_of(f.ty))).collect();
         let table = self.components.tables.make_mut(loc.table as usize);
@@ -168,13 +173,13 @@ impl Arena {
     /// Removes component `c` from `id`, together with every component on `id` that requires
     /// it. Returns whether `id` had `c`.
     pub fn remove_component(&mut self, id: Id, c: ComponentId) -> Result<bool, ArenaError> {
-        self.live_slot(id)?;
+        let slot = self.live_slot(id)?;
         if !self.components.has(id, c) {
             return Ok(false);
         }
         let rev = self.revisions.bump();
         self.remove_component_at(id, c, rev);
-        self.stamp(self.slot_of(id), rev);
+        self.stamp(slot, rev);
         Ok(true)
     }
 
@@ -212,7 +217,7 @@ impl Arena {
         field: &str,
         value: FieldValue,
     ) -> Result<bool, ArenaError> {
-        self.live_slot(id)?;
+        let slot = self.live_slot(id)?;
         if c.index() >= self.components.registry.len() {
             return Err(SchemaError::UnknownComponent(format!("#{}", c.0)).into());
         }
@@ -242,7 +247,7 @@ impl Arena {
         }
         let rev = self.revisions.bump();
         self.write_field_unchecked(id, c, f, &value, rev);
-        self.stamp(self.slot_of(id), rev);
+        self.stamp(slot, rev);
         Ok(true)
     }
 
@@ -261,7 +266,7 @@ impl Arena {
     /// they require with defaults first. Their types must be registered with
     /// [`register_pod`](Self::register_pod).
     pub fn insert_pod<B: PodBundle>(&mut self, id: Id, bundle: &B) -> Result<(), ArenaError> {
-        self.live_slot(id)?;
+        let slot = self.live_slot(id)?;
         let ids = self.pod_ids::<B>()?;
         let rev = self.revisions.bump();
         let mut loc = self.components.loc(id);
@@ -277,7 +282,7 @@ impl Arena {
             }
             self.write_pod_bytes(loc.expect("row placed"), c, bytes, rev);
         }
-        self.stamp(self.slot_of(id), rev);
+        self.stamp(slot, rev);
         Ok(())
     }
 

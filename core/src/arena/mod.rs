@@ -60,6 +60,10 @@ pub struct ArenaConfig {
     pub part_write_log_capacity: usize,
     /// Capacity of the topology journal and the deletion log.
     pub journal_capacity: usize,
+    /// Most entries each archetype table keeps in each component's write log (tables also
+    /// keep at most a quarter of their rows' worth beyond 1,024; older history makes
+    /// `changed_since` scan revision groups instead).
+    pub component_write_log_capacity: usize,
 }
 
 impl Default for ArenaConfig {
@@ -70,6 +74,7 @@ impl Default for ArenaConfig {
             seed: 0x00A7_B0E5_EED0_0001,
             part_write_log_capacity: PART_WRITE_LOG_CAPACITY,
             journal_capacity: PART_WRITE_LOG_CAPACITY,
+            component_write_log_capacity: crate::components::WRITE_LOG_CAPACITY,
         }
     }
 }
@@ -158,6 +163,7 @@ impl Arena {
 
     /// An arena set up by `config`, holding a `DataModel` root and its `Workspace`.
     pub fn with_config(config: ArenaConfig) -> Self {
+        let write_log_capacity = config.component_write_log_capacity;
         let mut arena = Arena {
             store: NodeStore::default(),
             names: Arc::new(NamePool::new()),
@@ -173,7 +179,7 @@ impl Arena {
             occupied: 0,
             child_pos: Vec::new(),
             indexes: Indexes::default(),
-            components: ComponentStore::default(),
+            components: ComponentStore { write_log_capacity, ..ComponentStore::default() },
             component_refs: FxHashMap::default(),
             events: Vec::new(),
             doomed: Vec::new(),

@@ -11,7 +11,8 @@
 //! and groups older than its revision without reading their rows.
 //!
 //! Invariant: chunk `k` holds rows `k * CHUNK_ROWS ..`; every chunk but the last is full;
-//! the owning table tracks the row count.
+//! the owning table tracks the row count. A column keeps the emptied buffer of the last
+//! chunk it dropped (`spare`, empty, of the lane's kind) for its next new chunk.
 
 #[cfg(not(target_endian = "little"))]
 compile_error!("component lanes read 64-bit words as pairs of 32-bit words, low word first");
@@ -69,6 +70,9 @@ pub(crate) enum LaneValue {
 pub(crate) struct Column {
     pub kind: LaneKind,
     chunks: CowVec<Chunk>,
+    /// The emptied buffer of the last chunk dropped (if no snapshot shared it), reused by
+    /// the next new chunk: a table that shrinks and grows back does not allocate again.
+    spare: Option<ChunkData>,
 }
 
 #[inline]
@@ -78,7 +82,7 @@ fn split(row: usize) -> (usize, usize) {
 
 impl Column {
     pub fn new(kind: LaneKind) -> Self {
-        Self { kind, chunks: CowVec::default() }
+        Self { kind, chunks: CowVec::default(), spare: None }
     }
 
     #[inline]
@@ -106,10 +110,11 @@ impl Column {
 
     /// A new chunk with room for all its rows, so a lane's chunks are single allocations
     /// that never move while they fill.
-    fn new_chunk(&self, rev: u64) -> Chunk {
-        let data = match self.kind {
-            LaneKind::Str => ChunkData::Strs(Vec::with_capacity(CHUNK_ROWS)),
-            _ => ChunkData::Words(Vec::with_capacity(CHUNK_ROWS / self.words_per_block())),
+    fn new_chunk(&mut self, rev: u64) -> Chunk {
+        let data = match (self.spare.take(), self.kind) {
+            (Some(spare), _) => spare,
+            (None, LaneKind::Str) => ChunkData::Strs(Vec::with_capacity(CHUNK_ROWS)),
+            (None, _) => ChunkData::Words(Vec::with_capacity(CHUNK_ROWS / self.words_per_block())),
         };
         Chunk { data, revision: rev, groups: [rev; GROUPS] }
     }
@@ -251,7 +256,13 @@ impl Column {
     pub fn pop(&mut self, len: usize) {
         let (k, i) = split(len - 1);
         if i == 0 {
-            self.chunks.pop();
+            if let Some(mut chunk) = self.chunks.pop_owned() {
+                match &mut chunk.data {
+                    ChunkData::Words(blocks) => blocks.clear(),
+                    ChunkData::Strs(strs) => strs.clear(),
+                }
+                self.spare = Some(chunk.data);
+            }
             return;
         }
         let per_block = self.words_per_block();
@@ -309,6 +320,11 @@ impl Column {
             })
             .sum::<usize>()
             + self.chunks.pointer_bytes()
+            + match &self.spare {
+                Some(ChunkData::Words(b)) => b.capacity() * 32,
+                Some(ChunkData::Strs(s)) => s.capacity() * std::mem::size_of::<Option<Arc<str>>>(),
+                None => 0,
+            }
     }
 }
 

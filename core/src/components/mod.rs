@@ -2,8 +2,11 @@
 //!
 //! - [`schema`]: run-time schemas with typed fields, requirements and reference policies;
 //! - `column` / `table`: chunked, SIMD-aligned lanes (with per-chunk and per-64-row
-//!   revisions) and archetype tables;
+//!   revisions) and archetype tables; `changes`: which rows of a table were written since
+//!   a revision;
 //! - `locs`: where each instance's row is, in id-indexed copy-on-write pages;
+//! - `writelog`: per table and component, the rows written at each recent revision, so
+//!   change detection visits only them;
 //! - [`ComponentStore`]: tables, row locations and schemas, shared by snapshots;
 //! - [`Query`], [`ChunkView`], [`ChunkLanes`]: iteration, parallel chunk passes, change
 //!   detection;
@@ -13,6 +16,7 @@
 //! stays the authority for ancestry. Edits go through [`Arena`](crate::Arena), which stamps
 //! revisions and keeps the reverse reference index.
 
+mod changes;
 mod column;
 mod locs;
 mod pod;
@@ -20,6 +24,7 @@ mod query;
 mod schema;
 mod store;
 mod table;
+mod writelog;
 
 pub use column::{Block, CHUNK_ROWS};
 pub use pod::{PodBundle, PodComponent};
@@ -29,6 +34,7 @@ pub use schema::{
     SchemaRegistry,
 };
 pub use store::ComponentStore;
+pub use writelog::WRITE_LOG_CAPACITY;
 
 pub(crate) use column::LaneValue;
 pub(crate) use store::{RowLoc, encode};

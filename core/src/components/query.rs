@@ -338,7 +338,7 @@ fn chunk_lanes_at<'a>(table: &'a mut Table, r: &Resolved, k: usize, rev: u64) ->
 fn table_chunk_lanes<'a>(table: &'a mut Table, r: &Resolved, rev: u64) -> SmallVec<[ChunkLanes<'a>; 1]> {
     let chunks = table.chunk_count();
     for &s in &r.written_slots {
-        table.bulk[s].iter_mut().for_each(|b| *b = rev);
+        table.stamp_bulk(s, rev);
     }
     let reads = r.roles.iter().filter(|(_, role)| matches!(role, Role::Read(_))).count();
     let writes = r.roles.len() - reads;
@@ -427,18 +427,16 @@ impl ComponentStore {
         out
     }
 
-    /// Instances matching `query` whose component `c` was written after revision `since`.
-    /// Chunks, and groups of 64 rows inside them, whose revision is not newer are skipped
-    /// without reading their rows.
+    /// Instances matching `query` whose component `c` was written after revision `since`,
+    /// table by table in row order. Each table answers from its write log for `c` when the
+    /// log reaches back to `since` and names few rows; otherwise chunks, and groups of 64
+    /// rows inside them, whose revision is not newer are skipped without reading their rows.
     pub fn changed_since(&self, query: &mut Query, c: ComponentId, since: u64) -> Vec<Id> {
         let mut out = Vec::new();
         for &t in query.tables(self) {
             let table = &self.tables[t as usize];
             let Some(s) = table.slot(c) else { continue };
-            for k in 0..table.chunk_count() {
-                let ids: &[Id] = bytemuck::cast_slice(table.ids.blocks(k));
-                table.for_each_row_written_since(s, k, since, |i| out.push(ids[i]));
-            }
+            table.ids_written_since(s, since, &mut out);
         }
         out
     }
@@ -465,7 +463,7 @@ impl ComponentStore {
             }
             let table = self.tables.make_mut(t as usize);
             for &s in &r.written_slots {
-                table.bulk[s].iter_mut().for_each(|b| *b = rev);
+                table.stamp_bulk(s, rev);
             }
             for k in 0..table.chunk_count() {
                 f(chunk_lanes_at(table, r, k, rev));

@@ -281,6 +281,9 @@ pub struct ComponentInfo {
     /// Bytes of a plain-old-data struct for this schema, if every field can live in one
     /// (see [`FieldType::pod_bytes`]).
     pub pod_bytes: Option<usize>,
+    /// Whether every field's default is stored as zero lanes (the empty string as no
+    /// string), as a freshly added component's lanes already are.
+    pub zero_defaults: bool,
 }
 
 impl ComponentInfo {
@@ -345,7 +348,19 @@ impl SchemaRegistry {
         }
         self.dependents.push(Vec::new());
         self.by_name.insert(schema.name.clone(), id);
-        self.infos.push(ComponentInfo { schema, requires, field_lanes, lane_kinds, pod_bytes: pod });
+        let zero_defaults = schema.fields.iter().all(|f| {
+            super::store::encode(&FieldValue::default_of(f.ty))
+                .iter()
+                .all(|l| matches!(l, super::column::LaneValue::Word(0) | super::column::LaneValue::Str(None)))
+        });
+        self.infos.push(ComponentInfo {
+            schema,
+            requires,
+            field_lanes,
+            lane_kinds,
+            pod_bytes: pod,
+            zero_defaults,
+        });
         Ok(id)
     }
 

@@ -3,7 +3,8 @@
 //!
 //! Tables sit in a [`CowVec`] and their columns are chunked, so a snapshot copies the table
 //! list, and the first write after it copies one table's chunk pointers and one chunk. Row
-//! locations live in id-indexed copy-on-write pages ([`RowLocs`]).
+//! locations live in id-indexed copy-on-write pages ([`RowLocs`]). Each table keeps a
+//! bounded write log per component ([`WriteLog`](super::writelog::WriteLog)), cloned with it.
 //!
 //! Invariants: `locs[id] = (t, r)` exactly when `tables[t].ids[r] == id`; an instance has at
 //! most one row, in the table of exactly its component set; tables are never removed, so
@@ -42,6 +43,8 @@ pub struct ComponentStore {
     pub(crate) uid: u64,
     /// Revision of the last change of any row's component set.
     pub(crate) membership: u64,
+    /// Most entries a table keeps in each component's write log.
+    pub(crate) write_log_capacity: usize,
 }
 
 impl Default for ComponentStore {
@@ -54,6 +57,7 @@ impl Default for ComponentStore {
             pod_types: FxHashMap::default(),
             uid: STORE_UIDS.fetch_add(1, Ordering::Relaxed),
             membership: 0,
+            write_log_capacity: super::writelog::WRITE_LOG_CAPACITY,
         }
     }
 }
@@ -185,8 +189,7 @@ impl ComponentStore {
         let l = self.loc(id)?;
         let table = &self.tables[l.table as usize];
         let s = table.slot(c)?;
-        let tick = table.columns[table.slots[s].tick].word(l.row as usize);
-        Some(tick.max(table.bulk[s][l.row as usize / super::column::CHUNK_ROWS]))
+        Some(table.row_revision(s, l.row as usize))
     }
 
     /// `id`'s component `c` as the plain-old-data type `T` registered for it.
@@ -213,7 +216,7 @@ impl ComponentStore {
             return t;
         }
         let t = self.tables.len() as u32;
-        self.tables.push(Table::new(set.into(), &self.registry));
+        self.tables.push(Table::new(set.into(), &self.registry, self.write_log_capacity));
         self.by_set.insert(set.into(), t);
         t
     }

@@ -8,11 +8,18 @@
 //! its tick, and the destination chunk's bulk revisions are folded into its rows' ticks first,
 //! so a move neither loses a write nor gains one.
 //!
+//! Each component also has a [`WriteLog`]: single-row writes log their row, bulk writes
+//! (chunk passes, batch spawns) their range, and a row arriving at a new index (appended by
+//! a move, or filling a removed row's place) is logged there if its revision is newer than
+//! the log's horizon, so the log covers every row written since its horizon wherever the
+//! row now sits.
+//!
 //! Invariants: every column has exactly `len` rows; `ids[r]` is the instance owning row `r`;
 //! `components` is sorted and matches `slots`.
 
-use super::column::{CHUNK_ROWS, Column, GROUP_ROWS, LaneValue};
+use super::column::{CHUNK_ROWS, Column, LaneValue};
 use super::schema::{ComponentId, LaneKind, SchemaRegistry};
+use super::writelog::WriteLog;
 use crate::id::Id;
 
 /// Where one component's columns sit in a table.
@@ -33,13 +40,17 @@ pub(crate) struct Table {
     pub columns: Vec<Column>,
     /// Per component slot, per chunk: revision of the last bulk (whole-chunk) write.
     pub bulk: Vec<Vec<u64>>,
+    /// Per component slot: the rows written at each recent revision.
+    pub logs: Vec<WriteLog>,
     pub len: usize,
     /// Cached transitions: (component, added?) → destination table.
     pub edges: Vec<(ComponentId, bool, u32)>,
 }
 
 impl Table {
-    pub fn new(components: Box<[ComponentId]>, registry: &SchemaRegistry) -> Self {
+    /// An empty table for `components`, each keeping a write log of at most `log_capacity`
+    /// entries.
+    pub fn new(components: Box<[ComponentId]>, registry: &SchemaRegistry, log_capacity: usize) -> Self {
         let mut columns = Vec::new();
         let mut slots = Vec::new();
         for &c in components.iter() {
@@ -51,7 +62,9 @@ impl Table {
             slots.push(CompSlot { id: c, first_lane, lanes: info.lane_kinds.len(), tick });
         }
         let bulk = vec![Vec::new(); slots.len()];
-        Table { components, slots, ids: Column::new(LaneKind::W64), columns, bulk, len: 0, edges: Vec::new() }
+        let logs = vec![WriteLog::new(log_capacity); slots.len()];
+        let ids = Column::new(LaneKind::W64);
+        Table { components, slots, ids, columns, bulk, logs, len: 0, edges: Vec::new() }
     }
 
     /// Position of `c` among this table's components.
@@ -89,6 +102,9 @@ impl Table {
             self.columns[s.tick].push(row, LaneValue::Word(rev), rev);
         }
         self.grew(row + 1);
+        for log in &mut self.logs {
+            log.push(rev, row, 1, row + 1);
+        }
         row
     }
 
@@ -118,11 +134,15 @@ impl Table {
             fill_range(ticks, start, n, rev, |_| rev);
         }
         self.grew(start + n);
+        for log in &mut self.logs {
+            log.push(rev, start, n, start + n);
+        }
         start
     }
 
     /// Writes word column `c` in rows `start..start + n` with `word(r)` for the `r`-th row of
-    /// the range (bulk writes: the caller stamps the component's bulk revision or row ticks).
+    /// the range (bulk writes: the caller stamps and logs the component's bulk revision or row
+    /// ticks, as [`extend_rows`](Self::extend_rows) does for the rows it appends).
     pub fn fill_words(&mut self, c: usize, start: usize, n: usize, rev: u64, word: impl Fn(usize) -> u64) {
         fill_range(&mut self.columns[c], start, n, rev, word);
     }
@@ -140,6 +160,7 @@ impl Table {
             col.set(row, v, rev);
         }
         self.columns[slot.tick].set(row, LaneValue::Word(rev), rev);
+        self.logs[s].push(rev, row, 1, self.len);
     }
 
     /// Writes one lane of component slot `s` in `row` and stamps its row tick.
@@ -148,6 +169,20 @@ impl Table {
         let slot = self.slots[s];
         self.columns[slot.first_lane + lane].set(row, value, rev);
         self.columns[slot.tick].set(row, LaneValue::Word(rev), rev);
+        self.logs[s].push(rev, row, 1, self.len);
+    }
+
+    /// Stamps every chunk of component slot `s` with bulk revision `rev` (a chunk pass wrote
+    /// them all) and logs the whole table.
+    pub fn stamp_bulk(&mut self, s: usize, rev: u64) {
+        self.bulk[s].iter_mut().for_each(|b| *b = rev);
+        self.logs[s].push(rev, 0, self.len, self.len);
+    }
+
+    /// The revision at which `row`'s component slot `s` was last written (tick or bulk).
+    #[inline]
+    pub fn row_revision(&self, s: usize, row: usize) -> u64 {
+        self.columns[self.slots[s].tick].word(row).max(self.bulk[s][row / CHUNK_ROWS])
     }
 
     /// Removes `row`, moving the last row into it. Returns the id now at `row`, if one moved.
@@ -158,6 +193,15 @@ impl Table {
             // The moved row changes chunk: it keeps its own revision, not the new chunk's.
             self.settle_bulk(row / CHUNK_ROWS, rev);
             self.settle_row(last, rev);
+        }
+        if row != last {
+            // The moved row's index changes: log it where its writes can still be asked for.
+            for s in 0..self.slots.len() {
+                let written = self.row_revision(s, last);
+                if written > self.logs[s].horizon() {
+                    self.logs[s].push(rev.max(written), row, 1, last);
+                }
+            }
         }
         for col in std::iter::once(&mut self.ids).chain(self.columns.iter_mut()) {
             col.swap_remove(row, self.len, rev);
@@ -180,7 +224,7 @@ impl Table {
         }
         let new_row = self.len;
         self.ids.push_from(new_row, &src.ids, row, rev);
-        for slot in &self.slots {
+        for (s, slot) in self.slots.iter().enumerate() {
             let (tick, lanes) =
                 self.columns[slot.first_lane..=slot.tick].split_last_mut().expect("a tick column");
             match src.slot(slot.id) {
@@ -191,14 +235,18 @@ impl Table {
                     }
                     // The row's revision is its tick or its chunk's bulk revision, whichever is
                     // newer: carry both, or a bulk write before the move would be lost.
-                    let written = src.columns[from.tick].word(row).max(src.bulk[ss][row / CHUNK_ROWS]);
+                    let written = src.row_revision(ss, row);
                     tick.push(new_row, LaneValue::Word(written), rev);
+                    if written > self.logs[s].horizon() {
+                        self.logs[s].push(rev.max(written), new_row, 1, new_row + 1);
+                    }
                 }
                 None => {
                     for col in lanes {
                         col.push_empty(new_row, rev);
                     }
                     tick.push(new_row, LaneValue::Word(rev), rev);
+                    self.logs[s].push(rev, new_row, 1, new_row + 1);
                 }
             }
         }
@@ -235,36 +283,6 @@ impl Table {
         }
     }
 
-    /// Calls `f` with the index inside chunk `k` of every row whose component slot `s` was
-    /// written after `since` (by a chunk pass or a single-row write). Unchanged chunks and
-    /// 64-row groups are skipped without reading their rows.
-    pub fn for_each_row_written_since(&self, s: usize, k: usize, since: u64, mut f: impl FnMut(usize)) {
-        if self.chunk_revision(s, k) <= since {
-            return;
-        }
-        let len = self.chunk_len(k);
-        if self.bulk[s][k] > since {
-            (0..len).for_each(f);
-            return;
-        }
-        let tick_col = &self.columns[self.slots[s].tick];
-        let ticks: &[u64] = &bytemuck::cast_slice(tick_col.blocks(k))[..len];
-        for (g, start) in (0..len).step_by(GROUP_ROWS).enumerate() {
-            if tick_col.group_revision(k, g) <= since {
-                continue;
-            }
-            // A branch-free mask of the newer rows, then one call per set bit.
-            let mut newer = 0u64;
-            for (i, t) in ticks[start..(start + GROUP_ROWS).min(len)].iter().enumerate() {
-                newer |= u64::from(*t > since) << i;
-            }
-            while newer != 0 {
-                f(start + newer.trailing_zeros() as usize);
-                newer &= newer - 1;
-            }
-        }
-    }
-
     /// Revision of the newest write to component slot `s` in chunk `k` (single-row or bulk).
     pub fn chunk_revision(&self, s: usize, k: usize) -> u64 {
         let slot = self.slots[s];
@@ -275,7 +293,9 @@ impl Table {
 
     /// Heap bytes held.
     pub fn heap_bytes(&self) -> usize {
-        self.ids.heap_bytes() + self.columns.iter().map(Column::heap_bytes).sum::<usize>()
+        self.ids.heap_bytes()
+            + self.columns.iter().map(Column::heap_bytes).sum::<usize>()
+            + self.logs.iter().map(WriteLog::heap_bytes).sum::<usize>()
     }
 }
 

@@ -52,7 +52,9 @@
 //!   component references too;
 //! - queries kept from step to step (so their table caches grow) return exactly the
 //!   matching instances, on the arena and on older snapshots; `changed_since` returns
-//!   exactly the rows written after the revision, as documented, and a chunk view holding
+//!   exactly the rows written after the revision, as documented, for recent and old
+//!   revisions, with table write logs small enough to overflow (old revisions then fall
+//!   back to scanning) and with the default capacity, and a chunk view holding
 //!   such a row says it may have changed; chunk views lend exactly the model's lane values;
 //!   ancestry queries under the Workspace, a model and a detached folder match;
 //! - a snapshot's component store matches the model copied with it; a diff reports exactly
@@ -70,7 +72,7 @@
 //! driven in step), `check`, `comp_check` and `dump` (comparing them), `scenarios` (the
 //! plain tests); this file holds the shared constants and the proptest itself.
 
-use arbor_core::{ArenaConfig, Id};
+use arbor_core::{ArenaConfig, Id, WRITE_LOG_CAPACITY};
 use check::check_snapshot;
 use comp_ops::{link_op, register_prelude};
 use ops::{Op, op};
@@ -109,6 +111,7 @@ proptest! {
     #[test]
     fn arena_matches_model(
         small in prop::bool::weighted(0.4),
+        write_log in prop::sample::select(vec![2usize, 5, 16, WRITE_LOG_CAPACITY]),
         source_registers in register_prelude(),
         source_ops in prop::collection::vec(op(), 0..48),
         source_links in prop::collection::vec(link_op(), 0..6),
@@ -120,7 +123,7 @@ proptest! {
         // written again so that grafts must read the snapshot, not the arena.
         // Its own GUID seed: arenas with one seed draw the same GUIDs, and grafts keep them.
         // Each world registers its components in its own order, so their ids differ.
-        let mut source = World::new(1 << 20, 0x5EED_0000_50CE);
+        let mut source = World::new(1 << 20, 0x5EED_0000_50CE, write_log);
         source.populate();
         // A few component references on top, so that grafts carry some.
         let links = source_links.into_iter().map(Op::Comp);
@@ -133,7 +136,7 @@ proptest! {
         }
         check_snapshot(&graft_source.0, &graft_source.1);
 
-        let mut world = World::new(if small { 24 } else { 1 << 20 }, ArenaConfig::default().seed);
+        let mut world = World::new(if small { 24 } else { 1 << 20 }, ArenaConfig::default().seed, write_log);
         world.populate();
         for op in registers {
             world.step(&Op::Comp(op), None);

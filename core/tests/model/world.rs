@@ -26,8 +26,16 @@ pub(crate) struct World {
 }
 
 impl World {
-    pub(crate) fn new(max_nodes: usize, seed: u64) -> Self {
-        let arena = Arena::with_config(ArenaConfig { max_nodes, seed, ..ArenaConfig::default() });
+    /// A fresh world; its component tables keep write logs of at most `write_log` entries
+    /// (small ones overflow within a case, so `changed_since` takes both of its paths).
+    pub(crate) fn new(max_nodes: usize, seed: u64, write_log: usize) -> Self {
+        let config = ArenaConfig {
+            max_nodes,
+            seed,
+            component_write_log_capacity: write_log,
+            ..ArenaConfig::default()
+        };
+        let arena = Arena::with_config(config);
         let mut model = Model::new(max_nodes);
         for id in [model.root, model.workspace] {
             model.nm(id).guid = Some(arena.get(id).expect("fresh arena").guid());
@@ -294,7 +302,10 @@ impl World {
                 }
             }
         }
-        let mut sinces = vec![0, m.global / 2, m.global.saturating_sub(1), m.global];
+        // Old revisions (answered by scans once small logs overflow) and recent ones
+        // (answered from the logs).
+        let mut sinces =
+            vec![0, m.global / 2, m.global.saturating_sub(3), m.global.saturating_sub(1), m.global];
         sinces.extend(self.snaps.iter().map(|(s, _)| s.revisions().global));
         check_queries(self.arena.components(), m, self.queries.iter_mut().flatten(), &sinces);
         for (ancestor, spec, q) in &mut self.ancestry {

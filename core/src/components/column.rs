@@ -47,14 +47,22 @@ const GROUPS: usize = CHUNK_ROWS / GROUP_ROWS;
 
 /// One chunk of one lane.
 ///
-/// Invariant: `revision` is the newest of `groups`, and every write to a row stamps its
-/// group with a revision at least as new as the write's.
+/// Invariant: `revision` is the newest of `groups` and `bulk`, and every write to a row
+/// stamps its group, or `bulk` for a write to the whole chunk, with a revision at least as
+/// new as the write's: a group was last written at `max(groups[g], bulk)`.
+///
+/// `repr(C)` keeps the two revisions every write stamps next to the data header, in the
+/// cache line of the `Arc`'s counts that making the chunk private reads anyway.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub(crate) struct Chunk {
     pub data: ChunkData,
     /// Revision of the last write to this chunk.
     pub revision: u64,
-    /// Per group of [`GROUP_ROWS`] rows: revision of the last write to it.
+    /// Revision of the last write to the whole chunk (one store instead of one per group,
+    /// which chunk passes over many small tables feel).
+    bulk: u64,
+    /// Per group of [`GROUP_ROWS`] rows: revision of the last write to that group alone.
     groups: [u64; GROUPS],
 }
 
@@ -116,13 +124,14 @@ impl Column {
             (None, LaneKind::Str) => ChunkData::Strs(Vec::with_capacity(CHUNK_ROWS)),
             (None, _) => ChunkData::Words(Vec::with_capacity(CHUNK_ROWS / self.words_per_block())),
         };
-        Chunk { data, revision: rev, groups: [rev; GROUPS] }
+        Chunk { data, revision: rev, groups: [0; GROUPS], bulk: rev }
     }
 
     /// Revision of the last write to rows `g * GROUP_ROWS ..` of chunk `k`.
     #[inline]
     pub fn group_revision(&self, k: usize, g: usize) -> u64 {
-        self.chunks[k].groups[g]
+        let chunk = &self.chunks[k];
+        chunk.groups[g].max(chunk.bulk)
     }
 
     /// Chunk `k` (created if it is the next one), private to this column, with every group
@@ -131,7 +140,7 @@ impl Column {
     fn chunk_for_write(&mut self, k: usize, rev: u64) -> &mut Chunk {
         let chunk = self.chunk_unstamped(k, rev);
         chunk.revision = rev;
-        chunk.groups = [rev; GROUPS];
+        chunk.bulk = rev;
         chunk
     }
 
@@ -302,7 +311,7 @@ impl Column {
     pub fn all_blocks_mut(&mut self, rev: u64) -> impl Iterator<Item = &mut [Block]> + '_ {
         self.chunks.iter_mut().filter_map(move |chunk| {
             chunk.revision = rev;
-            chunk.groups = [rev; GROUPS];
+            chunk.bulk = rev;
             match &mut chunk.data {
                 ChunkData::Words(blocks) => Some(&mut blocks[..]),
                 ChunkData::Strs(_) => None,

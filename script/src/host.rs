@@ -25,7 +25,7 @@ use crate::api::instance::Instance;
 use crate::api::values::error_text;
 use crate::budget;
 use crate::log::{Level, LogLine, ScriptLog};
-use crate::state::{HostState, Running, WorldSlot, full_name, with_state, with_world};
+use crate::state::{HostState, Running, RunningStack, WorldSlot, full_name, with_state, with_world};
 use crate::systems::ScriptSystem;
 use arbor_core::{Arena, Class, Id, InstanceEvent, NodeFlags};
 use arbor_sim::{TickContext, TickHooks};
@@ -91,6 +91,7 @@ pub struct ScriptHost {
     topology_seen: Option<u64>,
     spare: Option<Arena>,
     pub(crate) world: Rc<WorldSlot>,
+    running: Rc<RunningStack>,
     pub(crate) next_key: u64,
 }
 
@@ -105,6 +106,8 @@ impl ScriptHost {
         lua.set_memory_limit(config.memory_limit)?;
         let world = Rc::new(WorldSlot::default());
         lua.set_app_data(Rc::clone(&world));
+        let running = Rc::new(RunningStack::default());
+        lua.set_app_data(Rc::clone(&running));
         let prefabs = arena.find_first_child(arena.root(), "Prefabs");
         lua.set_app_data(HostState {
             log: ScriptLog::new(config.echo),
@@ -124,6 +127,7 @@ impl ScriptHost {
             topology_seen: None,
             spare: Some(Arena::new()),
             world,
+            running,
             next_key: 1,
         };
         for node in arena.iter().filter(|n| n.class() == Class::Script) {
@@ -196,13 +200,11 @@ impl ScriptHost {
         f: &Function,
         args: A,
     ) -> mlua::Result<()> {
-        let _ = with_state(&self.lua, |s| s.running.push(running.clone()));
+        self.running.push(running.clone());
         let enclosing = budget::enter();
         let result = f.call::<()>(args);
         budget::leave(enclosing);
-        let _ = with_state(&self.lua, |s| {
-            s.running.pop();
-        });
+        self.running.pop();
         result
     }
 

@@ -11,7 +11,7 @@
 use crate::api::values::{Status, error_text, fail, ok, type_name};
 use crate::budget;
 use crate::log::Level;
-use crate::state::{Running, full_name, with_state, with_world};
+use crate::state::{Running, full_name, running_stack, with_state, with_world};
 use arbor_core::Id;
 use mlua::{Function, Lua, MultiValue, Result, UserData, UserDataFields, Value};
 use std::sync::Arc;
@@ -122,12 +122,12 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
             if !with_world(lua, |w| w.contains(signal.target))? {
                 return fail(lua, "attempt to index a destroyed Instance");
             }
+            let owner = running_stack(lua)?.current().unwrap_or(Running {
+                key: 0,
+                script: Id::NONE,
+                name: Arc::from("engine"),
+            });
             with_state(lua, |s| {
-                let owner = s.running.last().cloned().unwrap_or(Running {
-                    key: 0,
-                    script: Id::NONE,
-                    name: Arc::from("engine"),
-                });
                 s.signals.connections.push(Connection {
                     target: signal.target,
                     name: signal.name,
@@ -183,12 +183,13 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
 /// Runs one handler under a fresh budget, attributed to `owner`; errors are logged.
 fn run_handler(lua: &Lua, handler: &Function, owner: Running, args: MultiValue) -> Result<()> {
     let name = owner.name.clone();
-    with_state(lua, |s| s.running.push(owner))?;
+    let stack = running_stack(lua)?;
+    stack.push(owner);
     let enclosing = budget::enter();
     let result = handler.call::<()>(args);
     budget::leave(enclosing);
+    stack.pop();
     with_state(lua, |s| {
-        s.running.pop();
         if let Err(e) = &result {
             s.log.push(Level::Error, format!("{name}: error: {}", error_text(e)));
         }

@@ -1,5 +1,6 @@
 //! [`HostState`]: what Lua callbacks share with the host, kept in the Lua state's app data
-//! (the log, the stack of running script instances, signal connections, prefabs), and
+//! (the log, signal connections, prefabs), the [`RunningStack`] of script instances
+//! executing, and
 //! [`with_world`], the way a callback reaches the arena.
 //!
 //! The arena itself is moved into the VM's [`WorldSlot`] while scripts run (see `host`) and
@@ -63,13 +64,51 @@ pub struct Running {
     pub name: Arc<str>,
 }
 
+/// The script instances currently executing (innermost last): pushed and popped around every
+/// entry by the host (which holds it directly, so a dispatch does no app-data lookup) and
+/// read by callbacks (`print`, `Connect`, `Register`) through [`running_stack`].
+#[derive(Default)]
+pub struct RunningStack(RefCell<Vec<Running>>);
+
+impl RunningStack {
+    /// Enters `running`.
+    pub fn push(&self, running: Running) {
+        self.0.borrow_mut().push(running);
+    }
+
+    /// Leaves the innermost entry.
+    pub fn pop(&self) {
+        self.0.borrow_mut().pop();
+    }
+
+    /// The innermost running instance.
+    pub fn current(&self) -> Option<Running> {
+        self.0.borrow().last().cloned()
+    }
+
+    /// The innermost running instance's key.
+    pub fn current_key(&self) -> Option<u64> {
+        self.0.borrow().last().map(|r| r.key)
+    }
+
+    /// The innermost running instance's name, or `script`.
+    pub fn current_name(&self) -> String {
+        self.0.borrow().last().map_or_else(|| "script".to_owned(), |r| r.name.to_string())
+    }
+}
+
+/// The running stack of `lua`'s host.
+pub fn running_stack(lua: &Lua) -> Result<Rc<RunningStack>> {
+    lua.app_data_ref::<Rc<RunningStack>>()
+        .map(|s| Rc::clone(&s))
+        .ok_or_else(|| mlua::Error::runtime("no script host"))
+}
+
 /// Host state shared with callbacks.
 #[derive(Default)]
 pub struct HostState {
     /// The server log.
     pub log: ScriptLog,
-    /// Script instances currently executing (innermost last).
-    pub running: Vec<Running>,
     /// Signal connections.
     pub signals: Signals,
     /// Whether this host runs client scripts (client-local objects; `Destroy` raises).
@@ -81,13 +120,6 @@ pub struct HostState {
     pub loading: Option<u64>,
     /// Systems registered by the loading instance, moved into it when its chunk returns.
     pub registered: Vec<crate::systems::ScriptSystem>,
-}
-
-impl HostState {
-    /// The innermost running instance's name, or `script`.
-    pub fn current_name(&self) -> String {
-        self.running.last().map_or_else(|| "script".to_owned(), |r| r.name.to_string())
-    }
 }
 
 /// Runs `f` with the world, or fails with a clear error if none is available (outside a
@@ -109,8 +141,8 @@ pub fn with_state<R>(lua: &Lua, f: impl FnOnce(&mut HostState) -> R) -> Result<R
 
 /// Appends a log line attributed to the running script.
 pub fn log(lua: &Lua, level: Level, text: &str) -> Result<()> {
+    let name = running_stack(lua)?.current_name();
     with_state(lua, |s| {
-        let name = s.current_name();
         let line = match level {
             Level::Info => format!("{name}: {text}"),
             Level::Warn => format!("{name}: warning: {text}"),

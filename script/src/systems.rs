@@ -37,7 +37,7 @@ use crate::api::handle::instance_list;
 use crate::api::values::{Status, fail, instance_id, ok, type_name};
 use crate::host::ScriptHost;
 use crate::log::Level;
-use crate::state::{with_state, with_world};
+use crate::state::{running_stack, with_state, with_world};
 use arbor_core::{AncestryQuery, ComponentId, Id, Query, SchemaError};
 use mlua::{Function, Lua, Result, Table, Value};
 use std::sync::Arc;
@@ -137,8 +137,8 @@ fn declared_system(
 
 /// `game.Systems.Register(name, query, fn)`.
 fn register(lua: &Lua, (name, spec, callback): (mlua::LuaString, Table, Function)) -> Result<Status> {
-    let (top_level, client) =
-        with_state(lua, |s| (s.loading.is_some() && s.loading == s.running.last().map(|r| r.key), s.client))?;
+    let current = running_stack(lua)?.current_key();
+    let (top_level, client) = with_state(lua, |s| (s.loading.is_some() && s.loading == current, s.client))?;
     if !top_level {
         return fail(lua, NOT_TOP_LEVEL);
     }

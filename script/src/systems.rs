@@ -175,18 +175,14 @@ impl ScriptHost {
         {
             return Ok((!c.ids.is_empty()).then(|| c.list.clone()));
         }
-        with_world(lua, |w| {
-            w.query_under(&mut system.query);
-        })?;
-        let computed_at = system.query.computed_at();
-        // Recomputed: keep the array if the matches are the same, else build a new one.
+        // Recomputed (or not, if the revisions moved back): keep the array if the matches are
+        // the same, else build a new one.
+        let cached_ids = system.cached.as_ref().map(|c| c.ids.as_slice());
         let fresh = with_world(lua, |w| {
             let ids = w.query_under(&mut system.query);
-            match &system.cached {
-                Some(c) if c.ids.as_slice() == ids => None,
-                _ => Some(ids.to_vec()),
-            }
+            (cached_ids != Some(ids)).then(|| ids.to_vec())
         })?;
+        let computed_at = system.query.computed_at();
         match fresh {
             None => system.cached.as_mut().expect("cached").computed_at = computed_at,
             Some(ids) => {

@@ -326,32 +326,35 @@ impl Arena {
 
     /// `id` and its descendants in pre-order (parent before child, siblings in order).
     pub fn subtree(&self, id: Id) -> Vec<Id> {
-        let mut out = Vec::new();
-        let mut stack = vec![id];
-        while let Some(id) = stack.pop() {
-            out.push(id);
-            if let Some(n) = self.store.node(id) {
-                stack.extend(n.children().iter().rev());
-            }
-        }
+        let mut out = vec![id];
+        self.push_descendants(id, usize::MAX, &mut out);
         out
     }
 
     /// The descendants of `id` (not `id` itself) in pre-order, or `None` as soon as there are
     /// more than `limit` of them (so the walk costs at most `limit + 1` node reads).
     pub fn descendants_within(&self, id: Id, limit: usize) -> Option<Vec<Id>> {
+        self.store.node(id)?;
         let mut out = Vec::new();
-        let mut stack: Vec<Id> = self.store.node(id)?.children().iter().rev().collect();
-        while let Some(id) = stack.pop() {
-            if out.len() == limit {
-                return None;
+        self.push_descendants(id, limit, &mut out).then_some(out)
+    }
+
+    /// Appends the descendants of `id` to `out` in pre-order; stops and returns false as soon
+    /// as more than `limit` would be appended.
+    fn push_descendants(&self, id: Id, limit: usize, out: &mut Vec<Id>) -> bool {
+        let start = out.len();
+        let mut stack: Vec<Id> =
+            self.store.node(id).map(|n| n.children().iter().rev().collect()).unwrap_or_default();
+        while let Some(d) = stack.pop() {
+            if out.len() - start == limit {
+                return false;
             }
-            out.push(id);
-            if let Some(n) = self.store.node(id) {
+            out.push(d);
+            if let Some(n) = self.store.node(d) {
                 stack.extend(n.children().iter().rev());
             }
         }
-        Some(out)
+        true
     }
 
     /// The first child of `parent` named `name`. Hashes `name` once; a name never interned

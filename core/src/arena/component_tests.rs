@@ -412,3 +412,34 @@ fn changed_since_answers_from_the_write_log_until_it_overflows_then_scans() {
     assert!(log_may_answer(arena.components(), ids[0], pos, since));
     assert_eq!(arena.components().changed_since(&mut q, pos, since), vec![ids[2999], ids[10]]);
 }
+
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+struct Mass {
+    kg: f64,
+    id: i64,
+}
+
+impl PodComponent for Mass {
+    fn schema() -> Schema {
+        Schema::new("Mass", vec![FieldDef::new("Kg", FieldType::F64), FieldDef::new("Tag", FieldType::I64)])
+    }
+}
+
+#[test]
+fn batches_appended_mid_chunk_keep_every_lane_and_log_their_rows() {
+    let mut arena = Arena::new();
+    let vel = arena.register_pod::<Velocity>().unwrap();
+    arena.register_pod::<Mass>().unwrap();
+    let row =
+        |i: usize| (Mass { kg: i as f64 * 0.5, id: -(i as i64) }, Velocity { v: [i as f32, 1.0, -2.0] });
+    let first = arena.spawn_batch(Class::Part, "A", None, (0..700).map(row)).unwrap();
+    let since = arena.revisions().global;
+    let second = arena.spawn_batch(Class::Part, "B", None, (700..3100).map(row)).unwrap();
+    for (i, &id) in first.iter().chain(&second).enumerate() {
+        assert_eq!(arena.components().get_pod::<Mass>(id), Some(row(i).0), "row {i}");
+        assert_eq!(arena.components().get_pod::<Velocity>(id), Some(row(i).1), "row {i}");
+    }
+    let mut q = Query::new(&[vel]);
+    assert_eq!(arena.components().changed_since(&mut q, vel, since), second);
+}

@@ -63,6 +63,7 @@ impl Arena {
         }
         let name = self.intern(name);
         let cp = self.checkpoint();
+        self.topology.reserve(count);
         for _ in 0..count {
             let rev = self.revisions.bump();
             match self.new_node(None, class, name, NodeFlags::NEW, rev) {

@@ -117,21 +117,36 @@ impl Table {
         }
     }
 
-    /// Appends one row per id in bulk, with zeroed lanes and row ticks `rev`, copying or
-    /// creating each column's chunks once; returns the first new row. Callers fill the
-    /// lanes with [`fill_words`](Self::fill_words).
-    pub fn extend_rows(&mut self, ids: &[Id], rev: u64) -> usize {
+    /// Appends one row per id in bulk, with row ticks `rev`, one chunk's worth at a time:
+    /// each piece of rows that falls in one chunk gets zeroed lanes, its ids and ticks, then
+    /// `fill(table, first_row, first_in_batch, rows)` writes its lanes (with
+    /// [`fill_words`](Self::fill_words)) while the piece is still in cache. Every column's
+    /// chunks are copied or created once. `len` is updated after the last piece; returns
+    /// the first new row.
+    pub fn extend_rows(
+        &mut self,
+        ids: &[Id],
+        rev: u64,
+        mut fill: impl FnMut(&mut Table, usize, usize, usize),
+    ) -> usize {
         let start = self.len;
         let n = ids.len();
-        self.ids.extend_zeroed(start, n, rev);
-        fill_range(&mut self.ids, start, n, rev, |r| ids[r].0);
-        for s in &self.slots {
-            for col in &mut self.columns[s.first_lane..s.first_lane + s.lanes] {
-                col.extend_zeroed(start, n, rev);
+        let mut done = 0;
+        while done < n {
+            let row = start + done;
+            let take = (CHUNK_ROWS - row % CHUNK_ROWS).min(n - done);
+            self.ids.extend_zeroed(row, take, rev);
+            fill_range(&mut self.ids, row, take, rev, |r| ids[done + r].0);
+            for s in &self.slots {
+                for col in &mut self.columns[s.first_lane..s.first_lane + s.lanes] {
+                    col.extend_zeroed(row, take, rev);
+                }
+                let ticks = &mut self.columns[s.tick];
+                ticks.extend_zeroed(row, take, rev);
+                fill_range(ticks, row, take, rev, |_| rev);
             }
-            let ticks = &mut self.columns[s.tick];
-            ticks.extend_zeroed(start, n, rev);
-            fill_range(ticks, start, n, rev, |_| rev);
+            fill(self, row, done, take);
+            done += take;
         }
         self.grew(start + n);
         for log in &mut self.logs {

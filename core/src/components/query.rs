@@ -132,7 +132,10 @@ impl<'a> ChunkView<'a> {
 
 /// Lanes of one chunk, some read and some written, as requested.
 pub struct ChunkLanes<'a> {
-    ids: &'a [Id],
+    /// The table's id column, read only if asked for (passes that never look at ids do not
+    /// touch its chunk).
+    ids: &'a Column,
+    k: usize,
     reads: SmallVec<[&'a [Block]; 4]>,
     writes: SmallVec<[&'a mut [Block]; 4]>,
     len: usize,
@@ -151,7 +154,7 @@ impl<'a> ChunkLanes<'a> {
 
     /// The instances owning the rows.
     pub fn ids(&self) -> &'a [Id] {
-        self.ids
+        &bytemuck::cast_slice(self.ids.blocks(self.k))[..self.len]
     }
 
     /// Read lane `i` (in request order) as `T`, one value per row.
@@ -299,7 +302,9 @@ fn take_column<'a>(rest: &mut &'a mut [Column], offset: &mut usize, c: usize) ->
 }
 
 /// The lanes of chunk `k` of `table` as `r` requests them, stamping the written chunks with
-/// `rev` (the caller stamps the bulk revisions once per table).
+/// `rev` (the caller stamps the bulk revisions once per table). Inlined into the pass, so
+/// the lanes are built where the callback takes them.
+#[inline(always)]
 fn chunk_lanes_at<'a>(table: &'a mut Table, r: &Resolved, k: usize, rev: u64) -> ChunkLanes<'a> {
     let len = table.chunk_len(k);
     let mut reads: SmallVec<[&'a [Block]; 4]> = SmallVec::from_elem(&[][..], r.reads);
@@ -330,7 +335,7 @@ fn chunk_lanes_at<'a>(table: &'a mut Table, r: &Resolved, k: usize, rev: u64) ->
         }
         writes = ordered.into_iter().map(|w| w.expect("every written lane resolved")).collect();
     }
-    ChunkLanes { ids: &bytemuck::cast_slice(table.ids.blocks(k))[..len], reads, writes, len }
+    ChunkLanes { ids: &table.ids, k, reads, writes, len }
 }
 
 /// The lanes of every chunk of `table` as `r` requests them, stamping written chunks and the
@@ -378,7 +383,8 @@ fn table_chunk_lanes<'a>(table: &'a mut Table, r: &Resolved, rev: u64) -> SmallV
         .map(|(k, (reads, writes))| {
             let n = (len - k * CHUNK_ROWS).min(CHUNK_ROWS);
             ChunkLanes {
-                ids: &bytemuck::cast_slice(ids.blocks(k))[..n],
+                ids,
+                k,
                 reads,
                 writes: writes.into_iter().map(|w| w.expect("every written lane resolved")).collect(),
                 len: n,

@@ -112,8 +112,10 @@ impl Table {
     fn grew(&mut self, len: usize) {
         self.len = len;
         let chunks = len.div_ceil(CHUNK_ROWS);
-        for b in &mut self.bulk {
-            b.resize(chunks, 0);
+        if self.bulk.first().is_some_and(|b| b.len() != chunks) {
+            for b in &mut self.bulk {
+                b.resize(chunks, 0);
+            }
         }
     }
 
@@ -204,15 +206,21 @@ impl Table {
     pub fn swap_remove(&mut self, row: usize, rev: u64) -> Option<Id> {
         let last = self.len - 1;
         let moved = (row != last).then(|| self.id_at(last));
-        if row / CHUNK_ROWS != last / CHUNK_ROWS {
+        let changes_chunk = row / CHUNK_ROWS != last / CHUNK_ROWS;
+        if changes_chunk {
             // The moved row changes chunk: it keeps its own revision, not the new chunk's.
             self.settle_bulk(row / CHUNK_ROWS, rev);
-            self.settle_row(last, rev);
         }
         if row != last {
-            // The moved row's index changes: log it where its writes can still be asked for.
             for s in 0..self.slots.len() {
-                let written = self.row_revision(s, last);
+                let tick = self.columns[self.slots[s].tick].word(last);
+                let bulk = self.bulk[s][last / CHUNK_ROWS];
+                if changes_chunk && tick < bulk {
+                    // Fold the chunk's bulk revision into the moving row's own tick.
+                    self.columns[self.slots[s].tick].set(last, LaneValue::Word(bulk), rev);
+                }
+                // The moved row's index changes: log it where its writes can still be asked for.
+                let written = tick.max(bulk);
                 if written > self.logs[s].horizon() {
                     self.logs[s].push(rev.max(written), row, 1, last);
                 }
@@ -283,17 +291,6 @@ impl Table {
                 if tick.word(r) < bulk {
                     tick.set(r, LaneValue::Word(bulk), rev);
                 }
-            }
-        }
-    }
-
-    /// Folds `row`'s chunk bulk revisions into the row's own ticks (the chunk keeps them).
-    fn settle_row(&mut self, row: usize, rev: u64) {
-        for s in 0..self.slots.len() {
-            let bulk = self.bulk[s][row / CHUNK_ROWS];
-            let tick = &mut self.columns[self.slots[s].tick];
-            if tick.word(row) < bulk {
-                tick.set(row, LaneValue::Word(bulk), rev);
             }
         }
     }

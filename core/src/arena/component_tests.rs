@@ -443,3 +443,29 @@ fn batches_appended_mid_chunk_keep_every_lane_and_log_their_rows() {
     let mut q = Query::new(&[vel]);
     assert_eq!(arena.components().changed_since(&mut q, vel, since), second);
 }
+
+#[test]
+fn chunk_passes_hand_out_lanes_in_request_order() {
+    let mut arena = Arena::new();
+    let vel = arena.register_pod::<Velocity>().unwrap();
+    let ids = arena
+        .spawn_batch(Class::Part, "V", None, (0..1100).map(|i| (Velocity { v: [i as f32, 10.0, 20.0] },)))
+        .unwrap();
+    let x = arena.components().lane(vel, "Value").unwrap();
+    let mut q = Query::new(&[vel]);
+    // Written z then x (against column order), read y.
+    arena.for_each_chunk_mut(&mut q, &[x.offset(1)], &[x.offset(2), x], |mut c| {
+        let y: Vec<f32> = c.read::<f32>(0).to_vec();
+        let (_, mut writes) = c.split::<f32>();
+        for (r, &y) in y.iter().enumerate() {
+            writes[0][r] += y; // z += y
+            writes[1][r] = -writes[1][r]; // x = -x
+        }
+    });
+    for (i, &id) in ids.iter().enumerate() {
+        assert_eq!(
+            arena.components().get_pod::<Velocity>(id),
+            Some(Velocity { v: [-(i as f32), 10.0, 30.0] })
+        );
+    }
+}

@@ -203,10 +203,12 @@ impl<'a> ChunkLanes<'a> {
 #[derive(Clone, Debug)]
 struct Resolved {
     roles: SmallVec<[(usize, Role); 8]>,
+    /// The read columns, in request order.
+    read_cols: SmallVec<[usize; 4]>,
+    /// The written columns, in request order (distinct from each other and from every read
+    /// column: [`resolve`] refuses anything else).
+    write_cols: SmallVec<[usize; 4]>,
     written_slots: SmallVec<[usize; 4]>,
-    reads: usize,
-    /// Whether the written lanes were requested in column order (no reordering needed).
-    writes_in_column_order: bool,
 }
 
 /// What a touched column is for: read lane `i` or written lane `i` (request order).
@@ -258,13 +260,11 @@ fn resolve(table: &Table, registry: &SchemaRegistry, reads: &[Lane], writes: &[L
         );
         roles.push((c, Role::Write(i)));
     }
+    let read_cols = roles.iter().filter(|(_, role)| matches!(role, Role::Read(_))).map(|&(c, _)| c).collect();
+    let write_cols =
+        roles.iter().filter(|(_, role)| matches!(role, Role::Write(_))).map(|&(c, _)| c).collect();
     roles.sort_unstable_by_key(|&(c, role)| (c, matches!(role, Role::Write(_))));
-    let mut written = roles.iter().filter_map(|(_, role)| match role {
-        Role::Write(i) => Some(*i),
-        Role::Read(_) => None,
-    });
-    let writes_in_column_order = written.by_ref().enumerate().all(|(rank, i)| rank == i);
-    Some(Resolved { roles, written_slots, reads: reads.len(), writes_in_column_order })
+    Some(Resolved { roles, read_cols, write_cols, written_slots })
 }
 
 impl Query {
@@ -302,40 +302,32 @@ fn take_column<'a>(rest: &mut &'a mut [Column], offset: &mut usize, c: usize) ->
 }
 
 /// The lanes of chunk `k` of `table` as `r` requests them, stamping the written chunks with
-/// `rev` (the caller stamps the bulk revisions once per table). Inlined into the pass, so
-/// the lanes are built where the callback takes them.
+/// `rev` (the caller stamps the bulk revisions once per table). Inlined into the pass, and
+/// built field by field where the callback takes them.
 #[inline(always)]
 fn chunk_lanes_at<'a>(table: &'a mut Table, r: &Resolved, k: usize, rev: u64) -> ChunkLanes<'a> {
     let len = table.chunk_len(k);
-    let mut reads: SmallVec<[&'a [Block]; 4]> = SmallVec::from_elem(&[][..], r.reads);
-    let mut writes: SmallVec<[&'a mut [Block]; 4]> = SmallVec::new();
-    let mut rest: &'a mut [Column] = &mut table.columns;
-    let mut offset = 0;
-    let mut last_read: Option<(usize, &'a [Block])> = None;
-    for &(c, role) in &r.roles {
-        match role {
-            Role::Read(i) => {
-                reads[i] = match last_read {
-                    Some((lc, blocks)) if lc == c => blocks,
-                    _ => take_column(&mut rest, &mut offset, c).blocks(k),
-                };
-                last_read = Some((c, reads[i]));
-            }
-            Role::Write(_) => writes.push(take_column(&mut rest, &mut offset, c).blocks_mut(k, rev)),
-        }
+    let columns = &mut table.columns;
+    assert!(
+        r.read_cols.iter().chain(&r.write_cols).all(|&c| c < columns.len()),
+        "lanes resolved for this table"
+    );
+    let base = columns.as_mut_ptr();
+    let mut lanes = ChunkLanes { ids: &table.ids, k, reads: SmallVec::new(), writes: SmallVec::new(), len };
+    for &c in &r.write_cols {
+        // SAFETY: `c` is in bounds (checked above) and `table` is borrowed exclusively for
+        // 'a; `resolve` guarantees the written columns are distinct from each other and from
+        // every read column, so this is the only reference to column `c`.
+        let col = unsafe { &mut *base.add(c) };
+        lanes.writes.push(col.blocks_mut(k, rev));
     }
-    if !r.writes_in_column_order {
-        let mut ordered: SmallVec<[Option<&'a mut [Block]>; 8]> = (0..writes.len()).map(|_| None).collect();
-        let ranks = r.roles.iter().filter_map(|(_, role)| match role {
-            Role::Write(i) => Some(*i),
-            Role::Read(_) => None,
-        });
-        for (w, i) in writes.into_iter().zip(ranks) {
-            ordered[i] = Some(w);
-        }
-        writes = ordered.into_iter().map(|w| w.expect("every written lane resolved")).collect();
+    for &c in &r.read_cols {
+        // SAFETY: in bounds (checked above); no written column is `c` (see above), so only
+        // shared references to column `c` exist for 'a.
+        let col = unsafe { &*base.add(c) };
+        lanes.reads.push(col.blocks(k));
     }
-    ChunkLanes { ids: &table.ids, k, reads, writes, len }
+    lanes
 }
 
 /// The lanes of every chunk of `table` as `r` requests them, stamping written chunks and the

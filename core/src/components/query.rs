@@ -131,20 +131,28 @@ impl<'a> ChunkView<'a> {
 }
 
 /// Lanes of one chunk, some read and some written, as requested.
+///
+/// Kept within 128 bytes (three lanes of each kind inline, chunk index and length as `u32`),
+/// so handing it to the callback is a few register moves rather than a `memcpy` call.
 pub struct ChunkLanes<'a> {
     /// The table's id column, read only if asked for (passes that never look at ids do not
     /// touch its chunk).
     ids: &'a Column,
-    k: usize,
-    reads: SmallVec<[&'a [Block]; 4]>,
-    writes: SmallVec<[&'a mut [Block]; 4]>,
-    len: usize,
+    reads: SmallVec<[&'a [Block]; LANES_INLINE]>,
+    writes: SmallVec<[&'a mut [Block]; LANES_INLINE]>,
+    /// The chunk's index in its table.
+    k: u32,
+    /// Rows in the chunk (at most [`CHUNK_ROWS`]).
+    len: u32,
 }
+
+/// Read (and written) lanes a [`ChunkLanes`] holds without allocating.
+const LANES_INLINE: usize = 3;
 
 impl<'a> ChunkLanes<'a> {
     /// Rows in this chunk.
     pub fn len(&self) -> usize {
-        self.len
+        self.len as usize
     }
 
     /// Whether the chunk is empty.
@@ -154,17 +162,17 @@ impl<'a> ChunkLanes<'a> {
 
     /// The instances owning the rows.
     pub fn ids(&self) -> &'a [Id] {
-        &bytemuck::cast_slice(self.ids.blocks(self.k))[..self.len]
+        &bytemuck::cast_slice(self.ids.blocks(self.k as usize))[..self.len as usize]
     }
 
     /// Read lane `i` (in request order) as `T`, one value per row.
     pub fn read<T: bytemuck::Pod>(&self, i: usize) -> &[T] {
-        &bytemuck::cast_slice(self.reads[i])[..self.len]
+        &bytemuck::cast_slice(self.reads[i])[..self.len as usize]
     }
 
     /// Written lane `i` (in request order) as `T`, one value per row.
     pub fn write<T: bytemuck::Pod>(&mut self, i: usize) -> &mut [T] {
-        let len = self.len;
+        let len = self.len as usize;
         &mut bytemuck::cast_slice_mut(&mut *self.writes[i])[..len]
     }
 
@@ -186,7 +194,7 @@ impl<'a> ChunkLanes<'a> {
     /// Every read and written lane at once as exactly `len()` values of `T`, in request order.
     #[allow(clippy::type_complexity)]
     pub fn split<T: bytemuck::Pod>(&mut self) -> (SmallVec<[&[T]; 8]>, SmallVec<[&mut [T]; 8]>) {
-        let len = self.len;
+        let len = self.len as usize;
         let reads = self.reads.iter().map(|r| &bytemuck::cast_slice(r)[..len]).collect();
         let writes = self.writes.iter_mut().map(|w| &mut bytemuck::cast_slice_mut(w)[..len]).collect();
         (reads, writes)
@@ -313,7 +321,13 @@ fn chunk_lanes_at<'a>(table: &'a mut Table, r: &Resolved, k: usize, rev: u64) ->
         "lanes resolved for this table"
     );
     let base = columns.as_mut_ptr();
-    let mut lanes = ChunkLanes { ids: &table.ids, k, reads: SmallVec::new(), writes: SmallVec::new(), len };
+    let mut lanes = ChunkLanes {
+        ids: &table.ids,
+        k: k as u32,
+        reads: SmallVec::new(),
+        writes: SmallVec::new(),
+        len: len as u32,
+    };
     for &c in &r.write_cols {
         // SAFETY: `c` is in bounds (checked above) and `table` is borrowed exclusively for
         // 'a; `resolve` guarantees the written columns are distinct from each other and from
@@ -339,7 +353,7 @@ fn table_chunk_lanes<'a>(table: &'a mut Table, r: &Resolved, rev: u64) -> SmallV
     }
     let reads = r.roles.iter().filter(|(_, role)| matches!(role, Role::Read(_))).count();
     let writes = r.roles.len() - reads;
-    let mut read_lanes: SmallVec<[SmallVec<[&'a [Block]; 4]>; 1]> =
+    let mut read_lanes: SmallVec<[SmallVec<[&'a [Block]; LANES_INLINE]>; 1]> =
         (0..chunks).map(|_| SmallVec::from_elem(&[][..], reads)).collect();
     let mut write_lanes: SmallVec<[PendingWrites<'a>; 1]> =
         (0..chunks).map(|_| (0..writes).map(|_| None).collect()).collect();
@@ -376,10 +390,10 @@ fn table_chunk_lanes<'a>(table: &'a mut Table, r: &Resolved, rev: u64) -> SmallV
             let n = (len - k * CHUNK_ROWS).min(CHUNK_ROWS);
             ChunkLanes {
                 ids,
-                k,
+                k: k as u32,
                 reads,
                 writes: writes.into_iter().map(|w| w.expect("every written lane resolved")).collect(),
-                len: n,
+                len: n as u32,
             }
         })
         .collect()

@@ -1,7 +1,7 @@
 //! Probe for `frag_iter` and `add_remove` (issue 3), robust on a loaded machine: the best of
 //! N interleaved rounds of our workload and hecs's, the same work as the criterion groups
 //! (`ecs_suite`): double `Data` over 26 archetypes × 20 rows; add `B` to 10,000 instances
-//! holding `A`, then remove it.
+//! holding `A` (`add_component`, and `insert_pod`), then remove it.
 use arbor_core::{Arena, Class, FieldDef, FieldType, PodComponent, Query, Schema};
 use std::time::Instant;
 use wide::f32x8;
@@ -69,6 +69,7 @@ fn main() {
     let rounds: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(50);
     let only = std::env::args().nth(2).unwrap_or_default();
     let (mut frag_ours, mut frag_hecs, mut ar_ours, mut ar_hecs) = (f64::MAX, f64::MAX, f64::MAX, f64::MAX);
+    let mut ar_pod = f64::MAX;
 
     let mut arena = arbor_fragmented(20);
     let data = arena.components().component("Data").unwrap();
@@ -107,6 +108,14 @@ fn main() {
                     ar_arena.remove_component(id, b_id).unwrap();
                 }
             }));
+            ar_pod = ar_pod.min(best(1, 1, || {
+                for &id in &ids {
+                    ar_arena.insert_pod(id, &(B(0.0),)).unwrap();
+                }
+                for &id in &ids {
+                    ar_arena.remove_component(id, b_id).unwrap();
+                }
+            }));
             ar_hecs = ar_hecs.min(best(1, 1, || {
                 for &e in &entities {
                     ar_world.insert_one(e, B(0.0)).unwrap();
@@ -118,11 +127,13 @@ fn main() {
         }
     }
     println!(
-        "best of {rounds}: frag_iter ours {:.3} us, hecs {:.3} us ({:.2}x); add_remove ours {:.3} ms, hecs {:.3} ms ({:.2}x)",
+        "best of {rounds}: frag_iter ours {:.3} us, hecs {:.3} us ({:.2}x); add_remove ours {:.3} ms \
+         (insert_pod {:.3} ms), hecs {:.3} ms ({:.2}x)",
         frag_ours * 1e6,
         frag_hecs * 1e6,
         frag_hecs / frag_ours,
         ar_ours * 1e3,
+        ar_pod * 1e3,
         ar_hecs * 1e3,
         ar_hecs / ar_ours
     );

@@ -300,16 +300,18 @@ impl Arena {
         }
     }
 
+    /// The component ids of `B`'s types. The schemas (built afresh by each call of
+    /// `B::schemas`) are only built to name a type that was never registered.
     fn pod_ids<B: PodBundle>(&self) -> Result<SmallVec<[ComponentId; 4]>, ArenaError> {
         B::type_ids()
             .iter()
-            .zip(B::schemas())
-            .map(|(t, s)| {
+            .enumerate()
+            .map(|(i, t)| {
                 self.components
                     .pod_types
                     .get(t)
                     .copied()
-                    .ok_or_else(|| SchemaError::UnknownComponent(s.name.to_string()).into())
+                    .ok_or_else(|| SchemaError::UnknownComponent(B::schemas()[i].name.to_string()).into())
             })
             .collect()
     }

@@ -306,13 +306,7 @@ impl Arena {
         B::type_ids()
             .iter()
             .enumerate()
-            .map(|(i, t)| {
-                self.components
-                    .pod_types
-                    .get(t)
-                    .copied()
-                    .ok_or_else(|| SchemaError::UnknownComponent(B::schemas()[i].name.to_string()).into())
-            })
+            .map(|(i, t)| self.components.pod_types.get(t).copied().ok_or_else(|| unregistered_pod::<B>(i)))
             .collect()
     }
 
@@ -565,6 +559,14 @@ impl Arena {
         }
         Ok(())
     }
+}
+
+/// The error for `B`'s `i`-th type never having been registered (out of line: it builds the
+/// bundle's schemas to name the type).
+#[cold]
+#[inline(never)]
+fn unregistered_pod<B: PodBundle>(i: usize) -> ArenaError {
+    SchemaError::UnknownComponent(B::schemas()[i].name.to_string()).into()
 }
 
 fn remove_holder(

@@ -136,7 +136,20 @@ pub struct ChunkLanes<'a> {
     reads: SmallVec<[&'a [Block]; 4]>,
     writes: SmallVec<[&'a mut [Block]; 4]>,
     len: usize,
+    /// Which lanes hold 64-bit words (four rows per block), or `None` when the request has
+    /// more than 64 lanes of a kind and the chunk is never split.
+    wide_lanes: Option<WideLanes>,
 }
+
+/// Bit `i` set: read (or written) lane `i`, in request order, holds 64-bit words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct WideLanes {
+    reads: u64,
+    writes: u64,
+}
+
+/// Rows below which a parallel pass never splits a chunk's rows further.
+const MIN_SPLIT_ROWS: usize = 64;
 
 impl<'a> ChunkLanes<'a> {
     /// Rows in this chunk.
@@ -193,6 +206,46 @@ impl<'a> ChunkLanes<'a> {
     pub fn write_blocks<T: bytemuck::Pod>(&mut self, i: usize) -> &mut [T] {
         bytemuck::cast_slice_mut(&mut *self.writes[i])
     }
+
+    /// Splits the rows in two at a multiple of eight rows near the middle (a block boundary
+    /// in every lane), so a parallel pass can hand the halves to two threads; the second
+    /// half is `None` when the chunk is too small to split or its lanes cannot be split.
+    pub(crate) fn halve(self) -> (Self, Option<Self>) {
+        let Some(wide) = self.wide_lanes else { return (self, None) };
+        if self.len < 2 * MIN_SPLIT_ROWS {
+            return (self, None);
+        }
+        let mid = (self.len / 2) & !7;
+        let blocks_before =
+            |wide_mask: u64, i: usize| if wide_mask >> i & 1 == 1 { mid / 4 } else { mid / 8 };
+        let (ids_front, ids_back) = self.ids.split_at(mid);
+        let mut front = ChunkLanes {
+            ids: ids_front,
+            reads: SmallVec::with_capacity(self.reads.len()),
+            writes: SmallVec::with_capacity(self.writes.len()),
+            len: mid,
+            wide_lanes: Some(wide),
+        };
+        let mut back = ChunkLanes {
+            ids: ids_back,
+            reads: SmallVec::with_capacity(self.reads.len()),
+            writes: SmallVec::with_capacity(self.writes.len()),
+            len: self.len - mid,
+            wide_lanes: Some(wide),
+        };
+        for (i, lane) in self.reads.into_iter().enumerate() {
+            let (a, b) = lane.split_at(blocks_before(wide.reads, i).min(lane.len()));
+            front.reads.push(a);
+            back.reads.push(b);
+        }
+        for (i, lane) in self.writes.into_iter().enumerate() {
+            let at = blocks_before(wide.writes, i).min(lane.len());
+            let (a, b) = lane.split_at_mut(at);
+            front.writes.push(a);
+            back.writes.push(b);
+        }
+        (front, Some(back))
+    }
 }
 
 /// Where requested lanes sit in one table: the columns touched, in column order, each with
@@ -204,6 +257,8 @@ struct Resolved {
     reads: usize,
     /// Whether the written lanes were requested in column order (no reordering needed).
     writes_in_column_order: bool,
+    /// The requested lanes holding 64-bit words, for splitting chunks by rows.
+    wide_lanes: Option<WideLanes>,
 }
 
 /// What a touched column is for: read lane `i` or written lane `i` (request order).
@@ -261,7 +316,16 @@ fn resolve(table: &Table, registry: &SchemaRegistry, reads: &[Lane], writes: &[L
         Role::Read(_) => None,
     });
     let writes_in_column_order = written.by_ref().enumerate().all(|(rank, i)| rank == i);
-    Some(Resolved { roles, written_slots, reads: reads.len(), writes_in_column_order })
+    let mut wide = (reads.len() <= 64 && writes.len() <= 64).then(WideLanes::default);
+    for &(c, role) in &roles {
+        if let Some(w) = wide.as_mut().filter(|_| table.columns[c].kind == LaneKind::W64) {
+            match role {
+                Role::Read(i) => w.reads |= 1 << i,
+                Role::Write(i) => w.writes |= 1 << i,
+            }
+        }
+    }
+    Some(Resolved { roles, written_slots, reads: reads.len(), writes_in_column_order, wide_lanes: wide })
 }
 
 impl Query {
@@ -330,7 +394,13 @@ fn chunk_lanes_at<'a>(table: &'a mut Table, r: &Resolved, k: usize, rev: u64) ->
         }
         writes = ordered.into_iter().map(|w| w.expect("every written lane resolved")).collect();
     }
-    ChunkLanes { ids: &bytemuck::cast_slice(table.ids.blocks(k))[..len], reads, writes, len }
+    ChunkLanes {
+        ids: &bytemuck::cast_slice(table.ids.blocks(k))[..len],
+        reads,
+        writes,
+        len,
+        wide_lanes: r.wide_lanes,
+    }
 }
 
 /// The lanes of every chunk of `table` as `r` requests them, stamping written chunks and the
@@ -382,6 +452,7 @@ fn table_chunk_lanes<'a>(table: &'a mut Table, r: &Resolved, rev: u64) -> SmallV
                 reads,
                 writes: writes.into_iter().map(|w| w.expect("every written lane resolved")).collect(),
                 len: n,
+                wide_lanes: r.wide_lanes,
             }
         })
         .collect()
@@ -472,7 +543,9 @@ impl ComponentStore {
     }
 
     /// [`for_each_chunk_mut`](Self::for_each_chunk_mut) with the chunks spread over rayon's
-    /// pool, one task per chunk.
+    /// pool. A chunk of at least 128 rows is split into row ranges (multiples of eight rows)
+    /// while rayon has idle threads, so `f` may see a piece of a chunk rather than a whole
+    /// one; every row is passed exactly once.
     pub(crate) fn par_for_each_chunk_mut(
         &mut self,
         query: &mut Query,
@@ -490,6 +563,6 @@ impl ComponentStore {
         for (t, table) in self.tables.iter_mut_where(|t| wanted[t].is_some()) {
             all.extend(table_chunk_lanes(table, wanted[t].expect("selected"), rev));
         }
-        all.into_par_iter().for_each(f);
+        all.into_par_iter().for_each(|chunk| rayon::iter::split(chunk, ChunkLanes::halve).for_each(&f));
     }
 }

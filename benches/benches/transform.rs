@@ -99,7 +99,7 @@ use arbor_sim::{PassMode, WorldTransforms};
 use criterion::{
     BenchmarkGroup, Criterion, SamplingMode, criterion_group, criterion_main, measurement::WallTime,
 };
-use fixture::{Bevy, build_arena, large_tree, local_of, pick};
+use fixture::{Bevy, Plain, build_arena, large_tree, pick};
 use rayon::ThreadPool;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -144,62 +144,6 @@ fn timed_in(pool: &ThreadPool, iters: u64, mut pass: impl FnMut() + Send) -> Dur
         }
         start.elapsed()
     })
-}
-
-// ---- plain scalar SoA baseline ----
-
-/// Nodes in depth order, parent indices, local and world columns.
-struct Plain {
-    parent: Vec<u32>,
-    local: [Vec<f32>; 7],
-    world: [Vec<f32>; 7],
-}
-
-impl Plain {
-    fn new(map: &[usize]) -> Self {
-        let n = map.len() + 1;
-        let mut depth = vec![0u32; n];
-        for i in 1..n {
-            depth[i] = depth[map[i - 1]] + 1;
-        }
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by_key(|&i| depth[i]);
-        let mut rank = vec![0u32; n];
-        for (r, &i) in order.iter().enumerate() {
-            rank[i] = r as u32;
-        }
-        let parent = order.iter().map(|&i| if i == 0 { 0 } else { rank[map[i - 1]] }).collect();
-        let mut local: [Vec<f32>; 7] = Default::default();
-        for &i in &order {
-            let (p, q) = local_of(i);
-            for (col, v) in local.iter_mut().zip([p.x, p.y, p.z, q.x, q.y, q.z, q.w]) {
-                col.push(v);
-            }
-        }
-        Self { parent, world: local.clone(), local }
-    }
-
-    fn run(&mut self) {
-        let [px, py, pz, qx, qy, qz, qw] = &mut self.world;
-        let [lx, ly, lz, ax, ay, az, aw] = &self.local;
-        // Node 0, the root, keeps world = local.
-        for i in 1..self.parent.len() {
-            let p = self.parent[i] as usize;
-            let (bx, by, bz, bw) = (qx[p], qy[p], qz[p], qw[p]);
-            let (vx, vy, vz) = (lx[i], ly[i], lz[i]);
-            // v + w t + b × t, with t = 2 b × v
-            let (tx, ty, tz) =
-                (2.0 * (by * vz - bz * vy), 2.0 * (bz * vx - bx * vz), 2.0 * (bx * vy - by * vx));
-            px[i] = px[p] + vx + bw * tx + (by * tz - bz * ty);
-            py[i] = py[p] + vy + bw * ty + (bz * tx - bx * tz);
-            pz[i] = pz[p] + vz + bw * tz + (bx * ty - by * tx);
-            let (cx, cy, cz, cw) = (ax[i], ay[i], az[i], aw[i]);
-            qx[i] = bw * cx + bx * cw + by * cz - bz * cy;
-            qy[i] = bw * cy - bx * cz + by * cw + bz * cx;
-            qz[i] = bw * cz + bx * cy - by * cx + bz * cw;
-            qw[i] = bw * cw - bx * cx - by * cy - bz * cz;
-        }
-    }
 }
 
 fn group<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {

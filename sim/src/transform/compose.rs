@@ -114,6 +114,62 @@ pub(crate) fn compose<T: Lane>(parent: &Frame<T>, local: [T; 7]) -> [T; 7] {
     ]
 }
 
+/// A parent's frame as four-lane columns, for composing one child at a time with `f32x4`:
+/// the child's position is `c[0] * lx + c[1] * ly + c[2] * lz + p` and its rotation
+/// `b[0] * a + b[1] * a.wzyx + b[2] * a.zwxy + b[3] * a.yxwz` (`a` the local rotation),
+/// lane by lane the very terms of [`compose`] in the same order (a subtracted product is
+/// added with the parent's factor negated, which rounds to the same bits). So a world
+/// computed here equals `compose::<f32>` bit for bit, for about a third of its instructions.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Frame4 {
+    /// Columns of the rotation matrix: `[m0, m3, m6, 0]`, `[m1, m4, m7, 0]`, `[m2, m5, m8, 0]`.
+    c: [f32x4; 3],
+    /// The parent's position, `[px, py, pz, 0]`.
+    p: f32x4,
+    /// The parent's rotation `(bx, by, bz, bw)` spread per term: `[bw; 4]`,
+    /// `[bx, -bx, bx, -bx]`, `[by, by, -by, -by]`, `[-bz, bz, bz, -bz]`.
+    b: [f32x4; 4],
+}
+
+impl Frame4 {
+    /// The columns of `frame`.
+    #[inline(always)]
+    pub fn new(frame: &Frame) -> Self {
+        let (m, p) = (&frame.m, &frame.pose);
+        let (bx, by, bz, bw) = (p[3], p[4], p[5], p[6]);
+        Self {
+            c: [
+                f32x4::new([m[0], m[3], m[6], 0.0]),
+                f32x4::new([m[1], m[4], m[7], 0.0]),
+                f32x4::new([m[2], m[5], m[8], 0.0]),
+            ],
+            p: f32x4::new([p[0], p[1], p[2], 0.0]),
+            b: [
+                f32x4::splat(bw),
+                f32x4::new([bx, -bx, bx, -bx]),
+                f32x4::new([by, by, -by, -by]),
+                f32x4::new([-bz, bz, bz, -bz]),
+            ],
+        }
+    }
+
+    /// `parent ∘ local` as a cell (tag lane zero), bit-identical to [`compose`].
+    #[inline(always)]
+    pub fn compose(&self, local: &LocalTransform) -> PoseCell {
+        let [lx, ly, lz] = local.position.to_array();
+        let a = local.rotation.to_array();
+        let c = &self.c;
+        let pos = c[0] * f32x4::splat(lx) + c[1] * f32x4::splat(ly) + c[2] * f32x4::splat(lz) + self.p;
+        let b = &self.b;
+        let rot = b[0] * f32x4::new(a)
+            + b[1] * f32x4::new([a[3], a[2], a[1], a[0]])
+            + b[2] * f32x4::new([a[2], a[3], a[0], a[1]])
+            + b[3] * f32x4::new([a[1], a[0], a[3], a[2]]);
+        let (p, q) = (pos.to_array(), rot.to_array());
+        PoseCell([p[0], p[1], p[2], q[0], q[1], q[2], q[3], 0.0])
+    }
+}
+
 /// Composes up to eight locals (lane-major: `locals[k][lane]`) under one parent.
 #[cfg(test)]
 pub(crate) fn compose8(parent: &Frame, locals: &[[f32; LANES]; 7]) -> [f32x8; 7] {
@@ -281,6 +337,13 @@ mod tests {
                 assert_eq!(cell.pose().map(f32::to_bits), w.map(f32::to_bits));
                 assert_eq!(cell.0[7], 0.0);
             }
+        }
+        // One child at a time in four lanes: the same bits again.
+        let four = Frame4::new(&frame);
+        for l in &scalar_locals(&locals) {
+            let t = LocalTransform { position: Vec3::from_slice(l), rotation: Quat::from_slice(&l[3..]) };
+            let want = compose::<f32>(&frame, *l);
+            assert_eq!(four.compose(&t).pose().map(f32::to_bits), want.map(f32::to_bits));
         }
         // A short tail is composed one lane at a time, to the same bits.
         for (cell, w) in batch.compose(&frame, true, SIMD_MIN - 1).iter().zip(&scalar).take(SIMD_MIN - 1) {

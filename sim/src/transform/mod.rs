@@ -22,8 +22,8 @@
 //! two routes:
 //! - *Dirty subtrees* (the usual tick): it finds the dirty roots (dirty nodes with no
 //!   dirty ancestor, see `roots`), recomputes each root from its parent's stored world and
-//!   then every node below it, parent before child (see `walk`): siblings eight at a time
-//!   with `wide::f32x8`, and disjoint subtrees (or runs of roots, when there are many) on
+//!   then every node below it, parent before child (see `walk`): each node in four lanes of
+//!   `wide::f32x4` under its parent's frame (see `compose`), and disjoint subtrees (or runs of roots, when there are many) on
 //!   rayon's threads. The cost follows the dirty nodes and their subtrees, never the size
 //!   of the place. A short dirty list (up to `Split::max_sparse` ids, 8,192 by default: the
 //!   usual tick) takes the short-list form of this route (see `sparse`): roots found and
@@ -66,7 +66,6 @@ use roots::{Epochs, Finder, in_world};
 use sink::ColumnsMut;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use walk::{Split, Walker, Writes};
-use wide::f32x4;
 
 /// A node's transform in world space: a rotation, then a translation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -102,7 +101,7 @@ impl Default for WorldTransform {
 pub struct PassMode {
     /// Share disjoint subtrees between the threads of the current rayon pool.
     pub parallel: bool,
-    /// Compose eight siblings at a time with `wide::f32x8`.
+    /// Compose each node in four lanes of `wide::f32x4` rather than with scalar `f32`.
     pub simd: bool,
 }
 
@@ -165,12 +164,6 @@ impl PoseCell {
     #[inline]
     const fn new(p: &Pose) -> Self {
         Self([p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0.0])
-    }
-
-    /// The cell of the rows `[px, py, pz, qx]` and `[qy, qz, qw, 0]`.
-    #[inline(always)]
-    fn from_rows(a: f32x4, b: f32x4) -> Self {
-        Self(bytemuck::cast([a, b]))
     }
 
     /// Sets the tag (the bits of the eighth lane, never used as a float).

@@ -17,7 +17,7 @@
 //! slots read are parents of dirty roots, which no task writes.
 
 use super::PoseCell;
-use super::compose::{LANES, Pose};
+use super::compose::Pose;
 use arbor_core::Id;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,14 +32,6 @@ pub(crate) fn high_bits(id: Id) -> u32 {
 pub(crate) trait Sink {
     /// Writes node `id`'s world to `slot` (the cell's tag is set here).
     fn put(&mut self, slot: u32, id: Id, cell: PoseCell);
-
-    /// Writes the first `n` lanes of a batch to `slots[..n]`.
-    #[inline(always)]
-    fn put8(&mut self, slots: &[u32; LANES], ids: &[Id; LANES], n: usize, cells: &[PoseCell; LANES]) {
-        for lane in 0..n {
-            self.put(slots[lane], ids[lane], cells[lane]);
-        }
-    }
 }
 
 /// Where a root's parent world is read from.

@@ -39,11 +39,11 @@
 //! no root lies in another root's subtree, so the halves and the units write disjoint slots.
 
 use super::PoseCell;
-use super::compose::{Frame, Pose, compose, local_pose};
+use super::compose::{Frame, compose_cell, local_pose};
 use super::roots::{Finder, in_world};
 use super::sink::{ColumnsMut, Parents, RawColumns, Sink};
 use super::walk::{self, Split, Unit, Walker, Writes};
-use arbor_core::Id;
+use arbor_core::{Id, LocalTransform};
 use std::sync::atomic::Ordering;
 
 /// A live in-world dirty node stamped this pass, with what the root loop needs of its page
@@ -54,7 +54,7 @@ struct Candidate<'a> {
     slot: u32,
     id: Id,
     parent: Option<Id>,
-    local: Pose,
+    local: LocalTransform,
     children: &'a [Id],
 }
 
@@ -132,7 +132,7 @@ fn stamp<'a>(route: Route<'a>, dirty: &[Id], extra: Option<Id>) -> Vec<Candidate
             slot: slot.0,
             id,
             parent: node.parent(),
-            local: local_pose(&node.transform()),
+            local: node.transform(),
             children: node.children().as_slice(),
         });
     }
@@ -154,16 +154,19 @@ fn roots_and_walks<'a, S: Sink + Parents>(
     let (mut roots, mut written) = (0, 0);
     for &Candidate { slot, id, parent, local, children } in candidates {
         // The Workspace is the top of the world: nothing above it can cover it.
-        let world = if id == finder.ws {
-            local
+        let cell = if id == finder.ws {
+            PoseCell::new(&local_pose(&local))
         } else {
             match finder.covered(epoch, parent, &mut path) {
                 (true, _) => continue,
-                (false, Some(parent)) => compose::<f32>(&Frame::new(sink.parent_pose(parent)), local),
-                (false, None) => local,
+                (false, Some(parent)) => {
+                    compose_cell(&Frame::new(sink.parent_pose(parent)), &local, walker.simd)
+                }
+                (false, None) => PoseCell::new(&local_pose(&local)),
             }
         };
-        sink.put(slot, id, PoseCell::new(&world));
+        let world = cell.pose();
+        sink.put(slot, id, cell);
         roots += 1;
         written += 1;
         if !children.is_empty() {

@@ -1,14 +1,14 @@
 //! The short-list route: finding the dirty roots of a short dirty list and computing their
-//! worlds in one sequential sweep, with no rayon fork and no root list.
+//! worlds in one sweep over the list (or two halves of it), with no root list.
 //!
 //! A 1%-dirty tick names about a thousand scattered nodes, most of them leaves: each costs a
 //! few scattered cache lines and a few dozen instructions, and the pass used to spend more
 //! on its machinery (a vector of candidates and one of roots, a rayon fork to walk them,
 //! each root's page looked up three times) and on waiting for those lines than on the
-//! nodes. Here, on the calling thread:
-//! 1. every live in-world dirty node's slot is stamped covered (a plain load and store, since
-//!    no other thread runs) and the node kept as a candidate (slot, id, parent, local,
-//!    child array);
+//! nodes. Here, on the calling thread (or on two, see below):
+//! 1. every live in-world dirty node's slot is stamped covered (a plain load and store: no
+//!    other thread stamps that slot) and the node kept as a candidate (slot, id, parent,
+//!    local, child array);
 //! 2. each candidate asks whether its parent is covered (the climb of `roots`, stamping the
 //!    answer on every node it meets); a root's world is computed at once from its parent's
 //!    stored world and written, and its subtree walked right away (`walk`), up to a budget
@@ -18,10 +18,16 @@
 //!    when a level is wide enough to be worth a fork (a short list holding a root with a
 //!    huge subtree, such as a fresh Workspace, still gets both threads).
 //!
-//! With several threads and at least `Split::min_roots` candidates, step 2 runs as two
-//! halves of the candidate list under one `rayon::join`, writing through [`RawColumns`];
-//! when the other thread is busy the calling thread runs both halves itself, so the fork
-//! costs little more than its bookkeeping.
+//! With several threads and a dirty list of at least `Split::min_roots` ids, steps 1 and 2
+//! each run as two halves under a `rayon::join` (the second join starts once both halves'
+//! stamps are in), writing through [`RawColumns`]. The list is halved by a hash of the id
+//! rather than by position, so every copy of an id is stamped by the same thread and a
+//! plain load and store still claim each slot once. Stamping used to stay on the calling
+//! thread, and it takes the dirty nodes' own scattered lines, about half the route: two
+//! threads then gained almost nothing (best of 40 rounds, 64–68 µs on one thread and on
+//! two); with both steps halved the best rounds on two threads take 30–47 µs whenever the
+//! second core is free. When the other thread is busy the calling thread runs both halves
+//! itself, so each fork costs little more than its bookkeeping.
 //!
 //! The pass is bound by scattered loads, not arithmetic, so the stamping loop also gathers
 //! what the root loop will need of each candidate's page (parent, local, child array): its
@@ -85,44 +91,65 @@ pub(crate) fn run<'a>(
     writes: Writes,
     split: Split,
 ) -> Done {
-    let candidates = stamp(route, dirty, extra);
     let parallel = parallel && rayon::current_num_threads() > 1;
-    let (roots, mut written, left) =
-        if parallel && writes == Writes::Direct && candidates.len() >= split.min_roots {
-            let (a, b) = candidates.split_at(candidates.len() / 2);
-            let raw = RawColumns::new(ColumnsMut {
-                poses: &mut *columns.poses,
-                high: &mut *columns.high,
-                wide: columns.wide,
-                saw_wide: columns.saw_wide,
-            });
-            let limit = split.sparse_walk;
-            let (mut sa, mut sb) = (raw, raw);
-            let ((ra, wa, mut la), (rb, wb, lb)) = rayon::join(
-                || roots_and_walks(route, a, &mut sa, limit),
-                || roots_and_walks(route, b, &mut sb, limit),
-            );
-            la.extend(lb);
-            (ra + rb, wa + wb, la)
-        } else {
-            let limit = if parallel { split.sparse_walk } else { usize::MAX };
-            roots_and_walks(route, &candidates, &mut columns, limit)
-        };
+    let (roots, mut written, left) = if parallel && writes == Writes::Direct && dirty.len() >= split.min_roots
+    {
+        // Stamping takes the dirty nodes' own scattered lines, about half the route: each
+        // thread stamps the ids of its half (every copy of an id lands in the same half, so a
+        // plain load and store still claims each slot once), then, after both are in, settles
+        // its own candidates.
+        let (a, b) = rayon::join(
+            || stamp(route, dirty, extra, Some(false)),
+            || stamp(route, dirty, extra, Some(true)),
+        );
+        let raw = RawColumns::new(ColumnsMut {
+            poses: &mut *columns.poses,
+            high: &mut *columns.high,
+            wide: columns.wide,
+            saw_wide: columns.saw_wide,
+        });
+        let limit = split.sparse_walk;
+        let (mut sa, mut sb) = (raw, raw);
+        let ((ra, wa, mut la), (rb, wb, lb)) = rayon::join(
+            || roots_and_walks(route, &a, &mut sa, limit),
+            || roots_and_walks(route, &b, &mut sb, limit),
+        );
+        la.extend(lb);
+        (ra + rb, wa + wb, la)
+    } else {
+        let candidates = stamp(route, dirty, extra, None);
+        let limit = if parallel { split.sparse_walk } else { usize::MAX };
+        roots_and_walks(route, &candidates, &mut columns, limit)
+    };
     written += walk::run_units(route.walker, left, columns, parallel, writes, split);
     Done { roots, written }
 }
 
+/// Which half of a dirty list `id` belongs to when two threads stamp it: a hash of the id,
+/// so that every copy of an id falls in the same half and any set of ids (all even, all in
+/// one range) splits about evenly.
+#[inline(always)]
+fn upper_half(id: Id) -> bool {
+    id.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 63 == 1
+}
+
 /// Stamps every live in-world node of `extra` and `dirty` covered, each once, and returns
-/// them in that order.
-fn stamp<'a>(route: Route<'a>, dirty: &[Id], extra: Option<Id>) -> Vec<Candidate<'a>> {
+/// them in that order; with `half`, only the ids of that half ([`upper_half`]).
+fn stamp<'a>(route: Route<'a>, dirty: &[Id], extra: Option<Id>, half: Option<bool>) -> Vec<Candidate<'a>> {
     let Route { finder, epoch, .. } = route;
     let covered = epoch << 1 | 1;
-    let mut candidates: Vec<Candidate<'a>> = Vec::with_capacity(dirty.len() + 1);
+    let expected = if half.is_some() { dirty.len() / 2 + 16 } else { dirty.len() + 1 };
+    let mut candidates: Vec<Candidate<'a>> = Vec::with_capacity(expected);
     for &id in extra.as_slice().iter().chain(dirty) {
+        if half.is_some_and(|h| upper_half(id) != h) {
+            continue;
+        }
         let Some((slot, node)) = finder.view.locate(id) else { continue };
         if !in_world(node.flags()) {
             continue;
         }
+        // Only this thread stamps this id's slot (ids and live slots are one to one), so a
+        // plain load and store claim it.
         let mark = &finder.marks[slot.index()];
         if mark.load(Ordering::Relaxed) == covered {
             continue; // a repeat

@@ -22,14 +22,14 @@
 //! two routes:
 //! - *Dirty subtrees* (the usual tick): it finds the dirty roots (dirty nodes with no
 //!   dirty ancestor, see `roots`), recomputes each root from its parent's stored world and
-//!   then every node below it, parent before child (see `walk`): each node in four lanes of
-//!   `wide::f32x4` under its parent's frame (see `compose`), and disjoint subtrees (or runs of roots, when there are many) on
-//!   rayon's threads. The cost follows the dirty nodes and their subtrees, never the size
+//!   then every node below it, parent before child (see `walk`): each node in four lanes
+//!   of `wide::f32x4` under its parent's frame (see `compose`), and disjoint subtrees (or
+//!   runs of roots, when there are many) on rayon's threads. The cost follows the dirty nodes and their subtrees, never the size
 //!   of the place. A short dirty list (up to `Split::max_sparse` ids, 8,192 by default: the
 //!   usual tick) takes the short-list form of this route (see `sparse`): roots found and
-//!   their worlds written in one sequential sweep with no root list and no rayon fork, and
-//!   only the roots with children handed to the walk; longer lists have their roots found
-//!   in parallel first.
+//!   their worlds written in one sweep over the list with no root list (two halves of it on
+//!   two threads), and only the roots with children handed to the walk; longer lists have
+//!   their roots found in parallel first.
 //! - *Whole world*, when the dirty list names at least half as many ids as the arena has
 //!   live nodes (and at least 1,024): recomputing everything then costs no more than
 //!   sorting out the roots would, so the pass sweeps every page in slot order instead

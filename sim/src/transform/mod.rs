@@ -62,7 +62,7 @@ mod tests;
 use arbor_core::{Arena, Id, Slot};
 use compose::{IDENTITY, Pose};
 use glam::{Mat4, Quat, Vec3};
-use roots::{Epochs, Finder, in_world};
+use roots::{COVERED, Epochs, Finder, WALKED, in_world, mark_of};
 use sink::ColumnsMut;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use walk::{Split, Walker, Writes};
@@ -145,7 +145,7 @@ pub struct WorldTransforms {
     /// Whether an id at or above 2^32 was ever written: from then on every write stores
     /// its high bits.
     wide: bool,
-    /// Root-finding stamps by slot: `epoch << 1 | covered` (see `roots`).
+    /// Root-finding stamps by slot: `epoch << 2 | state` (see `roots`).
     marks: Vec<AtomicU32>,
     /// The pass counter for the marks.
     epochs: Epochs,
@@ -243,7 +243,7 @@ impl WorldTransforms {
         let ws = arena.workspace();
         let Some((ws_slot, ws_node)) = view.locate(ws) else { return PassStats::default() };
         let whole = dirty.len() >= split.min_whole && dirty.len() * 2 >= arena.len();
-        let walker = Walker { view: &view, simd: mode.simd };
+        let walker = Walker { view: &view, simd: mode.simd, walked: None };
         if whole && in_world(ws_node.flags()) {
             let threads = if mode.parallel { rayon::current_num_threads() } else { 1 };
             let saw_wide = AtomicBool::new(false);
@@ -279,7 +279,10 @@ impl WorldTransforms {
                 wide: self.wide,
                 saw_wide: &saw_wide,
             };
-            let route = sparse::Route { finder, walker, epoch: self.epochs.next_epoch(finder.marks) };
+            let epoch = self.epochs.next_epoch(finder.marks);
+            // The short-list route's walks mark what they write (see `sparse`).
+            let walked = Some((finder.marks, mark_of(epoch, COVERED | WALKED)));
+            let route = sparse::Route { finder, walker: Walker { walked, ..walker }, epoch };
             let extra = ws_fresh.then_some(ws);
             let done = sparse::run(route, dirty, extra, columns, mode.parallel, writes, split);
             self.wide |= saw_wide.load(Ordering::Relaxed);

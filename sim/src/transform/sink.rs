@@ -52,6 +52,18 @@ pub(crate) struct ColumnsMut<'c> {
     pub saw_wide: &'c AtomicBool,
 }
 
+impl ColumnsMut<'_> {
+    /// The same columns, borrowed again for a shorter while.
+    pub fn reborrow(&mut self) -> ColumnsMut<'_> {
+        ColumnsMut {
+            poses: &mut *self.poses,
+            high: &mut *self.high,
+            wide: self.wide,
+            saw_wide: self.saw_wide,
+        }
+    }
+}
+
 impl Sink for ColumnsMut<'_> {
     #[inline(always)]
     fn put(&mut self, slot: u32, id: Id, mut cell: PoseCell) {

@@ -46,7 +46,7 @@
 
 use super::PoseCell;
 use super::compose::{Frame, compose_cell, local_pose};
-use super::roots::{Finder, in_world};
+use super::roots::{COVERED, Finder, WALKED, in_world, mark_of};
 use super::sink::{ColumnsMut, Parents, RawColumns, Sink};
 use super::walk::{self, Split, Unit, Walker, Writes};
 use arbor_core::{Id, LocalTransform};
@@ -92,37 +92,42 @@ pub(crate) fn run<'a>(
     split: Split,
 ) -> Done {
     let parallel = parallel && rayon::current_num_threads() > 1;
-    let (roots, mut written, left) = if parallel && writes == Writes::Direct && dirty.len() >= split.min_roots
-    {
-        // Stamping takes the dirty nodes' own scattered lines, about half the route: each
-        // thread stamps the ids of its half (every copy of an id lands in the same half, so a
-        // plain load and store still claims each slot once), then, after both are in, settles
-        // its own candidates.
-        let (a, b) = rayon::join(
-            || stamp(route, dirty, extra, Some(false)),
-            || stamp(route, dirty, extra, Some(true)),
-        );
-        let raw = RawColumns::new(ColumnsMut {
-            poses: &mut *columns.poses,
-            high: &mut *columns.high,
-            wide: columns.wide,
-            saw_wide: columns.saw_wide,
-        });
-        let limit = split.sparse_walk;
-        let (mut sa, mut sb) = (raw, raw);
-        let ((ra, wa, mut la), (rb, wb, lb)) = rayon::join(
-            || roots_and_walks(route, &a, &mut sa, limit),
-            || roots_and_walks(route, &b, &mut sb, limit),
-        );
-        la.extend(lb);
-        (ra + rb, wa + wb, la)
-    } else {
+    if !(parallel && writes == Writes::Direct && dirty.len() >= split.min_roots) {
         let candidates = stamp(route, dirty, extra, None);
         let limit = if parallel { split.sparse_walk } else { usize::MAX };
-        roots_and_walks(route, &candidates, &mut columns, limit)
-    };
-    written += walk::run_units(route.walker, left, columns, parallel, writes, split);
-    Done { roots, written }
+        let (mut roots, mut written, left) = inner_roots_and_walks(route, &candidates, &mut columns, limit);
+        written += walk::run_units(route.walker, left, columns.reborrow(), parallel, writes, split);
+        let (leaves, leaf_writes) = leaf_roots(route, &candidates, &mut columns);
+        roots += leaves;
+        written += leaf_writes;
+        return Done { roots, written };
+    }
+    // Stamping takes the dirty nodes' own scattered lines, about half the route: each thread
+    // stamps the ids of its half (every copy of an id lands in the same half, so a plain load
+    // and store still claims each slot once), then, after both are in, settles its own
+    // candidates; the leaves once every walk is done.
+    let (a, b) =
+        rayon::join(|| stamp(route, dirty, extra, Some(false)), || stamp(route, dirty, extra, Some(true)));
+    let limit = split.sparse_walk;
+    let (mut sa, mut sb) = raw_pair(&mut columns);
+    let ((ra, wa, mut left), (rb, wb, lb)) = rayon::join(
+        || inner_roots_and_walks(route, &a, &mut sa, limit),
+        || inner_roots_and_walks(route, &b, &mut sb, limit),
+    );
+    left.extend(lb);
+    let mut written =
+        wa + wb + walk::run_units(route.walker, left, columns.reborrow(), parallel, writes, split);
+    let (mut sa, mut sb) = raw_pair(&mut columns);
+    let ((la, lwa), (lb, lwb)) =
+        rayon::join(|| leaf_roots(route, &a, &mut sa), || leaf_roots(route, &b, &mut sb));
+    written += lwa + lwb;
+    Done { roots: ra + rb + la + lb, written }
+}
+
+/// Two shared handles on `columns` for the two halves of a join.
+fn raw_pair<'c>(columns: &'c mut ColumnsMut<'_>) -> (RawColumns<'c>, RawColumns<'c>) {
+    let raw = RawColumns::new(columns.reborrow());
+    (raw, raw)
 }
 
 /// Which half of a dirty list `id` belongs to when two threads stamp it: a hash of the id,
@@ -137,7 +142,7 @@ fn upper_half(id: Id) -> bool {
 /// them in that order; with `half`, only the ids of that half ([`upper_half`]).
 fn stamp<'a>(route: Route<'a>, dirty: &[Id], extra: Option<Id>, half: Option<bool>) -> Vec<Candidate<'a>> {
     let Route { finder, epoch, .. } = route;
-    let covered = epoch << 1 | 1;
+    let covered = mark_of(epoch, COVERED);
     let expected = if half.is_some() { dirty.len() / 2 + 16 } else { dirty.len() + 1 };
     let mut candidates: Vec<Candidate<'a>> = Vec::with_capacity(expected);
     for &id in extra.as_slice().iter().chain(dirty) {
@@ -166,10 +171,11 @@ fn stamp<'a>(route: Route<'a>, dirty: &[Id], extra: Option<Id>, half: Option<boo
     candidates
 }
 
-/// Keeps the candidates whose parent is not covered (the roots), writes their worlds, and
-/// walks their subtrees until `limit` worlds are written; returns the roots, the worlds
-/// written and the units left to walk.
-fn roots_and_walks<'a, S: Sink + Parents>(
+/// Keeps the candidates with children whose parent is not covered (the inner roots),
+/// writes their worlds, and walks their subtrees until `limit` worlds are written; returns
+/// the roots, the worlds written and the units left to walk. Leaves are left to
+/// [`leaf_roots`].
+fn inner_roots_and_walks<'a, S: Sink + Parents>(
     route: Route<'a>,
     candidates: &[Candidate<'a>],
     sink: &mut S,
@@ -180,6 +186,9 @@ fn roots_and_walks<'a, S: Sink + Parents>(
     let mut stack = Vec::new();
     let (mut roots, mut written) = (0, 0);
     for &Candidate { slot, id, parent, local, children } in candidates {
+        if children.is_empty() {
+            continue;
+        }
         // The Workspace is the top of the world: nothing above it can cover it.
         let cell = if id == finder.ws {
             PoseCell::new(&local_pose(&local))
@@ -196,12 +205,39 @@ fn roots_and_walks<'a, S: Sink + Parents>(
         sink.put(slot, id, cell);
         roots += 1;
         written += 1;
-        if !children.is_empty() {
-            stack.push((world, children));
-            if written < limit {
-                written += walker.drain_until(&mut stack, sink, limit - written);
-            }
+        stack.push((world, children));
+        if written < limit {
+            written += walker.drain_until(&mut stack, sink, limit - written);
         }
     }
     (roots, written, stack)
+}
+
+/// Writes the worlds of the candidates without children that no walk wrote (the leaf
+/// roots: a leaf has a dirty ancestor exactly when it lies in the subtree of a dirty node
+/// with children, which the walks have just covered and marked); returns the roots and the
+/// worlds written. Runs only once every walk of the pass is done.
+fn leaf_roots<S: Sink + Parents>(
+    route: Route<'_>,
+    candidates: &[Candidate<'_>],
+    sink: &mut S,
+) -> (usize, usize) {
+    let Route { finder, walker, epoch } = route;
+    let walked = mark_of(epoch, COVERED | WALKED);
+    let mut roots = 0;
+    for &Candidate { slot, id, parent, local, children } in candidates {
+        if !children.is_empty() || finder.marks[slot as usize].load(Ordering::Relaxed) == walked {
+            continue;
+        }
+        // A leaf root's parent is not covered (a dirty or covered parent would have been
+        // walked, and this leaf with it), so its stored world is final.
+        let parent = if id == finder.ws { None } else { parent.and_then(|p| finder.view.slot_of(p)) };
+        let cell = match parent {
+            Some(ps) => compose_cell(&Frame::new(sink.parent_pose(ps.0)), &local, walker.simd),
+            None => PoseCell::new(&local_pose(&local)),
+        };
+        sink.put(slot, id, cell);
+        roots += 1;
+    }
+    (roots, roots)
 }

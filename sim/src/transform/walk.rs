@@ -28,6 +28,7 @@ use super::roots::Root;
 use super::sink::{Collect, ColumnsMut, Parents, RawColumns, Sink};
 use arbor_core::{Id, LocalTransform, NodesView};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// When a walk is shared between threads.
 #[derive(Clone, Copy, Debug)]
@@ -83,6 +84,9 @@ pub(crate) struct Walker<'a> {
     pub view: &'a NodesView<'a>,
     /// Compose in four lanes (`Frame4`) rather than with scalar `f32` (the same bits).
     pub simd: bool,
+    /// Root-finding marks and the value to store in every node this walker writes (the
+    /// short-list route's "walked this pass", see `sparse`), or `None`.
+    pub walked: Option<(&'a [AtomicU32], u32)>,
 }
 
 impl<'a> Walker<'a> {
@@ -125,6 +129,9 @@ impl<'a> Walker<'a> {
             let Some((slot, node)) = self.view.locate(id) else { continue };
             let cell = world_of(&node.transform());
             sink.put(slot.0, id, cell);
+            if let Some((marks, walked)) = self.walked {
+                marks[slot.index()].store(walked, Ordering::Relaxed);
+            }
             written += 1;
             let grandkids = node.children().as_slice();
             if !grandkids.is_empty() {

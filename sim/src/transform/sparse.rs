@@ -9,25 +9,34 @@
 //! 1. every live in-world dirty node's slot is stamped covered (a plain load and store: no
 //!    other thread stamps that slot) and the node kept as a candidate (slot, id, parent,
 //!    local, child array);
-//! 2. each candidate asks whether its parent is covered (the climb of `roots`, stamping the
-//!    answer on every node it meets); a root's world is computed at once from its parent's
-//!    stored world and written, and its subtree walked right away (`walk`), up to a budget
-//!    of `Split::sparse_walk` worlds; past the budget, roots with children are left as
-//!    units (world and child array) instead;
+//! 2. each candidate *with children* asks whether its parent is covered (the climb of
+//!    `roots`, stamping the answer on every node it meets); a root's world is computed at
+//!    once from its parent's stored world and written, and its subtree walked right away
+//!    (`walk`), up to a budget of `Split::sparse_walk` worlds; past the budget, roots are
+//!    left as units (world and child array) instead;
 //! 3. the units left are walked by `walk::run_units`, which shares them out to rayon only
 //!    when a level is wide enough to be worth a fork (a short list holding a root with a
-//!    huge subtree, such as a fresh Workspace, still gets both threads).
+//!    huge subtree, such as a fresh Workspace, still gets both threads). Every walk of the
+//!    route stamps the nodes it writes `WALKED` (see `roots`);
+//! 4. once every walk is done, each candidate *without children* (most of a tick's dirty
+//!    list) is a root exactly when no walk stamped it: a leaf has a dirty ancestor only if
+//!    it lies in the subtree of a dirty node with children, and every such subtree has just
+//!    been walked. So a leaf asks nothing of its ancestors; its world is computed from its
+//!    parent's stored world (final: a covered parent would have been walked, and the leaf
+//!    with it). Leaves used to climb like the others, visiting and stamping about 1,600
+//!    ancestors per pass on the large tree's 1% list: 648,000 instructions per pass then,
+//!    541,000 now (callgrind), best of 30 rounds 63–64 µs → 59 µs on one thread.
 //!
-//! With several threads and a dirty list of at least `Split::min_roots` ids, steps 1 and 2
-//! each run as two halves under a `rayon::join` (the second join starts once both halves'
-//! stamps are in), writing through [`RawColumns`]. The list is halved by a hash of the id
-//! rather than by position, so every copy of an id is stamped by the same thread and a
-//! plain load and store still claim each slot once. Stamping used to stay on the calling
-//! thread, and it takes the dirty nodes' own scattered lines, about half the route: two
-//! threads then gained almost nothing (best of 40 rounds, 64–68 µs on one thread and on
-//! two); with both steps halved the best rounds on two threads take 30–47 µs whenever the
-//! second core is free. When the other thread is busy the calling thread runs both halves
-//! itself, so each fork costs little more than its bookkeeping.
+//! With several threads and a dirty list of at least `Split::min_roots` ids, steps 1, 2 and
+//! 4 each run as two halves under a `rayon::join`, writing through [`RawColumns`]. The
+//! list is halved by a hash of the id rather than by position, so every copy of an id is
+//! stamped by the same thread and a plain load and store still claim each slot once.
+//! Stamping used to stay on the calling thread, and it takes the dirty nodes' own
+//! scattered lines, about half the route: two threads then gained almost nothing (best of
+//! 40 rounds, 64–68 µs on one thread and on two); with every step halved the best rounds
+//! on two threads take 25–30 µs whenever the second core is free. When the other thread is
+//! busy the calling thread runs both halves itself, so each fork costs little more than
+//! its bookkeeping.
 //!
 //! The pass is bound by scattered loads, not arithmetic, so the stamping loop also gathers
 //! what the root loop will need of each candidate's page (parent, local, child array): its
@@ -40,9 +49,11 @@
 //! world — added instructions and no measurable time.
 //!
 //! Invariants (those of `roots` and `walk`): every stamp is in before the first coverage
-//! question; a root's parent is not covered, so nothing in this pass writes it and the world
-//! read for it is final; each root is written once (its slot was claimed by one stamp), and
-//! no root lies in another root's subtree, so the halves and the units write disjoint slots.
+//! question, and every walk is done before the first leaf is settled; a root's parent is
+//! not covered, so nothing in this pass writes it and the world read for it is final; each
+//! root is written once (its slot was claimed by one stamp), and no root lies in another
+//! root's subtree, so the halves and the units write disjoint slots. A leaf is never an
+//! ancestor, so no climb rewrites a leaf's mark and a `WALKED` stamp on a leaf stays.
 
 use super::PoseCell;
 use super::compose::{Frame, compose_cell, local_pose};

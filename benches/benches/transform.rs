@@ -31,6 +31,18 @@
 //! calls `Arena::get` on every child (reading its transform and children), and the same
 //! walk also calling `Arena::slot` — the floor under any pass built on the public API.
 //!
+//! Issue 4, second session (each node composed in four lanes, `NodePage` laid out with the
+//! transform columns first and child arrays inline, the short-list route halved between
+//! threads with leaves settled after the walks). Large group, old and new bench binaries
+//! run back to back, criterion means (`--warm-up-time 1 --measurement-time 3`, load
+//! 2.3–4): all dirty t1 simd 0.99–1.09 ms → 0.67–0.79 ms, t2 simd 1.08–1.12 ms →
+//! 0.60–0.68 ms (plain 0.87–1.02 ms in the same runs); 1% t2 simd 91–101 µs → 70 µs with
+//! the second core busy, 31 µs with it free (bevy 1% 0.80–1.02 ms); nothing dirty 6.0 →
+//! 6.5 ns. Best-of figures (`examples/transform_probe.rs`, `ALL=1` for all dirty): all dirty
+//! t1 0.93–1.0 ms → 0.60–0.63 ms, t2 0.34–0.37 ms when the second core is free (plain
+//! 0.76 ms: 2.0–2.2×), 0.59 ms when it is not; 1% t1 84–90 µs → 59–63 µs, t2 25–26 µs when
+//! the second core is free, 58–59 µs when it is not (bevy 0.82–1.15 ms).
+//!
 //! Measured on the 2-core development VM while other builds and benchmarks ran (load
 //! average 5–6, so ±30% run to run and bevy's own figures moved 2–3× between runs;
 //! medians, `--warm-up-time 1 --measurement-time 3`; after the short-list route, issue 4):

@@ -7,7 +7,8 @@
 //! `[ALL=1] cargo run --release -p arbor-benches --example transform_probe [rounds] [passes]`
 //! (default 30 rounds of 100 passes; each round keeps its mean per pass, the report gives the
 //! best and the median round per variant). With `ours` as the first argument it only runs
-//! our pass on one thread in a loop (for `perf` or `cachegrind`).
+//! our pass on one thread in a loop (for `perf` or `cachegrind`); with `idle [passes]`, single
+//! passes after a 3 ms pause each (the pool's threads asleep, as between ticks).
 
 #[path = "../benches/common/transform_fixture.rs"]
 #[allow(dead_code)]
@@ -33,6 +34,37 @@ fn passes_alone(worlds: &mut WorldTransforms, arena: &Arena, dirty: &[Id], passe
     }
 }
 
+/// Single passes with a 3 ms pause before each (so the pool's threads go back to sleep, as
+/// between two ticks' transform phases), 1 and 2 threads alternating; prints the best,
+/// median and 90th percentile pass.
+fn idle_gaps(worlds: &mut WorldTransforms, arena: &Arena, dirty: &[Id], passes: usize) {
+    let pools = [pool(1), pool(2)];
+    let mut samples: [Vec<f64>; 2] = Default::default();
+    for _ in 0..passes {
+        for (t, pool) in pools.iter().enumerate() {
+            std::thread::sleep(std::time::Duration::from_millis(3));
+            let mode = PassMode { parallel: t == 1, simd: true };
+            let elapsed = pool.install(|| {
+                let start = Instant::now();
+                black_box(worlds.update(arena, black_box(dirty), mode));
+                start.elapsed()
+            });
+            samples[t].push(elapsed.as_secs_f64() * 1e6);
+        }
+    }
+    for (t, s) in samples.iter_mut().enumerate() {
+        s.sort_by(f64::total_cmp);
+        let at = |q: f64| s[((s.len() - 1) as f64 * q) as usize];
+        println!(
+            "ours t{} after idle  best {:8.2} µs  median {:8.2} µs  p90 {:8.2} µs",
+            t + 1,
+            s[0],
+            at(0.5),
+            at(0.9)
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let map = large_tree();
@@ -55,6 +87,11 @@ fn main() {
         let start = Instant::now();
         passes_alone(&mut worlds, &arena, &dirty, passes);
         eprintln!("{:.2} µs per pass", start.elapsed().as_secs_f64() * 1e6 / passes as f64);
+        return;
+    }
+
+    if args.first().map(String::as_str) == Some("idle") {
+        idle_gaps(&mut worlds, &arena, &dirty, args.get(1).and_then(|s| s.parse().ok()).unwrap_or(300));
         return;
     }
 

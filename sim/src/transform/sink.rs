@@ -18,6 +18,7 @@
 
 use super::PoseCell;
 use super::compose::Pose;
+use super::prefetch::prefetch_ptr;
 use arbor_core::Id;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -38,6 +39,9 @@ pub(crate) trait Sink {
 pub(crate) trait Parents {
     /// The world stored in `slot`, which no task writes during the pass.
     fn parent_pose(&self, slot: u32) -> Pose;
+
+    /// Asks for the cache line of `slot`'s cell (a hint: nothing is read or written).
+    fn prefetch_cell(&self, slot: u32);
 }
 
 /// The pose and high-bits columns, borrowed together.
@@ -84,12 +88,22 @@ impl Parents for ColumnsMut<'_> {
     fn parent_pose(&self, slot: u32) -> Pose {
         self.poses[slot as usize].pose()
     }
+
+    #[inline(always)]
+    fn prefetch_cell(&self, slot: u32) {
+        prefetch_ptr(self.poses.as_ptr().wrapping_add(slot as usize));
+    }
 }
 
 impl Parents for [PoseCell] {
     #[inline]
     fn parent_pose(&self, slot: u32) -> Pose {
         self[slot as usize].pose()
+    }
+
+    #[inline(always)]
+    fn prefetch_cell(&self, slot: u32) {
+        prefetch_ptr(self.as_ptr().wrapping_add(slot as usize));
     }
 }
 
@@ -206,5 +220,10 @@ impl Parents for RawColumns<'_> {
         // not be a root), so it lies in no recomputed subtree and no task writes it during
         // the pass: this read races with no write.
         unsafe { (*self.poses.add(slot)).pose() }
+    }
+
+    #[inline(always)]
+    fn prefetch_cell(&self, slot: u32) {
+        prefetch_ptr(self.poses.cast_const().wrapping_add(slot as usize));
     }
 }

@@ -40,8 +40,11 @@
 //! the second core busy, 31 µs with it free (bevy 1% 0.80–1.02 ms); nothing dirty 6.0 →
 //! 6.5 ns. Best-of figures (`examples/transform_probe.rs`, `ALL=1` for all dirty): all dirty
 //! t1 0.93–1.02 ms → 0.60–0.65 ms, t2 0.34–0.37 ms when the second core is free (plain
-//! 0.76 ms: 2.0–2.2×), 0.58–0.60 ms when it is not; 1% t1 84–90 µs → 59–63 µs, t2 25–26 µs
-//! when the second core is free, 58–59 µs when it is not (bevy 0.82–1.31 ms).
+//! 0.76 ms: 2.0–2.2×), 0.58–0.60 ms when it is not; 1% t1 84–90 µs → 56–63 µs, t2 25–26 µs
+//! when the second core is free, 55–59 µs when it is not (bevy 0.82–1.31 ms). Single 1%
+//! passes after a 3 ms pause each (`transform_probe idle`, caches disturbed as between
+//! ticks): median 181–350 µs → 136–257 µs, p90 309–638 µs → 235–380 µs (four alternating
+//! runs, load 2).
 //!
 //! Measured on the 2-core development VM while other builds and benchmarks ran (load
 //! average 5–6, so ±30% run to run and bevy's own figures moved 2–3× between runs;

@@ -9,7 +9,7 @@
 //! | `simple_insert` | `Arena::spawn_batch` of 10,000 detached Folders × (Transform, Position, Rotation, Velocity) into a fresh arena (`arbor_nodes_only`: the 10,000 `create` calls alone) | bevy `World::spawn_batch`, hecs `World::spawn_batch` |
 //! | `simple_iter` | `position += velocity` over 10,000 rows with `for_each_chunk_mut` and `wide::f32x8` blocks | bevy `QueryState::iter_mut`, hecs `query_mut`, a plain `Vec<(Vec3, Vec3)>` loop, a plain SoA `f32x8` loop |
 //! | `frag_iter` | double `Data` over 26 archetypes (`A`..`Z` + `Data`) × 20 rows | bevy, hecs |
-//! | `heavy_compute` | 1,000 rows: invert the Transform 100 times, then transform Position; `par_for_each_chunk_mut` alone, and with rayon over the rows of the chunk | bevy `par_iter_mut`, hecs `into_iter_batched(64)` + rayon `par_bridge`, a one-thread loop over a plain `Vec<(Mat4, Vec3)>` |
+//! | `heavy_compute` | 1,000 rows: invert the Transform 100 times, then transform Position; `par_for_each_chunk_mut` alone (it splits the one chunk into row ranges for rayon), and with rayon over the gathered rows of each piece as well | bevy `par_iter_mut`, hecs `into_iter_batched(64)` + rayon `par_bridge`, a one-thread loop over a plain `Vec<(Mat4, Vec3)>` |
 //! | `add_remove` | add `B` to 10,000 instances holding `A`, then remove it (`insert_pod` / `add_component`, then `remove_component`) | bevy `insert` / `remove`, hecs `insert_one` / `remove_one` |
 //! | `snapshot_write` | one `set_field` on a 1,000,000-row table while a snapshot shares it (also: a second write, and a write with no snapshot alive) | `.clone()` of a `Vec` of 1,000,000 `Position`s |
 //! | `changed_since` | `ComponentStore::changed_since` over 1,000,000 rows with 1% written since the reader's revision, clustered and scattered | scan a `Vec<u64>` of per-row ticks and collect the ids |
@@ -419,8 +419,9 @@ fn heavy_compute(c: &mut Criterion) {
     writes.extend(lanes(&arena, pos, "Value", 3));
     let mut chunks = 0;
     arena.components().for_each_chunk(&mut q, |_| chunks += 1);
-    assert_eq!(chunks, 1, "1,000 rows fit one chunk: par_for_each_chunk_mut has one task");
-    // Chunks in parallel; with `nested`, also the rows of each chunk (rayon inside the task).
+    assert_eq!(chunks, 1, "1,000 rows fit one chunk: only splitting its rows uses both threads");
+    // Chunks, and row ranges of a chunk, in parallel; with `nested`, also the rows of each
+    // piece (rayon inside the task, over a gathered copy).
     let mut arbor_step = |arena: &mut Arena, nested: bool| {
         arena.par_for_each_chunk_mut(&mut q, &[], &writes, |mut c| {
             let mut rows = gather(&mut c);

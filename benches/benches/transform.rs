@@ -31,6 +31,21 @@
 //! calls `Arena::get` on every child (reading its transform and children), and the same
 //! walk also calling `Arena::slot` — the floor under any pass built on the public API.
 //!
+//! Issue 4, second session (each node composed in four lanes, `NodePage` laid out with the
+//! transform columns first and child arrays inline, the short-list route halved between
+//! threads with leaves settled after the walks). Large group, old and new bench binaries
+//! run back to back, criterion means (`--warm-up-time 1 --measurement-time 3`, load
+//! 2.3–4): all dirty t1 simd 0.99–1.09 ms → 0.67–0.79 ms, t2 simd 1.08–1.12 ms →
+//! 0.60–0.68 ms (plain 0.87–1.02 ms in the same runs); 1% t2 simd 91–101 µs → 70 µs with
+//! the second core busy, 31 µs with it free (bevy 1% 0.80–1.02 ms); nothing dirty 6.0 →
+//! 6.5 ns. Best-of figures (`examples/transform_probe.rs`, `ALL=1` for all dirty): all dirty
+//! t1 0.93–1.02 ms → 0.60–0.65 ms, t2 0.34–0.37 ms when the second core is free (plain
+//! 0.76 ms: 2.0–2.2×), 0.58–0.60 ms when it is not; 1% t1 84–90 µs → 56–63 µs, t2 25–26 µs
+//! when the second core is free, 55–59 µs when it is not (bevy 0.82–1.31 ms). Single 1%
+//! passes after a 3 ms pause each (`transform_probe idle`, caches disturbed as between
+//! ticks): median 181–350 µs → 136–257 µs, p90 309–638 µs → 235–380 µs (four alternating
+//! runs, load 2).
+//!
 //! Measured on the 2-core development VM while other builds and benchmarks ran (load
 //! average 5–6, so ±30% run to run and bevy's own figures moved 2–3× between runs;
 //! medians, `--warm-up-time 1 --measurement-time 3`; after the short-list route, issue 4):
@@ -99,7 +114,7 @@ use arbor_sim::{PassMode, WorldTransforms};
 use criterion::{
     BenchmarkGroup, Criterion, SamplingMode, criterion_group, criterion_main, measurement::WallTime,
 };
-use fixture::{Bevy, build_arena, large_tree, local_of, pick};
+use fixture::{Bevy, Plain, build_arena, large_tree, pick};
 use rayon::ThreadPool;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -144,62 +159,6 @@ fn timed_in(pool: &ThreadPool, iters: u64, mut pass: impl FnMut() + Send) -> Dur
         }
         start.elapsed()
     })
-}
-
-// ---- plain scalar SoA baseline ----
-
-/// Nodes in depth order, parent indices, local and world columns.
-struct Plain {
-    parent: Vec<u32>,
-    local: [Vec<f32>; 7],
-    world: [Vec<f32>; 7],
-}
-
-impl Plain {
-    fn new(map: &[usize]) -> Self {
-        let n = map.len() + 1;
-        let mut depth = vec![0u32; n];
-        for i in 1..n {
-            depth[i] = depth[map[i - 1]] + 1;
-        }
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by_key(|&i| depth[i]);
-        let mut rank = vec![0u32; n];
-        for (r, &i) in order.iter().enumerate() {
-            rank[i] = r as u32;
-        }
-        let parent = order.iter().map(|&i| if i == 0 { 0 } else { rank[map[i - 1]] }).collect();
-        let mut local: [Vec<f32>; 7] = Default::default();
-        for &i in &order {
-            let (p, q) = local_of(i);
-            for (col, v) in local.iter_mut().zip([p.x, p.y, p.z, q.x, q.y, q.z, q.w]) {
-                col.push(v);
-            }
-        }
-        Self { parent, world: local.clone(), local }
-    }
-
-    fn run(&mut self) {
-        let [px, py, pz, qx, qy, qz, qw] = &mut self.world;
-        let [lx, ly, lz, ax, ay, az, aw] = &self.local;
-        // Node 0, the root, keeps world = local.
-        for i in 1..self.parent.len() {
-            let p = self.parent[i] as usize;
-            let (bx, by, bz, bw) = (qx[p], qy[p], qz[p], qw[p]);
-            let (vx, vy, vz) = (lx[i], ly[i], lz[i]);
-            // v + w t + b × t, with t = 2 b × v
-            let (tx, ty, tz) =
-                (2.0 * (by * vz - bz * vy), 2.0 * (bz * vx - bx * vz), 2.0 * (bx * vy - by * vx));
-            px[i] = px[p] + vx + bw * tx + (by * tz - bz * ty);
-            py[i] = py[p] + vy + bw * ty + (bz * tx - bx * tz);
-            pz[i] = pz[p] + vz + bw * tz + (bx * ty - by * tx);
-            let (cx, cy, cz, cw) = (ax[i], ay[i], az[i], aw[i]);
-            qx[i] = bw * cx + bx * cw + by * cz - bz * cy;
-            qy[i] = bw * cy - bx * cz + by * cw + bz * cx;
-            qz[i] = bw * cz + bx * cy - by * cx + bz * cw;
-            qw[i] = bw * cw - bx * cx - by * cy - bz * cz;
-        }
-    }
 }
 
 fn group<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {

@@ -1,7 +1,7 @@
 //! The transform fixtures shared by `benches/transform.rs` and
 //! `examples/transform_probe.rs`: the large tree's parent map, each node's local transform,
-//! the fixed ~1% dirty set, the tree built in an arena, and the same tree in bevy with
-//! bevy_transform's propagation schedule.
+//! the fixed ~1% dirty set, the tree built in an arena, the same tree in bevy with
+//! bevy_transform's propagation schedule, and the plain scalar SoA pass baseline.
 
 use arbor_core::{Arena, Class, Id, LocalTransform};
 use bevy_ecs::change_detection::DetectChangesMut;
@@ -106,4 +106,58 @@ impl Bevy {
     }
 }
 
-// ---- groups ----
+// ---- plain scalar SoA baseline ----
+
+/// Nodes in depth order, parent indices, local and world columns.
+pub struct Plain {
+    parent: Vec<u32>,
+    local: [Vec<f32>; 7],
+    world: [Vec<f32>; 7],
+}
+
+impl Plain {
+    pub fn new(map: &[usize]) -> Self {
+        let n = map.len() + 1;
+        let mut depth = vec![0u32; n];
+        for i in 1..n {
+            depth[i] = depth[map[i - 1]] + 1;
+        }
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| depth[i]);
+        let mut rank = vec![0u32; n];
+        for (r, &i) in order.iter().enumerate() {
+            rank[i] = r as u32;
+        }
+        let parent = order.iter().map(|&i| if i == 0 { 0 } else { rank[map[i - 1]] }).collect();
+        let mut local: [Vec<f32>; 7] = Default::default();
+        for &i in &order {
+            let (p, q) = local_of(i);
+            for (col, v) in local.iter_mut().zip([p.x, p.y, p.z, q.x, q.y, q.z, q.w]) {
+                col.push(v);
+            }
+        }
+        Self { parent, world: local.clone(), local }
+    }
+
+    pub fn run(&mut self) {
+        let [px, py, pz, qx, qy, qz, qw] = &mut self.world;
+        let [lx, ly, lz, ax, ay, az, aw] = &self.local;
+        // Node 0, the root, keeps world = local.
+        for i in 1..self.parent.len() {
+            let p = self.parent[i] as usize;
+            let (bx, by, bz, bw) = (qx[p], qy[p], qz[p], qw[p]);
+            let (vx, vy, vz) = (lx[i], ly[i], lz[i]);
+            // v + w t + b × t, with t = 2 b × v
+            let (tx, ty, tz) =
+                (2.0 * (by * vz - bz * vy), 2.0 * (bz * vx - bx * vz), 2.0 * (bx * vy - by * vx));
+            px[i] = px[p] + vx + bw * tx + (by * tz - bz * ty);
+            py[i] = py[p] + vy + bw * ty + (bz * tx - bx * tz);
+            pz[i] = pz[p] + vz + bw * tz + (bx * ty - by * tx);
+            let (cx, cy, cz, cw) = (ax[i], ay[i], az[i], aw[i]);
+            qx[i] = bw * cx + bx * cw + by * cz - bz * cy;
+            qy[i] = bw * cy - bx * cz + by * cw + bz * cx;
+            qz[i] = bw * cz + bx * cy - by * cx + bz * cw;
+            qw[i] = bw * cw - bx * cx - by * cy - bz * cz;
+        }
+    }
+}

@@ -176,6 +176,79 @@ fn parallel_chunk_pass_matches_sequential() {
     }
 }
 
+/// 1,500 Parts holding Health (two f32 lanes) and Regen (one f64 lane), Rate = row index.
+fn mixed_width_rows() -> (Arena, ComponentId, ComponentId, Vec<Id>) {
+    let (mut arena, h, regen, _) = setup();
+    let ids: Vec<Id> = (0..1500)
+        .map(|i| {
+            let id = arena.create(Class::Part, "P", None).unwrap();
+            arena.add_component(id, regen, Some(&[FieldValue::F64(i as f64)])).unwrap();
+            id
+        })
+        .collect();
+    (arena, h, regen, ids)
+}
+
+#[test]
+fn parallel_pass_splits_chunks_by_rows_across_lane_widths() {
+    let (mut arena, h, regen, ids) = mixed_width_rows();
+    let rate = arena.components().lane(regen, "Rate").unwrap();
+    let value = arena.components().lane(h, "Value").unwrap();
+    let mut q = Query::new(&[h, regen]);
+    // Each row's f32 Value becomes its f64 Rate + 1, and the Rate is doubled in place, so
+    // a piece whose 64-bit lane were cut at the 32-bit boundary would pair wrong rows.
+    arena.par_for_each_chunk_mut(&mut q, &[], &[value, rate], |mut c| {
+        let rates: Vec<f64> = c.write::<f64>(1).to_vec();
+        for (v, r) in c.write::<f32>(0).iter_mut().zip(&rates) {
+            *v = *r as f32 + 1.0;
+        }
+        c.write::<f64>(1).iter_mut().for_each(|r| *r *= 2.0);
+    });
+    for (i, &id) in ids.iter().enumerate() {
+        assert_eq!(arena.field(id, h, "Value"), Some(FieldValue::F32(i as f32 + 1.0)), "row {i}");
+        assert_eq!(arena.field(id, regen, "Rate"), Some(FieldValue::F64(2.0 * i as f64)), "row {i}");
+    }
+}
+
+#[test]
+fn halving_a_chunk_keeps_every_row_once_in_order() {
+    let (mut arena, h, regen, ids) = mixed_width_rows();
+    let rate = arena.components().lane(regen, "Rate").unwrap();
+    let value = arena.components().lane(h, "Value").unwrap();
+    let mut q = Query::new(&[h, regen]);
+    let mut seen = Vec::new();
+    let mut pieces = 0;
+    // Read lane 0 (Rate) is 64-bit, written lane 0 (Value) 32-bit.
+    let wide = Some(crate::components::WideLanes { reads: 0b1, writes: 0 });
+    arena.for_each_chunk_mut(&mut q, &[rate], &[value], |c| {
+        let mut todo = vec![c];
+        while let Some(c) = todo.pop() {
+            match c.halve(wide) {
+                (front, Some(back)) => {
+                    assert_eq!(front.len() % 8, 0, "pieces end on a block boundary");
+                    todo.extend([back, front]);
+                }
+                (mut piece, None) => {
+                    assert!(piece.len() < 128, "a piece of 128 rows or more splits");
+                    pieces += 1;
+                    let rates: Vec<f64> = piece.read::<f64>(0).to_vec();
+                    let owners = piece.ids();
+                    for (v, r) in piece.write::<f32>(0).iter_mut().zip(&rates) {
+                        *v = *r as f32;
+                    }
+                    seen.extend(owners.iter().copied().zip(rates));
+                }
+            }
+        }
+    });
+    assert!(pieces >= 16, "1,500 rows split into pieces under 128 rows: {pieces}");
+    let expected: Vec<(Id, f64)> = ids.iter().enumerate().map(|(i, &id)| (id, i as f64)).collect();
+    assert_eq!(seen, expected);
+    for (i, &id) in ids.iter().enumerate() {
+        assert_eq!(arena.field(id, h, "Value"), Some(FieldValue::F32(i as f32)));
+    }
+}
+
 #[test]
 fn queries_pick_up_new_tables_and_filter_without() {
     let (mut arena, h, regen, target) = setup();

@@ -418,7 +418,9 @@ impl Arena {
         self.components.for_each_chunk_mut(query, reads, writes, rev, f);
     }
 
-    /// [`for_each_chunk_mut`](Self::for_each_chunk_mut) with chunks spread over rayon's pool.
+    /// [`for_each_chunk_mut`](Self::for_each_chunk_mut) with chunks spread over rayon's pool;
+    /// a chunk of 128 rows or more is split into row ranges (multiples of eight rows) while
+    /// rayon has idle threads, so `f` may be called on a piece of a chunk.
     pub fn par_for_each_chunk_mut(
         &mut self,
         query: &mut Query,

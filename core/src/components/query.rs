@@ -132,7 +132,7 @@ impl<'a> ChunkView<'a> {
 
 /// Lanes of one chunk, some read and some written, as requested.
 ///
-/// Kept within 128 bytes (three lanes of each kind inline, chunk index and length as `u32`),
+/// Kept within 128 bytes (three lanes of each kind inline, first row and length as `u32`),
 /// so handing it to the callback is a few register moves rather than a `memcpy` call.
 pub struct ChunkLanes<'a> {
     /// The table's id column, read only if asked for (passes that never look at ids do not
@@ -140,14 +140,25 @@ pub struct ChunkLanes<'a> {
     ids: &'a Column,
     reads: SmallVec<[&'a [Block]; LANES_INLINE]>,
     writes: SmallVec<[&'a mut [Block]; LANES_INLINE]>,
-    /// The chunk's index in its table.
-    k: u32,
-    /// Rows in the chunk (at most [`CHUNK_ROWS`]).
+    /// The table row of the first row here (a chunk, or a piece of one split off by a
+    /// parallel pass: never across chunks).
+    first_row: u32,
+    /// Rows here (at most [`CHUNK_ROWS`]).
     len: u32,
 }
 
 /// Read (and written) lanes a [`ChunkLanes`] holds without allocating.
 const LANES_INLINE: usize = 3;
+
+/// Bit `i` set: read (or written) lane `i`, in request order, holds 64-bit words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct WideLanes {
+    pub reads: u64,
+    pub writes: u64,
+}
+
+/// Rows below which a parallel pass never splits a chunk's rows further.
+const MIN_SPLIT_ROWS: usize = 64;
 
 impl<'a> ChunkLanes<'a> {
     /// Rows in this chunk.
@@ -162,7 +173,8 @@ impl<'a> ChunkLanes<'a> {
 
     /// The instances owning the rows.
     pub fn ids(&self) -> &'a [Id] {
-        &bytemuck::cast_slice(self.ids.blocks(self.k as usize))[..self.len as usize]
+        let (k, first) = (self.first_row as usize / CHUNK_ROWS, self.first_row as usize % CHUNK_ROWS);
+        &bytemuck::cast_slice(self.ids.blocks(k))[first..first + self.len as usize]
     }
 
     /// Read lane `i` (in request order) as `T`, one value per row.
@@ -204,6 +216,47 @@ impl<'a> ChunkLanes<'a> {
     pub fn write_blocks<T: bytemuck::Pod>(&mut self, i: usize) -> &mut [T] {
         bytemuck::cast_slice_mut(&mut *self.writes[i])
     }
+
+    /// Splits the rows in two at a multiple of eight rows near the middle (a block boundary
+    /// in every lane), so a parallel pass can hand the halves to two threads; the second
+    /// half is `None` when the chunk is too small to split or its lanes cannot be split
+    /// (`wide` is `None`: see [`WideLanes`]).
+    pub(crate) fn halve(self, wide: Option<WideLanes>) -> (Self, Option<Self>) {
+        let Some(wide) = wide else { return (self, None) };
+        let len = self.len as usize;
+        if len < 2 * MIN_SPLIT_ROWS {
+            return (self, None);
+        }
+        let mid = (len / 2) & !7;
+        let blocks_before =
+            |wide_mask: u64, i: usize| if wide_mask >> i & 1 == 1 { mid / 4 } else { mid / 8 };
+        let mut front = ChunkLanes {
+            ids: self.ids,
+            reads: SmallVec::with_capacity(self.reads.len()),
+            writes: SmallVec::with_capacity(self.writes.len()),
+            first_row: self.first_row,
+            len: mid as u32,
+        };
+        let mut back = ChunkLanes {
+            ids: self.ids,
+            reads: SmallVec::with_capacity(self.reads.len()),
+            writes: SmallVec::with_capacity(self.writes.len()),
+            first_row: self.first_row + mid as u32,
+            len: (len - mid) as u32,
+        };
+        for (i, lane) in self.reads.into_iter().enumerate() {
+            let (a, b) = lane.split_at(blocks_before(wide.reads, i).min(lane.len()));
+            front.reads.push(a);
+            back.reads.push(b);
+        }
+        for (i, lane) in self.writes.into_iter().enumerate() {
+            let at = blocks_before(wide.writes, i).min(lane.len());
+            let (a, b) = lane.split_at_mut(at);
+            front.writes.push(a);
+            back.writes.push(b);
+        }
+        (front, Some(back))
+    }
 }
 
 /// Where requested lanes sit in one table: the columns touched, in column order, each with
@@ -217,6 +270,8 @@ struct Resolved {
     /// column: [`resolve`] refuses anything else).
     write_cols: SmallVec<[usize; 4]>,
     written_slots: SmallVec<[usize; 4]>,
+    /// The requested lanes holding 64-bit words, for splitting chunks by rows.
+    wide_lanes: Option<WideLanes>,
 }
 
 /// What a touched column is for: read lane `i` or written lane `i` (request order).
@@ -272,7 +327,16 @@ fn resolve(table: &Table, registry: &SchemaRegistry, reads: &[Lane], writes: &[L
     let write_cols =
         roles.iter().filter(|(_, role)| matches!(role, Role::Write(_))).map(|&(c, _)| c).collect();
     roles.sort_unstable_by_key(|&(c, role)| (c, matches!(role, Role::Write(_))));
-    Some(Resolved { roles, read_cols, write_cols, written_slots })
+    let mut wide = (reads.len() <= 64 && writes.len() <= 64).then(WideLanes::default);
+    for &(c, role) in &roles {
+        if let Some(w) = wide.as_mut().filter(|_| table.columns[c].kind == LaneKind::W64) {
+            match role {
+                Role::Read(i) => w.reads |= 1 << i,
+                Role::Write(i) => w.writes |= 1 << i,
+            }
+        }
+    }
+    Some(Resolved { roles, read_cols, write_cols, written_slots, wide_lanes: wide })
 }
 
 impl Query {
@@ -323,7 +387,7 @@ fn chunk_lanes_at<'a>(table: &'a mut Table, r: &Resolved, k: usize, rev: u64) ->
     let base = columns.as_mut_ptr();
     let mut lanes = ChunkLanes {
         ids: &table.ids,
-        k: k as u32,
+        first_row: (k * CHUNK_ROWS) as u32,
         reads: SmallVec::new(),
         writes: SmallVec::new(),
         len: len as u32,
@@ -345,8 +409,13 @@ fn chunk_lanes_at<'a>(table: &'a mut Table, r: &Resolved, k: usize, rev: u64) ->
 }
 
 /// The lanes of every chunk of `table` as `r` requests them, stamping written chunks and the
-/// written components' bulk revisions with `rev`.
-fn table_chunk_lanes<'a>(table: &'a mut Table, r: &Resolved, rev: u64) -> SmallVec<[ChunkLanes<'a>; 1]> {
+/// written components' bulk revisions with `rev`; each comes with the request's 64-bit lanes,
+/// for splitting it by rows.
+fn table_chunk_lanes<'a>(
+    table: &'a mut Table,
+    r: &Resolved,
+    rev: u64,
+) -> SmallVec<[(ChunkLanes<'a>, Option<WideLanes>); 1]> {
     let chunks = table.chunk_count();
     for &s in &r.written_slots {
         table.stamp_bulk(s, rev);
@@ -388,13 +457,14 @@ fn table_chunk_lanes<'a>(table: &'a mut Table, r: &Resolved, rev: u64) -> SmallV
         .enumerate()
         .map(|(k, (reads, writes))| {
             let n = (len - k * CHUNK_ROWS).min(CHUNK_ROWS);
-            ChunkLanes {
+            let lanes = ChunkLanes {
                 ids,
-                k: k as u32,
+                first_row: (k * CHUNK_ROWS) as u32,
                 reads,
                 writes: writes.into_iter().map(|w| w.expect("every written lane resolved")).collect(),
                 len: n as u32,
-            }
+            };
+            (lanes, r.wide_lanes)
         })
         .collect()
 }
@@ -484,7 +554,9 @@ impl ComponentStore {
     }
 
     /// [`for_each_chunk_mut`](Self::for_each_chunk_mut) with the chunks spread over rayon's
-    /// pool, one task per chunk.
+    /// pool. A chunk of at least 128 rows is split into row ranges (multiples of eight rows)
+    /// while rayon has idle threads, so `f` may see a piece of a chunk rather than a whole
+    /// one; every row is passed exactly once.
     pub(crate) fn par_for_each_chunk_mut(
         &mut self,
         query: &mut Query,
@@ -502,6 +574,7 @@ impl ComponentStore {
         for (t, table) in self.tables.iter_mut_where(|t| wanted[t].is_some()) {
             all.extend(table_chunk_lanes(table, wanted[t].expect("selected"), rev));
         }
-        all.into_par_iter().for_each(f);
+        all.into_par_iter()
+            .for_each(|(chunk, wide)| rayon::iter::split(chunk, |c| c.halve(wide)).for_each(&f));
     }
 }

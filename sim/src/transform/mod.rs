@@ -22,14 +22,14 @@
 //! two routes:
 //! - *Dirty subtrees* (the usual tick): it finds the dirty roots (dirty nodes with no
 //!   dirty ancestor, see `roots`), recomputes each root from its parent's stored world and
-//!   then every node below it, parent before child (see `walk`): siblings eight at a time
-//!   with `wide::f32x8`, and disjoint subtrees (or runs of roots, when there are many) on
-//!   rayon's threads. The cost follows the dirty nodes and their subtrees, never the size
+//!   then every node below it, parent before child (see `walk`): each node in four lanes
+//!   of `wide::f32x4` under its parent's frame (see `compose`), and disjoint subtrees (or
+//!   runs of roots, when there are many) on rayon's threads. The cost follows the dirty nodes and their subtrees, never the size
 //!   of the place. A short dirty list (up to `Split::max_sparse` ids, 8,192 by default: the
 //!   usual tick) takes the short-list form of this route (see `sparse`): roots found and
-//!   their worlds written in one sequential sweep with no root list and no rayon fork, and
-//!   only the roots with children handed to the walk; longer lists have their roots found
-//!   in parallel first.
+//!   their worlds written in one sweep over the list with no root list (two halves of it on
+//!   two threads), and only the roots with children handed to the walk; longer lists have
+//!   their roots found in parallel first.
 //! - *Whole world*, when the dirty list names at least half as many ids as the arena has
 //!   live nodes (and at least 1,024): recomputing everything then costs no more than
 //!   sorting out the roots would, so the pass sweeps every page in slot order instead
@@ -62,11 +62,10 @@ mod tests;
 use arbor_core::{Arena, Id, Slot};
 use compose::{IDENTITY, Pose};
 use glam::{Mat4, Quat, Vec3};
-use roots::{Epochs, Finder, in_world};
+use roots::{COVERED, Epochs, Finder, WALKED, in_world, mark_of};
 use sink::ColumnsMut;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use walk::{Split, Walker, Writes};
-use wide::f32x4;
 
 /// A node's transform in world space: a rotation, then a translation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -102,7 +101,7 @@ impl Default for WorldTransform {
 pub struct PassMode {
     /// Share disjoint subtrees between the threads of the current rayon pool.
     pub parallel: bool,
-    /// Compose eight siblings at a time with `wide::f32x8`.
+    /// Compose each node in four lanes of `wide::f32x4` rather than with scalar `f32`.
     pub simd: bool,
 }
 
@@ -146,7 +145,7 @@ pub struct WorldTransforms {
     /// Whether an id at or above 2^32 was ever written: from then on every write stores
     /// its high bits.
     wide: bool,
-    /// Root-finding stamps by slot: `epoch << 1 | covered` (see `roots`).
+    /// Root-finding stamps by slot: `epoch << 2 | state` (see `roots`).
     marks: Vec<AtomicU32>,
     /// The pass counter for the marks.
     epochs: Epochs,
@@ -165,12 +164,6 @@ impl PoseCell {
     #[inline]
     const fn new(p: &Pose) -> Self {
         Self([p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0.0])
-    }
-
-    /// The cell of the rows `[px, py, pz, qx]` and `[qy, qz, qw, 0]`.
-    #[inline(always)]
-    fn from_rows(a: f32x4, b: f32x4) -> Self {
-        Self(bytemuck::cast([a, b]))
     }
 
     /// Sets the tag (the bits of the eighth lane, never used as a float).
@@ -250,7 +243,7 @@ impl WorldTransforms {
         let ws = arena.workspace();
         let Some((ws_slot, ws_node)) = view.locate(ws) else { return PassStats::default() };
         let whole = dirty.len() >= split.min_whole && dirty.len() * 2 >= arena.len();
-        let walker = Walker { view: &view, simd: mode.simd };
+        let walker = Walker { view: &view, simd: mode.simd, walked: None };
         if whole && in_world(ws_node.flags()) {
             let threads = if mode.parallel { rayon::current_num_threads() } else { 1 };
             let saw_wide = AtomicBool::new(false);
@@ -286,7 +279,10 @@ impl WorldTransforms {
                 wide: self.wide,
                 saw_wide: &saw_wide,
             };
-            let route = sparse::Route { finder, walker, epoch: self.epochs.next_epoch(finder.marks) };
+            let epoch = self.epochs.next_epoch(finder.marks);
+            // The short-list route's walks mark what they write (see `sparse`).
+            let walked = Some((finder.marks, mark_of(epoch, COVERED | WALKED)));
+            let route = sparse::Route { finder, walker: Walker { walked, ..walker }, epoch };
             let extra = ws_fresh.then_some(ws);
             let done = sparse::run(route, dirty, extra, columns, mode.parallel, writes, split);
             self.wide |= saw_wide.load(Ordering::Relaxed);

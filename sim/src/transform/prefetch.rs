@@ -17,6 +17,13 @@ pub(crate) fn prefetch<T>(data: &[T]) {
     }
 }
 
+/// Asks for the cache line holding `p` (any address: one outside live memory is simply not
+/// fetched).
+#[inline(always)]
+pub(crate) fn prefetch_ptr<T>(p: *const T) {
+    prefetch_line(p.cast());
+}
+
 #[inline(always)]
 fn prefetch_line(p: *const i8) {
     #[cfg(target_arch = "x86_64")]

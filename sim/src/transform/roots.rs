@@ -14,16 +14,28 @@
 //! questions. Two threads may answer for the same ancestor at once; they compute and store
 //! the same answer, so the roots found never depend on scheduling.
 //!
-//! Invariant: a slot's mark is `epoch << 1 | covered` when its coverage is known this pass;
-//! marks of earlier epochs mean nothing. When the epoch counter would overflow, every mark
+//! Invariant: a slot's mark is `epoch << 2 | state` when its coverage is known this pass
+//! ([`COVERED`] set when it is covered, and [`WALKED`] with it once a walk of the short-list
+//! route has written its world, see `sparse`); marks of earlier epochs mean nothing. When the epoch counter would overflow, every mark
 //! is cleared.
 
 use arbor_core::{Id, NodeFlags, NodeRef, NodesView};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-/// Largest epoch (a mark keeps one bit for the answer).
-const MAX_EPOCH: u32 = u32::MAX >> 1;
+/// Largest epoch (a mark keeps two bits for the state).
+const MAX_EPOCH: u32 = u32::MAX >> 2;
+
+/// Mark bit: the node is covered (dirty or below a dirty node).
+pub(crate) const COVERED: u32 = 1;
+/// Mark bit, with [`COVERED`]: a walk below a dirty root wrote the node's world this pass.
+pub(crate) const WALKED: u32 = 2;
+
+/// The mark meaning `state` in pass `epoch`.
+#[inline(always)]
+pub(crate) fn mark_of(epoch: u32, state: u32) -> u32 {
+    epoch << 2 | state
+}
 
 /// A dirty node whose subtree the pass recomputes.
 #[derive(Clone, Copy)]
@@ -69,7 +81,7 @@ pub(crate) fn in_world(flags: NodeFlags) -> bool {
 pub(crate) struct Finder<'a> {
     /// The arena's pages.
     pub view: &'a NodesView<'a>,
-    /// Root-finding stamps by slot: `epoch << 1 | covered`.
+    /// Root-finding stamps by slot: `epoch << 2 | state`.
     pub marks: &'a [AtomicU32],
     /// The Workspace, the top of the world.
     pub ws: Id,
@@ -139,7 +151,7 @@ impl<'a> Finder<'a> {
     /// thread wins a repeated id); alone, a plain load and store do (a locked swap would
     /// serialise the cache misses of consecutive ids).
     fn stamp(&self, epoch: u32, ids: &[Id], shared: bool, out: &mut Vec<(Root<'a>, Option<Id>)>) {
-        let covered = epoch << 1 | 1;
+        let covered = mark_of(epoch, COVERED);
         for &id in ids {
             let Some((slot, node)) = self.view.locate(id) else { continue };
             if !in_world(node.flags()) {
@@ -163,7 +175,7 @@ impl<'a> Finder<'a> {
             // tree's nodes).
             if let Some(p) = parent
                 && let Some(ps) = self.view.slot_of(p)
-                && self.mark(ps.0) == covered
+                && self.mark(ps.0) & !WALKED == covered
             {
                 continue;
             }
@@ -201,8 +213,8 @@ impl<'a> Finder<'a> {
         // The usual case: the parent was stamped this pass (a node stamped this pass is in
         // the world, and its answer is known).
         let m = self.mark(first.0);
-        if m >> 1 == epoch {
-            return (m & 1 == 1, Some(first.0));
+        if m >> 2 == epoch {
+            return (m & COVERED != 0, Some(first.0));
         }
         path.clear();
         path.push(first.0);
@@ -211,8 +223,8 @@ impl<'a> Finder<'a> {
             let Some(id) = cur else { break false };
             let Some((slot, node)) = self.view.locate(id) else { break false };
             let m = self.mark(slot.0);
-            if m >> 1 == epoch {
-                break m & 1 == 1;
+            if m >> 2 == epoch {
+                break m & COVERED != 0;
             }
             path.push(slot.0);
             if id == self.ws {
@@ -220,7 +232,7 @@ impl<'a> Finder<'a> {
             }
             cur = node.parent();
         };
-        let stamp = epoch << 1 | answer as u32;
+        let stamp = mark_of(epoch, if answer { COVERED } else { 0 });
         for &slot in path.iter() {
             self.marks[slot as usize].store(stamp, Ordering::Relaxed);
         }

@@ -17,7 +17,8 @@
 //! slots read are parents of dirty roots, which no task writes.
 
 use super::PoseCell;
-use super::compose::{LANES, Pose};
+use super::compose::Pose;
+use super::prefetch::prefetch_ptr;
 use arbor_core::Id;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,20 +33,15 @@ pub(crate) fn high_bits(id: Id) -> u32 {
 pub(crate) trait Sink {
     /// Writes node `id`'s world to `slot` (the cell's tag is set here).
     fn put(&mut self, slot: u32, id: Id, cell: PoseCell);
-
-    /// Writes the first `n` lanes of a batch to `slots[..n]`.
-    #[inline(always)]
-    fn put8(&mut self, slots: &[u32; LANES], ids: &[Id; LANES], n: usize, cells: &[PoseCell; LANES]) {
-        for lane in 0..n {
-            self.put(slots[lane], ids[lane], cells[lane]);
-        }
-    }
 }
 
 /// Where a root's parent world is read from.
 pub(crate) trait Parents {
     /// The world stored in `slot`, which no task writes during the pass.
     fn parent_pose(&self, slot: u32) -> Pose;
+
+    /// Asks for the cache line of `slot`'s cell (a hint: nothing is read or written).
+    fn prefetch_cell(&self, slot: u32);
 }
 
 /// The pose and high-bits columns, borrowed together.
@@ -58,6 +54,18 @@ pub(crate) struct ColumnsMut<'c> {
     pub wide: bool,
     /// Set when an id at or above 2^32 is written.
     pub saw_wide: &'c AtomicBool,
+}
+
+impl ColumnsMut<'_> {
+    /// The same columns, borrowed again for a shorter while.
+    pub fn reborrow(&mut self) -> ColumnsMut<'_> {
+        ColumnsMut {
+            poses: &mut *self.poses,
+            high: &mut *self.high,
+            wide: self.wide,
+            saw_wide: self.saw_wide,
+        }
+    }
 }
 
 impl Sink for ColumnsMut<'_> {
@@ -80,12 +88,22 @@ impl Parents for ColumnsMut<'_> {
     fn parent_pose(&self, slot: u32) -> Pose {
         self.poses[slot as usize].pose()
     }
+
+    #[inline(always)]
+    fn prefetch_cell(&self, slot: u32) {
+        prefetch_ptr(self.poses.as_ptr().wrapping_add(slot as usize));
+    }
 }
 
 impl Parents for [PoseCell] {
     #[inline]
     fn parent_pose(&self, slot: u32) -> Pose {
         self[slot as usize].pose()
+    }
+
+    #[inline(always)]
+    fn prefetch_cell(&self, slot: u32) {
+        prefetch_ptr(self.as_ptr().wrapping_add(slot as usize));
     }
 }
 
@@ -202,5 +220,10 @@ impl Parents for RawColumns<'_> {
         // not be a root), so it lies in no recomputed subtree and no task writes it during
         // the pass: this read races with no write.
         unsafe { (*self.poses.add(slot)).pose() }
+    }
+
+    #[inline(always)]
+    fn prefetch_cell(&self, slot: u32) {
+        prefetch_ptr(self.poses.cast_const().wrapping_add(slot as usize));
     }
 }

@@ -1,27 +1,42 @@
 //! The short-list route: finding the dirty roots of a short dirty list and computing their
-//! worlds in one sequential sweep, with no rayon fork and no root list.
+//! worlds in one sweep over the list (or two halves of it), with no root list.
 //!
 //! A 1%-dirty tick names about a thousand scattered nodes, most of them leaves: each costs a
 //! few scattered cache lines and a few dozen instructions, and the pass used to spend more
 //! on its machinery (a vector of candidates and one of roots, a rayon fork to walk them,
 //! each root's page looked up three times) and on waiting for those lines than on the
-//! nodes. Here, on the calling thread:
-//! 1. every live in-world dirty node's slot is stamped covered (a plain load and store, since
-//!    no other thread runs) and the node kept as a candidate (slot, id, parent, local,
-//!    child array);
-//! 2. each candidate asks whether its parent is covered (the climb of `roots`, stamping the
-//!    answer on every node it meets); a root's world is computed at once from its parent's
-//!    stored world and written, and its subtree walked right away (`walk`), up to a budget
-//!    of `Split::sparse_walk` worlds; past the budget, roots with children are left as
-//!    units (world and child array) instead;
+//! nodes. Here, on the calling thread (or on two, see below):
+//! 1. every live in-world dirty node's slot is stamped covered (a plain load and store: no
+//!    other thread stamps that slot) and the node kept as a candidate (slot, id, parent,
+//!    local, child array);
+//! 2. each candidate *with children* asks whether its parent is covered (the climb of
+//!    `roots`, stamping the answer on every node it meets); a root's world is computed at
+//!    once from its parent's stored world and written, and its subtree walked right away
+//!    (`walk`), up to a budget of `Split::sparse_walk` worlds; past the budget, roots are
+//!    left as units (world and child array) instead;
 //! 3. the units left are walked by `walk::run_units`, which shares them out to rayon only
 //!    when a level is wide enough to be worth a fork (a short list holding a root with a
-//!    huge subtree, such as a fresh Workspace, still gets both threads).
+//!    huge subtree, such as a fresh Workspace, still gets both threads). Every walk of the
+//!    route stamps the nodes it writes `WALKED` (see `roots`);
+//! 4. once every walk is done, each candidate *without children* (most of a tick's dirty
+//!    list) is a root exactly when no walk stamped it: a leaf has a dirty ancestor only if
+//!    it lies in the subtree of a dirty node with children, and every such subtree has just
+//!    been walked. So a leaf asks nothing of its ancestors; its world is computed from its
+//!    parent's stored world (final: a covered parent would have been walked, and the leaf
+//!    with it). Leaves used to climb like the others, visiting and stamping about 1,600
+//!    ancestors per pass on the large tree's 1% list: 648,000 instructions per pass then,
+//!    541,000 now (callgrind), best of 30 rounds 63–64 µs → 59 µs on one thread.
 //!
-//! With several threads and at least `Split::min_roots` candidates, step 2 runs as two
-//! halves of the candidate list under one `rayon::join`, writing through [`RawColumns`];
-//! when the other thread is busy the calling thread runs both halves itself, so the fork
-//! costs little more than its bookkeeping.
+//! With several threads and a dirty list of at least `Split::min_roots` ids, steps 1, 2 and
+//! 4 each run as two halves under a `rayon::join`, writing through [`RawColumns`]. The
+//! list is halved by a hash of the id rather than by position, so every copy of an id is
+//! stamped by the same thread and a plain load and store still claim each slot once.
+//! Stamping used to stay on the calling thread, and it takes the dirty nodes' own
+//! scattered lines, about half the route: two threads then gained almost nothing (best of
+//! 40 rounds, 64–68 µs on one thread and on two); with every step halved the best rounds
+//! on two threads take 25–30 µs whenever the second core is free. When the other thread is
+//! busy the calling thread runs both halves itself, so each fork costs little more than
+//! its bookkeeping.
 //!
 //! The pass is bound by scattered loads, not arithmetic, so the stamping loop also gathers
 //! what the root loop will need of each candidate's page (parent, local, child array): its
@@ -34,16 +49,19 @@
 //! world — added instructions and no measurable time.
 //!
 //! Invariants (those of `roots` and `walk`): every stamp is in before the first coverage
-//! question; a root's parent is not covered, so nothing in this pass writes it and the world
-//! read for it is final; each root is written once (its slot was claimed by one stamp), and
-//! no root lies in another root's subtree, so the halves and the units write disjoint slots.
+//! question, and every walk is done before the first leaf is settled; a root's parent is
+//! not covered, so nothing in this pass writes it and the world read for it is final; each
+//! root is written once (its slot was claimed by one stamp), and no root lies in another
+//! root's subtree, so the halves and the units write disjoint slots. A leaf is never an
+//! ancestor, so no climb rewrites a leaf's mark and a `WALKED` stamp on a leaf stays.
 
 use super::PoseCell;
-use super::compose::{Frame, Pose, compose, local_pose};
-use super::roots::{Finder, in_world};
+use super::compose::{Frame, compose_cell, local_pose};
+use super::prefetch::prefetch;
+use super::roots::{COVERED, Finder, WALKED, in_world, mark_of};
 use super::sink::{ColumnsMut, Parents, RawColumns, Sink};
 use super::walk::{self, Split, Unit, Walker, Writes};
-use arbor_core::Id;
+use arbor_core::{Id, LocalTransform, Slot};
 use std::sync::atomic::Ordering;
 
 /// A live in-world dirty node stamped this pass, with what the root loop needs of its page
@@ -54,7 +72,7 @@ struct Candidate<'a> {
     slot: u32,
     id: Id,
     parent: Option<Id>,
-    local: Pose,
+    local: LocalTransform,
     children: &'a [Id],
 }
 
@@ -85,44 +103,124 @@ pub(crate) fn run<'a>(
     writes: Writes,
     split: Split,
 ) -> Done {
-    let candidates = stamp(route, dirty, extra);
     let parallel = parallel && rayon::current_num_threads() > 1;
-    let (roots, mut written, left) =
-        if parallel && writes == Writes::Direct && candidates.len() >= split.min_roots {
-            let (a, b) = candidates.split_at(candidates.len() / 2);
-            let raw = RawColumns::new(ColumnsMut {
-                poses: &mut *columns.poses,
-                high: &mut *columns.high,
-                wide: columns.wide,
-                saw_wide: columns.saw_wide,
-            });
-            let limit = split.sparse_walk;
-            let (mut sa, mut sb) = (raw, raw);
-            let ((ra, wa, mut la), (rb, wb, lb)) = rayon::join(
-                || roots_and_walks(route, a, &mut sa, limit),
-                || roots_and_walks(route, b, &mut sb, limit),
-            );
-            la.extend(lb);
-            (ra + rb, wa + wb, la)
-        } else {
-            let limit = if parallel { split.sparse_walk } else { usize::MAX };
-            roots_and_walks(route, &candidates, &mut columns, limit)
-        };
-    written += walk::run_units(route.walker, left, columns, parallel, writes, split);
-    Done { roots, written }
+    if !(parallel && writes == Writes::Direct && dirty.len() >= split.min_roots) {
+        let candidates = stamp(route, dirty, extra, None);
+        let limit = if parallel { split.sparse_walk } else { usize::MAX };
+        let (mut roots, mut written, left) = inner_roots_and_walks(route, &candidates, &mut columns, limit);
+        written += walk::run_units(route.walker, left, columns.reborrow(), parallel, writes, split);
+        let (leaves, leaf_writes) = leaf_roots(route, &candidates, &mut columns);
+        roots += leaves;
+        written += leaf_writes;
+        return Done { roots, written };
+    }
+    // Stamping takes the dirty nodes' own scattered lines, about half the route: each thread
+    // stamps the ids of its half (every copy of an id lands in the same half, so a plain load
+    // and store still claims each slot once), then, after both are in, settles its own
+    // candidates; the leaves once every walk is done.
+    let (a, b) =
+        rayon::join(|| stamp(route, dirty, extra, Some(false)), || stamp(route, dirty, extra, Some(true)));
+    let limit = split.sparse_walk;
+    let (mut sa, mut sb) = raw_pair(&mut columns);
+    let ((ra, wa, mut left), (rb, wb, lb)) = rayon::join(
+        || inner_roots_and_walks(route, &a, &mut sa, limit),
+        || inner_roots_and_walks(route, &b, &mut sb, limit),
+    );
+    left.extend(lb);
+    let mut written =
+        wa + wb + walk::run_units(route.walker, left, columns.reborrow(), parallel, writes, split);
+    let (mut sa, mut sb) = raw_pair(&mut columns);
+    let ((la, lwa), (lb, lwb)) =
+        rayon::join(|| leaf_roots(route, &a, &mut sa), || leaf_roots(route, &b, &mut sb));
+    written += lwa + lwb;
+    Done { roots: ra + rb + la + lb, written }
+}
+
+/// Two shared handles on `columns` for the two halves of a join.
+fn raw_pair<'c>(columns: &'c mut ColumnsMut<'_>) -> (RawColumns<'c>, RawColumns<'c>) {
+    let raw = RawColumns::new(columns.reborrow());
+    (raw, raw)
+}
+
+/// Dirty ids ahead of the one being stamped whose lines are asked for. In the hot loop of
+/// a benchmark the stamping loop's own independent iterations already keep enough of these
+/// loads in flight (best of 30 rounds unchanged, 57–60 µs on one thread); after a pause,
+/// with the lines gone from the caches as between two ticks (`transform_probe idle`), the
+/// median pass was shorter in six of seven alternating runs, by 7–30% (450–500 µs → 340 µs
+/// in the last two; the machine's noise moves the medians between 150 and 500 µs).
+const STAMP_AHEAD: usize = 12;
+
+/// Asks for the lines stamping `id` will read (in the usual case of slot `id - 1`): its
+/// id, flags, parent, local transform and child array, and its mark.
+#[inline(always)]
+fn prefetch_node(finder: Finder<'_>, id: Id) {
+    let slot = id.0.wrapping_sub(1);
+    if slot >= u64::from(finder.view.slots()) {
+        return;
+    }
+    let Some((page, i)) = finder.view.page_of(Slot(slot as u32)) else { return };
+    prefetch(&page.ids()[i..=i]);
+    prefetch(&page.flags()[i..=i]);
+    prefetch(&page.parents()[i..=i]);
+    prefetch(&page.transforms()[i..=i]);
+    prefetch(&page.children()[i..=i]);
+    prefetch(&finder.marks[slot as usize..=slot as usize]);
+}
+
+/// Candidates ahead of the leaf being settled whose lines are asked for. After a pause
+/// (`transform_probe idle`) the median pass was shorter in four of five alternating runs
+/// (e.g. 360–410 → 270–290 µs), the hot loop unchanged within its noise.
+const LEAF_AHEAD: usize = 8;
+
+/// Asks for the lines settling leaf `c` reads: its mark and cell, and its parent's id (in
+/// the usual case of slot `parent - 1`) and cell.
+#[inline(always)]
+fn prefetch_leaf(finder: Finder<'_>, sink: &impl Parents, c: &Candidate<'_>) {
+    if !c.children.is_empty() {
+        return;
+    }
+    prefetch(&finder.marks[c.slot as usize..=c.slot as usize]);
+    sink.prefetch_cell(c.slot);
+    let Some(parent) = c.parent else { return };
+    let ps = parent.0.wrapping_sub(1);
+    if ps < u64::from(finder.view.slots())
+        && let Some((page, i)) = finder.view.page_of(Slot(ps as u32))
+    {
+        prefetch(&page.ids()[i..=i]);
+        sink.prefetch_cell(ps as u32);
+    }
+}
+
+/// Which half of a dirty list `id` belongs to when two threads stamp it: a hash of the id,
+/// so that every copy of an id falls in the same half and any set of ids (all even, all in
+/// one range) splits about evenly.
+#[inline(always)]
+fn upper_half(id: Id) -> bool {
+    id.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 63 == 1
 }
 
 /// Stamps every live in-world node of `extra` and `dirty` covered, each once, and returns
-/// them in that order.
-fn stamp<'a>(route: Route<'a>, dirty: &[Id], extra: Option<Id>) -> Vec<Candidate<'a>> {
+/// them in that order; with `half`, only the ids of that half ([`upper_half`]).
+fn stamp<'a>(route: Route<'a>, dirty: &[Id], extra: Option<Id>, half: Option<bool>) -> Vec<Candidate<'a>> {
     let Route { finder, epoch, .. } = route;
-    let covered = epoch << 1 | 1;
-    let mut candidates: Vec<Candidate<'a>> = Vec::with_capacity(dirty.len() + 1);
-    for &id in extra.as_slice().iter().chain(dirty) {
+    let covered = mark_of(epoch, COVERED);
+    let expected = if half.is_some() { dirty.len() / 2 + 16 } else { dirty.len() + 1 };
+    let mut candidates: Vec<Candidate<'a>> = Vec::with_capacity(expected);
+    for (k, &id) in extra.as_slice().iter().chain(dirty).enumerate() {
+        if let Some(&ahead) = dirty.get(k + STAMP_AHEAD)
+            && half.is_none_or(|h| upper_half(ahead) == h)
+        {
+            prefetch_node(finder, ahead);
+        }
+        if half.is_some_and(|h| upper_half(id) != h) {
+            continue;
+        }
         let Some((slot, node)) = finder.view.locate(id) else { continue };
         if !in_world(node.flags()) {
             continue;
         }
+        // Only this thread stamps this id's slot (ids and live slots are one to one), so a
+        // plain load and store claim it.
         let mark = &finder.marks[slot.index()];
         if mark.load(Ordering::Relaxed) == covered {
             continue; // a repeat
@@ -132,17 +230,18 @@ fn stamp<'a>(route: Route<'a>, dirty: &[Id], extra: Option<Id>) -> Vec<Candidate
             slot: slot.0,
             id,
             parent: node.parent(),
-            local: local_pose(&node.transform()),
+            local: node.transform(),
             children: node.children().as_slice(),
         });
     }
     candidates
 }
 
-/// Keeps the candidates whose parent is not covered (the roots), writes their worlds, and
-/// walks their subtrees until `limit` worlds are written; returns the roots, the worlds
-/// written and the units left to walk.
-fn roots_and_walks<'a, S: Sink + Parents>(
+/// Keeps the candidates with children whose parent is not covered (the inner roots),
+/// writes their worlds, and walks their subtrees until `limit` worlds are written; returns
+/// the roots, the worlds written and the units left to walk. Leaves are left to
+/// [`leaf_roots`].
+fn inner_roots_and_walks<'a, S: Sink + Parents>(
     route: Route<'a>,
     candidates: &[Candidate<'a>],
     sink: &mut S,
@@ -153,25 +252,61 @@ fn roots_and_walks<'a, S: Sink + Parents>(
     let mut stack = Vec::new();
     let (mut roots, mut written) = (0, 0);
     for &Candidate { slot, id, parent, local, children } in candidates {
+        if children.is_empty() {
+            continue;
+        }
         // The Workspace is the top of the world: nothing above it can cover it.
-        let world = if id == finder.ws {
-            local
+        let cell = if id == finder.ws {
+            PoseCell::new(&local_pose(&local))
         } else {
             match finder.covered(epoch, parent, &mut path) {
                 (true, _) => continue,
-                (false, Some(parent)) => compose::<f32>(&Frame::new(sink.parent_pose(parent)), local),
-                (false, None) => local,
+                (false, Some(parent)) => {
+                    compose_cell(&Frame::new(sink.parent_pose(parent)), &local, walker.simd)
+                }
+                (false, None) => PoseCell::new(&local_pose(&local)),
             }
         };
-        sink.put(slot, id, PoseCell::new(&world));
+        let world = cell.pose();
+        sink.put(slot, id, cell);
         roots += 1;
         written += 1;
-        if !children.is_empty() {
-            stack.push((world, children));
-            if written < limit {
-                written += walker.drain_until(&mut stack, sink, limit - written);
-            }
+        stack.push((world, children));
+        if written < limit {
+            written += walker.drain_until(&mut stack, sink, limit - written);
         }
     }
     (roots, written, stack)
+}
+
+/// Writes the worlds of the candidates without children that no walk wrote (the leaf
+/// roots: a leaf has a dirty ancestor exactly when it lies in the subtree of a dirty node
+/// with children, which the walks have just covered and marked); returns the roots and the
+/// worlds written. Runs only once every walk of the pass is done.
+fn leaf_roots<S: Sink + Parents>(
+    route: Route<'_>,
+    candidates: &[Candidate<'_>],
+    sink: &mut S,
+) -> (usize, usize) {
+    let Route { finder, walker, epoch } = route;
+    let walked = mark_of(epoch, COVERED | WALKED);
+    let mut roots = 0;
+    for (k, &Candidate { slot, id, parent, local, children }) in candidates.iter().enumerate() {
+        if let Some(ahead) = candidates.get(k + LEAF_AHEAD) {
+            prefetch_leaf(finder, sink, ahead);
+        }
+        if !children.is_empty() || finder.marks[slot as usize].load(Ordering::Relaxed) == walked {
+            continue;
+        }
+        // A leaf root's parent is not covered (a dirty or covered parent would have been
+        // walked, and this leaf with it), so its stored world is final.
+        let parent = if id == finder.ws { None } else { parent.and_then(|p| finder.view.slot_of(p)) };
+        let cell = match parent {
+            Some(ps) => compose_cell(&Frame::new(sink.parent_pose(ps.0)), &local, walker.simd),
+            None => PoseCell::new(&local_pose(&local)),
+        };
+        sink.put(slot, id, cell);
+        roots += 1;
+    }
+    (roots, roots)
 }

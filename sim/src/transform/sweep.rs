@@ -5,8 +5,11 @@
 //! ascending sweep — `world[s] = world[parent(s)] ∘ local[s]` — meets every parent before
 //! its children: the plain SoA pass, reading each page's id, flag, parent and local columns
 //! in order (prefetched two pages ahead) instead of following child arrays. Siblings sit
-//! side by side in such a tree, so runs of up to eight nodes under one parent are composed
-//! together under that parent's frame ([`Batch`]), computed once per parent.
+//! side by side in such a tree, so a parent's frame (`Frame`, and its four-lane form
+//! `Frame4`) is prepared once when the parent changes and each node composed under it
+//! straight from its page into its cell: about 40% fewer instructions than filling,
+//! transposing and scattering eight-sibling `f32x8` batches (best of 20 rounds on the
+//! large tree, one thread: 0.93 ms before, 0.63 ms after).
 //!
 //! A node whose parent sits at a higher slot (moved under a later node, or created in a
 //! reused slot) is *deferred*: the sweep leaves it, and may compute its descendants from its
@@ -26,12 +29,12 @@
 //! sweep only after its writer published it; deferred nodes are not written by the sweep.
 
 use super::PoseCell;
-use super::compose::{Batch, Frame, IDENTITY, LANES, local_pose};
+use super::compose::{Frame, Frame4, IDENTITY, compose, local_pose};
 use super::prefetch::prefetch;
 use super::roots::in_world;
 use super::sink::{ColumnsMut, RawColumns, Sink};
 use arbor_core::PageView;
-use arbor_core::{Id, LocalTransform, NodesView, PAGE_SIZE};
+use arbor_core::{Id, NodesView, PAGE_SIZE};
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -125,13 +128,15 @@ impl Shared<'_, '_> {
         unsafe { self.cols.read(slot) }
     }
 
-    /// Sweeps range `r`: runs of up to eight siblings under one parent are composed
-    /// together under that parent's frame, computed once when the parent changes.
+    /// Sweeps range `r`: each node composed under its parent's frame, prepared once when
+    /// the parent changes (siblings sit side by side).
     fn range(&self, r: usize) -> Swept {
         let mut out = Swept { in_world: 0, deferred: Vec::new() };
         let slots = self.view.slots();
-        let mut run = Run::new(self.cols, self.simd);
-        // The parent whose frame `run.frame` holds (`Id::NONE`: none yet).
+        let mut sink = self.cols;
+        let mut frame = Frame::new(IDENTITY);
+        let mut frame4 = Frame4::new(&frame);
+        // The parent whose frame `frame` holds (`Id::NONE`: none yet).
         let mut parent = Id::NONE;
         for p in self.bounds[r].clone() {
             let Some(page) = self.view.page(p) else { break };
@@ -150,71 +155,32 @@ impl Shared<'_, '_> {
                 let (slot, id) = (base + i as u32, ids[i]);
                 out.in_world += 1;
                 if id == self.ws {
-                    run.sink.put(slot, id, PoseCell::new(&local_pose(&locals[i])));
+                    sink.put(slot, id, PoseCell::new(&local_pose(&locals[i])));
                     continue;
                 }
                 let pid = parent_ids[i];
                 if pid != parent {
-                    // A new parent: finish the run (the new parent may be in it), then load
-                    // the new parent's frame.
-                    run.flush();
                     parent = Id::NONE;
                     let Some(ps) = self.view.slot_of(pid).map(|s| s.0).filter(|&ps| ps < slot) else {
                         out.deferred.push(id);
                         continue;
                     };
-                    run.frame = Frame::new(self.parent_cell(r, ps).pose());
+                    frame = Frame::new(self.parent_cell(r, ps).pose());
+                    frame4 = Frame4::new(&frame);
                     parent = pid;
                 }
-                run.push(slot, id, &locals[i]);
+                let cell = if self.simd {
+                    frame4.compose(&locals[i])
+                } else {
+                    PoseCell::new(&compose(&frame, local_pose(&locals[i])))
+                };
+                sink.put(slot, id, cell);
             }
-            run.flush();
             self.progress[r].store(base + PAGE_SIZE as u32, Ordering::Release);
         }
         // Whatever happened above, no higher range may wait on this one any longer.
         self.progress[r].store(u32::MAX, Ordering::Release);
         out
-    }
-}
-
-/// Siblings waiting to be composed under one parent's frame.
-struct Run<'c> {
-    sink: RawColumns<'c>,
-    simd: bool,
-    frame: Frame,
-    batch: Batch,
-    slots: [u32; LANES],
-    ids: [Id; LANES],
-    n: usize,
-}
-
-impl<'c> Run<'c> {
-    /// An empty run writing to `sink`.
-    fn new(sink: RawColumns<'c>, simd: bool) -> Self {
-        let frame = Frame::new(IDENTITY);
-        Self { sink, simd, frame, batch: Batch::new(), slots: [0; LANES], ids: [Id::NONE; LANES], n: 0 }
-    }
-
-    /// Adds a node under the current frame, composing the run when it is full.
-    #[inline(always)]
-    fn push(&mut self, slot: u32, id: Id, local: &LocalTransform) {
-        self.batch.set(self.n, local);
-        self.slots[self.n] = slot;
-        self.ids[self.n] = id;
-        self.n += 1;
-        if self.n == LANES {
-            self.flush();
-        }
-    }
-
-    /// Composes and writes the waiting siblings.
-    #[inline(always)]
-    fn flush(&mut self) {
-        if self.n > 0 {
-            let cells = self.batch.compose(&self.frame, self.simd, self.n);
-            self.sink.put8(&self.slots, &self.ids, self.n, &cells);
-            self.n = 0;
-        }
     }
 }
 

@@ -172,7 +172,10 @@ proptest! {
             for w in &worlds[1..] {
                 for slot in 0..arena.slot_capacity() as u32 {
                     let (a, b) = (worlds[0].at(Slot(slot)), w.at(Slot(slot)));
-                    prop_assert_eq!(a, b, "slot {} differs between modes", slot);
+                    let bits = |w: WorldTransform| {
+                        (w.position.to_array().map(f32::to_bits), w.rotation.to_array().map(f32::to_bits))
+                    };
+                    prop_assert_eq!(bits(a), bits(b), "slot {} differs between modes", slot);
                 }
             }
             let Some((edits, extra)) = rounds.get(round) else { break };

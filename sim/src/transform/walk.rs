@@ -1,12 +1,13 @@
-//! Recomputing the subtrees under the dirty roots: sibling batches, depth-first walks, and
+//! Recomputing the subtrees under the dirty roots: sibling runs, depth-first walks, and
 //! the split of the work into disjoint subtrees for rayon.
 //!
 //! A unit of work is a parent whose world is already known and the slice of its child
 //! array (holes included, skipped here). Processing it reads each child through the arena's
 //! [`NodesView`] (slot `id - 1` checked against the page, one load to reach the page), takes
-//! its local transform and child array from the page's columns, computes the worlds eight
-//! siblings at a time (one [`Batch`]) and writes them to the children's slots through a
-//! [`Sink`]; every child with children yields a new unit. The parent's world travels with
+//! its local transform and child array from the page's columns, computes each child's world
+//! under the parent's frame (prepared once per unit; four lanes, `Frame4`, on the SIMD path)
+//! and writes it to the child's slot through a [`Sink`]; every child with children yields a
+//! new unit. The parent's world travels with
 //! the unit, so a walk reads the world column only for the parents of the roots. Subtrees
 //! are walked depth first in pre-order — a node's children computed together, then visited
 //! first to last — which follows slot order for a tree created parent first and keeps one
@@ -22,26 +23,17 @@
 //! array), so no slot is written twice in a pass and no slot is written by two threads.
 
 use super::PoseCell;
-use super::compose::{Batch, Frame, LANES, Pose, compose, local_pose};
+use super::compose::{Frame, Frame4, Pose, compose, compose_cell, local_pose};
 use super::roots::Root;
 use super::sink::{Collect, ColumnsMut, Parents, RawColumns, Sink};
-use arbor_core::{Id, NodesView};
+use arbor_core::{Id, LocalTransform, NodesView};
 use rayon::prelude::*;
-
-/// Child arrays shorter than this are composed one child at a time rather than in SIMD
-/// batches: filling a batch, transposing it and scattering it back cost more than the
-/// arithmetic saved until the array fills a couple of batches. By cachegrind on the 1%-dirty
-/// large tree (units of 9 and 10 children), 126 instructions per child one by one against
-/// 157 in batches (188 with batches composed lane by lane); best of 40 rounds, the pass took
-/// about 90 µs one by one against about 100–110 µs with batches. (Prefetching the
-/// children's lines first did not help.)
-const ONE_BY_ONE_BELOW: usize = 2 * LANES;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// When a walk is shared between threads.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Split {
-    /// Child arrays longer than this are split into ranges of this many ids (a multiple of
-    /// [`LANES`], so batches stay aligned).
+    /// Child arrays longer than this are split into ranges of this many ids.
     pub chunk: usize,
     /// Work items per thread wanted before going parallel (rayon balances them by stealing).
     pub items_per_thread: usize,
@@ -90,14 +82,18 @@ pub(crate) type Unit<'a> = (Pose, &'a [Id]);
 pub(crate) struct Walker<'a> {
     /// The arena's pages.
     pub view: &'a NodesView<'a>,
-    /// Compose eight siblings at a time with `f32x8`.
+    /// Compose in four lanes (`Frame4`) rather than with scalar `f32` (the same bits).
     pub simd: bool,
+    /// Root-finding marks and the value to store in every node this walker writes (the
+    /// short-list route's "walked this pass", see `sparse`), or `None`.
+    pub walked: Option<(&'a [AtomicU32], u32)>,
 }
 
 impl<'a> Walker<'a> {
     /// Computes the worlds of `kids` (children of the parent `frame` describes, holes
     /// skipped), writes them to `sink` and pushes a unit onto `next` for every child with
     /// children. Returns the number of worlds written.
+    #[inline]
     pub fn siblings<S: Sink>(
         &self,
         frame: &Frame,
@@ -105,67 +101,41 @@ impl<'a> Walker<'a> {
         sink: &mut S,
         next: &mut Vec<Unit<'a>>,
     ) -> usize {
-        if !self.simd || kids.len() < ONE_BY_ONE_BELOW {
-            return self.siblings_one_by_one(frame, kids, sink, next);
-        }
-        let mut kids = kids.iter().copied().filter(|id| !id.is_none());
-        let mut written = 0;
-        loop {
-            let mut batch = Batch::new();
-            let mut slots = [0u32; LANES];
-            let mut ids = [Id::NONE; LANES];
-            let mut grandkids: [&'a [Id]; LANES] = [&[]; LANES];
-            let mut n = 0;
-            while n < LANES {
-                let Some(id) = kids.next() else { break };
-                // A child of a live node is live; a failed lookup would be a broken tree,
-                // and the child is skipped rather than the server stopped.
-                let Some((slot, node)) = self.view.locate(id) else { continue };
-                batch.set(n, &node.transform());
-                grandkids[n] = node.children().as_slice();
-                slots[n] = slot.0;
-                ids[n] = id;
-                n += 1;
-            }
-            if n == 0 {
-                return written;
-            }
-            let cells = batch.compose(frame, self.simd, n);
-            sink.put8(&slots, &ids, n, &cells);
-            for lane in 0..n {
-                if !grandkids[lane].is_empty() {
-                    next.push((cells[lane].pose(), grandkids[lane]));
-                }
-            }
-            written += n;
-            if n < LANES {
-                return written;
-            }
+        if self.simd {
+            let four = Frame4::new(frame);
+            self.siblings_with(kids, sink, next, |local| four.compose(local))
+        } else {
+            self.siblings_with(kids, sink, next, |local| PoseCell::new(&compose(frame, local_pose(local))))
         }
     }
 
-    /// [`siblings`](Self::siblings) one child at a time, straight from the page into the
-    /// sink: no batch to fill and transpose.
-    fn siblings_one_by_one<S: Sink>(
+    /// [`siblings`](Self::siblings) with the composition `world_of` (four lanes or scalar,
+    /// the same bits), one child at a time straight from the page into the sink.
+    #[inline(always)]
+    fn siblings_with<S: Sink>(
         &self,
-        frame: &Frame,
         kids: &'a [Id],
         sink: &mut S,
         next: &mut Vec<Unit<'a>>,
+        world_of: impl Fn(&LocalTransform) -> PoseCell,
     ) -> usize {
         let mut written = 0;
         for &id in kids {
             if id.is_none() {
                 continue;
             }
-            // A child of a live node is live; see `siblings`.
+            // A child of a live node is live; a failed lookup would be a broken tree, and the
+            // child is skipped rather than the server stopped.
             let Some((slot, node)) = self.view.locate(id) else { continue };
-            let world = compose::<f32>(frame, local_pose(&node.transform()));
-            sink.put(slot.0, id, PoseCell::new(&world));
+            let cell = world_of(&node.transform());
+            sink.put(slot.0, id, cell);
+            if let Some((marks, walked)) = self.walked {
+                marks[slot.index()].store(walked, Ordering::Relaxed);
+            }
             written += 1;
             let grandkids = node.children().as_slice();
             if !grandkids.is_empty() {
-                next.push((world, grandkids));
+                next.push((cell.pose(), grandkids));
             }
         }
         written
@@ -210,11 +180,11 @@ pub(crate) enum Writes {
 }
 
 /// `root`'s world: its local under its parent's stored world (the local alone at the top).
-fn root_world(root: &Root<'_>, parents: &(impl Parents + ?Sized)) -> Pose {
-    let local = local_pose(&root.node.transform());
+fn root_world(walker: &Walker<'_>, root: &Root<'_>, parents: &(impl Parents + ?Sized)) -> Pose {
+    let local = root.node.transform();
     match root.parent {
-        Some(p) => compose::<f32>(&Frame::new(parents.parent_pose(p)), local),
-        None => local,
+        Some(p) => compose_cell(&Frame::new(parents.parent_pose(p)), &local, walker.simd).pose(),
+        None => local_pose(&local),
     }
 }
 
@@ -226,7 +196,7 @@ fn walk_root<'a, S: Sink>(
     stack: &mut Vec<Unit<'a>>,
     sink: &mut S,
 ) -> usize {
-    let world = root_world(root, parents);
+    let world = root_world(walker, root, parents);
     sink.put(root.slot, root.id, PoseCell::new(&world));
     let children = root.children();
     if children.is_empty() {
@@ -258,7 +228,7 @@ pub(crate) fn run<'a>(
     if !parallel {
         let mut written = 0;
         for root in roots {
-            let world = root_world(root, &columns);
+            let world = root_world(&walker, root, &columns);
             columns.put(root.slot, root.id, PoseCell::new(&world));
             written += 1;
             let children = root.children();
@@ -271,7 +241,7 @@ pub(crate) fn run<'a>(
     }
     let mut units = Vec::new();
     for root in roots {
-        let world = root_world(root, &columns);
+        let world = root_world(&walker, root, &columns);
         columns.put(root.slot, root.id, PoseCell::new(&world));
         let children = root.children();
         if !children.is_empty() {

@@ -71,6 +71,15 @@ fn main() {
         }
         return;
     }
+    if std::env::args().nth(2).as_deref() == Some("nodes-only") {
+        // For profilers: the 10,000 `create` calls alone, over and over.
+        for _ in 0..rounds {
+            let mut arena = fresh();
+            let ids = arena.create_batch(Class::Folder, "E", None, N).unwrap();
+            std::hint::black_box((&arena, &ids));
+        }
+        return;
+    }
     let (mut spawn, mut nodes, mut hecs_best) = (f64::MAX, f64::MAX, f64::MAX);
     let mut keep = Vec::new();
     for _ in 0..rounds {

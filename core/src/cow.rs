@@ -119,7 +119,7 @@ impl<T> CowVec<T> {
 
 impl<T: Clone> CowVec<T> {
     /// Item `i`, made private to this vector (copied if a clone shares it).
-    #[inline]
+    #[inline(always)]
     pub fn make_mut(&mut self, i: usize) -> &mut T {
         let epoch = *self.epoch.get_mut();
         own(&mut self.items[i], &mut self.tags[i], epoch)
@@ -162,7 +162,7 @@ impl<T: Clone> CowVec<T> {
 }
 
 /// `item` made unique, trusting `tag == epoch` instead of the reference counts.
-#[inline]
+#[inline(always)]
 fn own<'a, T: Clone>(item: &'a mut Arc<T>, tag: &mut u64, epoch: u64) -> &'a mut T {
     if *tag == epoch {
         // SAFETY: `tag == epoch` means this `Arc` is the only pointer to its allocation (the
@@ -172,9 +172,17 @@ fn own<'a, T: Clone>(item: &'a mut Arc<T>, tag: &mut u64, epoch: u64) -> &'a mut
         // `Arc::get_mut` would have checked.
         unsafe { &mut *Arc::as_ptr(item).cast_mut() }
     } else {
-        *tag = epoch;
-        Arc::make_mut(item)
+        adopt(item, tag, epoch)
     }
+}
+
+/// The slow path of [`own`]: proves (or makes) `item` unique and tags it, out of line so
+/// the tag check inlines into every caller.
+#[cold]
+#[inline(never)]
+fn adopt<'a, T: Clone>(item: &'a mut Arc<T>, tag: &mut u64, epoch: u64) -> &'a mut T {
+    *tag = epoch;
+    Arc::make_mut(item)
 }
 
 #[cfg(test)]

@@ -52,6 +52,13 @@ impl<T: Clone> BoundedLog<T> {
         self.pushed += 1;
     }
 
+    /// Makes room for `additional` more entries (up to the capacity) in one allocation, so a
+    /// batch of pushes does not regrow the buffer step by step.
+    pub fn reserve(&mut self, additional: usize) {
+        let room = self.capacity - self.entries.len();
+        self.entries.reserve(additional.min(room));
+    }
+
     /// Entries with a revision greater than `since`, oldest first.
     pub fn since(&self, since: u64) -> Result<impl Iterator<Item = &(u64, T)> + '_, HistoryUnavailable> {
         if since < self.dropped_through {

@@ -6,7 +6,7 @@
 //! allocation counter, revisions, GUID generator, event queue and journals are as they were
 //! at `cp`, so the next operation cannot tell the failed batch happened.
 
-use super::{Arena, SplitMix64};
+use super::{Arena, SplitMix64, TopologyChange};
 use crate::class::{Class, Family};
 use crate::error::ArenaError;
 use crate::id::{Id, Slot};
@@ -77,6 +77,59 @@ impl Arena {
         self.occupied += 1;
         self.live += 1;
         Ok(id)
+    }
+
+    /// Allocates up to `count` detached nodes with freshly minted ids into consecutive fresh
+    /// slots of one page (no vacant slot may be waiting: those go through
+    /// [`new_node`](Self::new_node)), each with its own revision and topology journal entry
+    /// as [`new_node`](Self::new_node) plus `create` would give it, and appends their ids to
+    /// `out`. Returns how many it created (at least one), or an error before creating any.
+    /// The caller has checked the node limit for the whole batch.
+    pub(crate) fn new_detached_run(
+        &mut self,
+        class: Class,
+        name: NameId,
+        count: usize,
+        out: &mut Vec<Id>,
+    ) -> Result<usize, ArenaError> {
+        debug_assert!(self.vacant.is_empty() && count > 0);
+        let first_slot = self.store.slots;
+        let run = (PAGE_SIZE - first_slot as usize % PAGE_SIZE).min(count);
+        let first_id = self.ids.reserve(run as u64).ok_or(ArenaError::IdsExhausted)?;
+        if first_slot as usize == self.store.table.capacity() {
+            self.store.table.grow();
+        }
+        self.store.slots += run as u32;
+        for j in 0..run {
+            let (id, slot) = (Id(first_id.0 + j as u64), Slot(first_slot + j as u32));
+            if id.direct_slot() != Some(slot) {
+                self.store.map.insert(id, slot);
+            }
+        }
+        let last = Slot(first_slot + run as u32 - 1);
+        if self.child_pos.len() <= last.index() {
+            let len = (last.index() + 1).next_multiple_of(PAGE_SIZE);
+            self.child_pos.resize(len, u32::MAX);
+            self.indexes.ensure_slot(Slot(len as u32 - 1));
+        }
+        let (page, first) = self.store.table.page_mut(first_slot);
+        for j in 0..run {
+            let id = Id(first_id.0 + j as u64);
+            let rev = self.revisions.bump();
+            let i = first + j;
+            page.ids[i] = id;
+            page.classes[i] = class;
+            page.names[i] = name;
+            page.flags[i] = NodeFlags::NEW;
+            page.revisions[i] = rev;
+            page.guids[i] = Guid(self.rng.next_u128());
+            self.topology.push(rev, TopologyChange::Created { id, parent: None });
+            out.push(id);
+        }
+        self.revisions.topology = self.revisions.global;
+        self.occupied += run;
+        self.live += run;
+        Ok(run)
     }
 
     /// Frees a node's slot at once, dropping it from every index (reclamation and rollback).

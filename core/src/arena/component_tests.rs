@@ -218,10 +218,12 @@ fn halving_a_chunk_keeps_every_row_once_in_order() {
     let mut q = Query::new(&[h, regen]);
     let mut seen = Vec::new();
     let mut pieces = 0;
+    // Read lane 0 (Rate) is 64-bit, written lane 0 (Value) 32-bit.
+    let wide = Some(crate::components::WideLanes { reads: 0b1, writes: 0 });
     arena.for_each_chunk_mut(&mut q, &[rate], &[value], |c| {
         let mut todo = vec![c];
         while let Some(c) = todo.pop() {
-            match c.halve() {
+            match c.halve(wide) {
                 (front, Some(back)) => {
                     assert_eq!(front.len() % 8, 0, "pieces end on a block boundary");
                     todo.extend([back, front]);
@@ -482,4 +484,61 @@ fn changed_since_answers_from_the_write_log_until_it_overflows_then_scans() {
     arena.add_component(ids[10], vel, None).unwrap();
     assert!(log_may_answer(arena.components(), ids[0], pos, since));
     assert_eq!(arena.components().changed_since(&mut q, pos, since), vec![ids[2999], ids[10]]);
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+struct Mass {
+    kg: f64,
+    id: i64,
+}
+
+impl PodComponent for Mass {
+    fn schema() -> Schema {
+        Schema::new("Mass", vec![FieldDef::new("Kg", FieldType::F64), FieldDef::new("Tag", FieldType::I64)])
+    }
+}
+
+#[test]
+fn batches_appended_mid_chunk_keep_every_lane_and_log_their_rows() {
+    let mut arena = Arena::new();
+    let vel = arena.register_pod::<Velocity>().unwrap();
+    arena.register_pod::<Mass>().unwrap();
+    let row =
+        |i: usize| (Mass { kg: i as f64 * 0.5, id: -(i as i64) }, Velocity { v: [i as f32, 1.0, -2.0] });
+    let first = arena.spawn_batch(Class::Part, "A", None, (0..700).map(row)).unwrap();
+    let since = arena.revisions().global;
+    let second = arena.spawn_batch(Class::Part, "B", None, (700..3100).map(row)).unwrap();
+    for (i, &id) in first.iter().chain(&second).enumerate() {
+        assert_eq!(arena.components().get_pod::<Mass>(id), Some(row(i).0), "row {i}");
+        assert_eq!(arena.components().get_pod::<Velocity>(id), Some(row(i).1), "row {i}");
+    }
+    let mut q = Query::new(&[vel]);
+    assert_eq!(arena.components().changed_since(&mut q, vel, since), second);
+}
+
+#[test]
+fn chunk_passes_hand_out_lanes_in_request_order() {
+    let mut arena = Arena::new();
+    let vel = arena.register_pod::<Velocity>().unwrap();
+    let ids = arena
+        .spawn_batch(Class::Part, "V", None, (0..1100).map(|i| (Velocity { v: [i as f32, 10.0, 20.0] },)))
+        .unwrap();
+    let x = arena.components().lane(vel, "Value").unwrap();
+    let mut q = Query::new(&[vel]);
+    // Written z then x (against column order), read y.
+    arena.for_each_chunk_mut(&mut q, &[x.offset(1)], &[x.offset(2), x], |mut c| {
+        let y: Vec<f32> = c.read::<f32>(0).to_vec();
+        let (_, mut writes) = c.split::<f32>();
+        for (r, &y) in y.iter().enumerate() {
+            writes[0][r] += y; // z += y
+            writes[1][r] = -writes[1][r]; // x = -x
+        }
+    });
+    for (i, &id) in ids.iter().enumerate() {
+        assert_eq!(
+            arena.components().get_pod::<Velocity>(id),
+            Some(Velocity { v: [-(i as f32), 10.0, 30.0] })
+        );
+    }
 }

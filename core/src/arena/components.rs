@@ -300,17 +300,13 @@ impl Arena {
         }
     }
 
+    /// The component ids of `B`'s types. The schemas (built afresh by each call of
+    /// `B::schemas`) are only built to name a type that was never registered.
     fn pod_ids<B: PodBundle>(&self) -> Result<SmallVec<[ComponentId; 4]>, ArenaError> {
         B::type_ids()
             .iter()
-            .zip(B::schemas())
-            .map(|(t, s)| {
-                self.components
-                    .pod_types
-                    .get(t)
-                    .copied()
-                    .ok_or_else(|| SchemaError::UnknownComponent(s.name.to_string()).into())
-            })
+            .enumerate()
+            .map(|(i, t)| self.components.pod_types.get(t).copied().ok_or_else(|| unregistered_pod::<B>(i)))
             .collect()
     }
 
@@ -346,54 +342,52 @@ impl Arena {
         let bundles: Vec<B> = bundles.into_iter().collect();
         let n = bundles.len();
         let out = self.create_batch(class, name, parent, n)?;
-        // Each member's rows as 32-bit words, row after row (POD lanes are 4 or 8 bytes).
-        let mut words: SmallVec<[Vec<u32>; 4]> = SmallVec::new();
-        for bundle in &bundles {
-            for (m, bytes) in bundle.bytes().iter().enumerate() {
-                if m == words.len() {
-                    words.push(Vec::with_capacity(n * bytes.len() / 4));
-                }
-                match bytemuck::try_cast_slice::<u8, u32>(bytes) {
-                    Ok(aligned) => words[m].extend_from_slice(aligned),
-                    Err(_) => words[m]
-                        .extend(bytes.chunks_exact(4).map(|w| u32::from_ne_bytes([w[0], w[1], w[2], w[3]]))),
-                }
-            }
+        // A bundle as one row of 32-bit words (POD lanes are 4 or 8 bytes): member `m` starts
+        // at word `member_at[m]`; `stride` words per bundle.
+        let mut member_at: SmallVec<[usize; 4]> = SmallVec::new();
+        let mut stride = 0;
+        for &c in &members {
+            member_at.push(stride);
+            stride += self.components.registry.info(c).pod_bytes.expect("a POD component") / 4;
         }
         let mut set: SmallVec<[ComponentId; 4]> = members.clone();
         set.sort();
         set.dedup();
         let rev = self.revisions.bump();
         let t = self.components.table_for(&set);
-        // For each table column fed by the bundle: member, first word in the member's row,
-        // whether the lane is 64-bit.
+        // For each table column fed by the bundle: the column, its first word in a bundle's
+        // row, whether the lane is 64-bit.
         let table = &self.components.tables[t as usize];
-        let mut feeds: SmallVec<[(usize, usize, usize, bool); 16]> = SmallVec::new();
+        let mut feeds: SmallVec<[(usize, usize, bool); 16]> = SmallVec::new();
         for slot in &table.slots {
             // A component given twice keeps the last value, as with `insert_pod`.
             let member = members.iter().rposition(|c| *c == slot.id).expect("bundle component in its table");
-            let mut at = 0;
+            let mut at = member_at[member];
             for (lane, kind) in self.components.registry.info(slot.id).lane_kinds.iter().enumerate() {
                 let wide = *kind == crate::components::LaneKind::W64;
-                feeds.push((slot.first_lane + lane, member, at, wide));
+                feeds.push((slot.first_lane + lane, at, wide));
                 at += if wide { 2 } else { 1 };
             }
         }
-        // Rows go in tiles whose source words stay in L1 while every lane reads its stride.
+        // Rows go in tiles: a tile's bundles are copied into `words` (row after row, small
+        // enough to stay in L1), then every lane reads its stride from there.
         const TILE: usize = 256;
-        self.components.extend_table(t, &out, rev, |table, start| {
-            for tile in (0..n).step_by(TILE) {
-                let rows = TILE.min(n - tile);
-                for &(column, member, at, wide) in &feeds {
-                    let src = &words[member];
-                    let stride = src.len() / n;
-                    let src = &src[tile * stride..(tile + rows) * stride];
+        let mut words = vec![0u32; TILE * stride];
+        self.components.extend_table(t, &out, rev, |table, first_row, first, count| {
+            for tile in (0..count).step_by(TILE) {
+                let rows = TILE.min(count - tile);
+                for (r, bundle) in bundles[first + tile..first + tile + rows].iter().enumerate() {
+                    bundle.copy_words(&mut words[r * stride..(r + 1) * stride]);
+                }
+                let src = &words[..rows * stride];
+                for &(column, at, wide) in &feeds {
+                    let start = first_row + tile;
                     if wide {
                         let word =
                             |r: usize| src[r * stride + at] as u64 | (src[r * stride + at + 1] as u64) << 32;
-                        table.fill_words(column, start + tile, rows, rev, word);
+                        table.fill_words(column, start, rows, rev, word);
                     } else {
-                        table.fill_words(column, start + tile, rows, rev, |r| src[r * stride + at] as u64);
+                        table.fill_words(column, start, rows, rev, |r| src[r * stride + at] as u64);
                     }
                 }
             }
@@ -567,6 +561,14 @@ impl Arena {
         }
         Ok(())
     }
+}
+
+/// The error for `B`'s `i`-th type never having been registered (out of line: it builds the
+/// bundle's schemas to name the type).
+#[cold]
+#[inline(never)]
+fn unregistered_pod<B: PodBundle>(i: usize) -> ArenaError {
+    SchemaError::UnknownComponent(B::schemas()[i].name.to_string()).into()
 }
 
 fn remove_holder(

@@ -63,7 +63,16 @@ impl Arena {
         }
         let name = self.intern(name);
         let cp = self.checkpoint();
-        for _ in 0..count {
+        self.topology.reserve(count);
+        while out.len() < count {
+            if self.vacant.is_empty() {
+                // Fresh slots: a page's worth at a time.
+                if let Err(e) = self.new_detached_run(class, name, count - out.len(), &mut out) {
+                    self.rollback(cp, &out);
+                    return Err(e);
+                }
+                continue;
+            }
             let rev = self.revisions.bump();
             match self.new_node(None, class, name, NodeFlags::NEW, rev) {
                 Ok(id) => {

@@ -451,3 +451,33 @@ fn memory_report_counts_pages() {
     assert_eq!(report.pages, 1002usize.div_ceil(PAGE_SIZE));
     assert!(report.bytes_per_node() > 50.0);
 }
+
+#[test]
+fn detached_batches_fill_vacant_slots_then_whole_fresh_pages() {
+    let (mut arena, ws) = world();
+    let doomed: Vec<Id> = (0..3).map(|_| arena.create(Class::Part, "D", Some(ws)).unwrap()).collect();
+    for id in doomed {
+        arena.destroy(id).unwrap();
+    }
+    arena.drain_events();
+    arena.drain_events(); // slots freed
+    let (before, since) = (arena.len(), arena.revisions().global);
+    let ids = arena.create_batch(Class::Folder, "B", None, 150).unwrap();
+    assert_eq!(arena.len(), before + 150);
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "ids minted in order");
+    let name = arena.names().find("B").unwrap();
+    for &id in &ids {
+        let node = arena.get(id).unwrap();
+        assert_eq!((node.id(), node.name(), node.class()), (id, name, Class::Folder));
+    }
+    let created: Vec<Id> = arena
+        .topology_since(since)
+        .unwrap()
+        .filter_map(|(_, change)| match change {
+            TopologyChange::Created { id, parent: None } => Some(id),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(created, ids, "one journal entry per node, in order");
+    assert_eq!(arena.revisions().global, since + 150, "one revision per node");
+}

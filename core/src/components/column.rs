@@ -153,13 +153,20 @@ impl Column {
         chunk
     }
 
-    #[inline]
+    #[inline(always)]
     fn chunk_unstamped(&mut self, k: usize, rev: u64) -> &mut Chunk {
         if k == self.chunks.len() {
-            let chunk = self.new_chunk(rev);
-            self.chunks.push(chunk);
+            self.push_chunk(rev);
         }
         self.chunks.make_mut(k)
+    }
+
+    /// Appends a new chunk (out of line: once per [`CHUNK_ROWS`] rows).
+    #[cold]
+    #[inline(never)]
+    fn push_chunk(&mut self, rev: u64) {
+        let chunk = self.new_chunk(rev);
+        self.chunks.push(chunk);
     }
 
     /// Appends a row holding `value` (the table appends to every column at once).

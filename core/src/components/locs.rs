@@ -82,6 +82,38 @@ impl RowLocs {
         page.locs[i] = loc;
     }
 
+    /// Records rows `start..` of table `table` for `ids` in order (ids without rows yet),
+    /// making each location page private once per run of ids on it.
+    pub fn insert_run(&mut self, ids: &[Id], table: u32, start: usize) {
+        let mut k = 0;
+        while k < ids.len() {
+            let Some((p, _)) = dense(ids[k]) else {
+                self.insert(ids[k], RowLoc { table, row: (start + k) as u32 });
+                k += 1;
+                continue;
+            };
+            while self.pages.len() <= p {
+                self.pages.push(LocPage::default());
+            }
+            let page = self.pages.make_mut(p);
+            if page.locs.is_empty() {
+                page.locs = vec![Self::ABSENT; PAGE_LEN];
+            }
+            // Every following id on the same page, written through the one private page.
+            while let Some(&id) = ids.get(k)
+                && let Some((q, i)) = dense(id)
+                && q == p
+            {
+                if page.locs[i] == Self::ABSENT {
+                    page.count += 1;
+                    self.len += 1;
+                }
+                page.locs[i] = RowLoc { table, row: (start + k) as u32 };
+                k += 1;
+            }
+        }
+    }
+
     /// Forgets `id`'s row, returning where it was.
     pub fn remove(&mut self, id: Id) -> Option<RowLoc> {
         let old = self.get(id)?;

@@ -37,4 +37,6 @@ pub use store::ComponentStore;
 pub use writelog::WRITE_LOG_CAPACITY;
 
 pub(crate) use column::LaneValue;
+#[cfg(test)]
+pub(crate) use query::WideLanes;
 pub(crate) use store::{RowLoc, encode};

@@ -36,6 +36,18 @@ pub trait PodBundle: Send + Sync + 'static {
     fn schemas() -> SmallVec<[Schema; 4]>;
     /// Each component's bytes, in the same order.
     fn bytes(&self) -> SmallVec<[&[u8]; 4]>;
+
+    /// Copies every component's bytes, in order, into `out` as 32-bit words (POD lanes are 4
+    /// or 8 bytes, so each component is a whole number of words); `out` holds exactly their
+    /// total size. Tuples copy each component with its size known at compile time.
+    fn copy_words(&self, out: &mut [u32]) {
+        let out: &mut [u8] = bytemuck::cast_slice_mut(out);
+        let mut at = 0;
+        for bytes in self.bytes() {
+            out[at..at + bytes.len()].copy_from_slice(bytes);
+            at += bytes.len();
+        }
+    }
 }
 
 macro_rules! bundle {
@@ -49,6 +61,16 @@ macro_rules! bundle {
             }
             fn bytes(&self) -> SmallVec<[&[u8]; 4]> {
                 smallvec::smallvec![$(bytemuck::bytes_of(&self.$i)),+]
+            }
+            fn copy_words(&self, out: &mut [u32]) {
+                let out: &mut [u8] = bytemuck::cast_slice_mut(out);
+                let mut at = 0;
+                $(
+                    let n = std::mem::size_of::<$t>();
+                    out[at..at + n].copy_from_slice(bytemuck::bytes_of(&self.$i));
+                    at += n;
+                )+
+                debug_assert_eq!(at, out.len());
             }
         }
     };

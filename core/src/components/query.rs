@@ -131,21 +131,30 @@ impl<'a> ChunkView<'a> {
 }
 
 /// Lanes of one chunk, some read and some written, as requested.
+///
+/// Kept within 128 bytes (three lanes of each kind inline, first row and length as `u32`),
+/// so handing it to the callback is a few register moves rather than a `memcpy` call.
 pub struct ChunkLanes<'a> {
-    ids: &'a [Id],
-    reads: SmallVec<[&'a [Block]; 4]>,
-    writes: SmallVec<[&'a mut [Block]; 4]>,
-    len: usize,
-    /// Which lanes hold 64-bit words (four rows per block), or `None` when the request has
-    /// more than 64 lanes of a kind and the chunk is never split.
-    wide_lanes: Option<WideLanes>,
+    /// The table's id column, read only if asked for (passes that never look at ids do not
+    /// touch its chunk).
+    ids: &'a Column,
+    reads: SmallVec<[&'a [Block]; LANES_INLINE]>,
+    writes: SmallVec<[&'a mut [Block]; LANES_INLINE]>,
+    /// The table row of the first row here (a chunk, or a piece of one split off by a
+    /// parallel pass: never across chunks).
+    first_row: u32,
+    /// Rows here (at most [`CHUNK_ROWS`]).
+    len: u32,
 }
+
+/// Read (and written) lanes a [`ChunkLanes`] holds without allocating.
+const LANES_INLINE: usize = 3;
 
 /// Bit `i` set: read (or written) lane `i`, in request order, holds 64-bit words.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct WideLanes {
-    reads: u64,
-    writes: u64,
+pub(crate) struct WideLanes {
+    pub reads: u64,
+    pub writes: u64,
 }
 
 /// Rows below which a parallel pass never splits a chunk's rows further.
@@ -154,7 +163,7 @@ const MIN_SPLIT_ROWS: usize = 64;
 impl<'a> ChunkLanes<'a> {
     /// Rows in this chunk.
     pub fn len(&self) -> usize {
-        self.len
+        self.len as usize
     }
 
     /// Whether the chunk is empty.
@@ -164,17 +173,18 @@ impl<'a> ChunkLanes<'a> {
 
     /// The instances owning the rows.
     pub fn ids(&self) -> &'a [Id] {
-        self.ids
+        let (k, first) = (self.first_row as usize / CHUNK_ROWS, self.first_row as usize % CHUNK_ROWS);
+        &bytemuck::cast_slice(self.ids.blocks(k))[first..first + self.len as usize]
     }
 
     /// Read lane `i` (in request order) as `T`, one value per row.
     pub fn read<T: bytemuck::Pod>(&self, i: usize) -> &[T] {
-        &bytemuck::cast_slice(self.reads[i])[..self.len]
+        &bytemuck::cast_slice(self.reads[i])[..self.len as usize]
     }
 
     /// Written lane `i` (in request order) as `T`, one value per row.
     pub fn write<T: bytemuck::Pod>(&mut self, i: usize) -> &mut [T] {
-        let len = self.len;
+        let len = self.len as usize;
         &mut bytemuck::cast_slice_mut(&mut *self.writes[i])[..len]
     }
 
@@ -196,7 +206,7 @@ impl<'a> ChunkLanes<'a> {
     /// Every read and written lane at once as exactly `len()` values of `T`, in request order.
     #[allow(clippy::type_complexity)]
     pub fn split<T: bytemuck::Pod>(&mut self) -> (SmallVec<[&[T]; 8]>, SmallVec<[&mut [T]; 8]>) {
-        let len = self.len;
+        let len = self.len as usize;
         let reads = self.reads.iter().map(|r| &bytemuck::cast_slice(r)[..len]).collect();
         let writes = self.writes.iter_mut().map(|w| &mut bytemuck::cast_slice_mut(w)[..len]).collect();
         (reads, writes)
@@ -209,29 +219,30 @@ impl<'a> ChunkLanes<'a> {
 
     /// Splits the rows in two at a multiple of eight rows near the middle (a block boundary
     /// in every lane), so a parallel pass can hand the halves to two threads; the second
-    /// half is `None` when the chunk is too small to split or its lanes cannot be split.
-    pub(crate) fn halve(self) -> (Self, Option<Self>) {
-        let Some(wide) = self.wide_lanes else { return (self, None) };
-        if self.len < 2 * MIN_SPLIT_ROWS {
+    /// half is `None` when the chunk is too small to split or its lanes cannot be split
+    /// (`wide` is `None`: see [`WideLanes`]).
+    pub(crate) fn halve(self, wide: Option<WideLanes>) -> (Self, Option<Self>) {
+        let Some(wide) = wide else { return (self, None) };
+        let len = self.len as usize;
+        if len < 2 * MIN_SPLIT_ROWS {
             return (self, None);
         }
-        let mid = (self.len / 2) & !7;
+        let mid = (len / 2) & !7;
         let blocks_before =
             |wide_mask: u64, i: usize| if wide_mask >> i & 1 == 1 { mid / 4 } else { mid / 8 };
-        let (ids_front, ids_back) = self.ids.split_at(mid);
         let mut front = ChunkLanes {
-            ids: ids_front,
+            ids: self.ids,
             reads: SmallVec::with_capacity(self.reads.len()),
             writes: SmallVec::with_capacity(self.writes.len()),
-            len: mid,
-            wide_lanes: Some(wide),
+            first_row: self.first_row,
+            len: mid as u32,
         };
         let mut back = ChunkLanes {
-            ids: ids_back,
+            ids: self.ids,
             reads: SmallVec::with_capacity(self.reads.len()),
             writes: SmallVec::with_capacity(self.writes.len()),
-            len: self.len - mid,
-            wide_lanes: Some(wide),
+            first_row: self.first_row + mid as u32,
+            len: (len - mid) as u32,
         };
         for (i, lane) in self.reads.into_iter().enumerate() {
             let (a, b) = lane.split_at(blocks_before(wide.reads, i).min(lane.len()));
@@ -253,10 +264,12 @@ impl<'a> ChunkLanes<'a> {
 #[derive(Clone, Debug)]
 struct Resolved {
     roles: SmallVec<[(usize, Role); 8]>,
+    /// The read columns, in request order.
+    read_cols: SmallVec<[usize; 4]>,
+    /// The written columns, in request order (distinct from each other and from every read
+    /// column: [`resolve`] refuses anything else).
+    write_cols: SmallVec<[usize; 4]>,
     written_slots: SmallVec<[usize; 4]>,
-    reads: usize,
-    /// Whether the written lanes were requested in column order (no reordering needed).
-    writes_in_column_order: bool,
     /// The requested lanes holding 64-bit words, for splitting chunks by rows.
     wide_lanes: Option<WideLanes>,
 }
@@ -310,12 +323,10 @@ fn resolve(table: &Table, registry: &SchemaRegistry, reads: &[Lane], writes: &[L
         );
         roles.push((c, Role::Write(i)));
     }
+    let read_cols = roles.iter().filter(|(_, role)| matches!(role, Role::Read(_))).map(|&(c, _)| c).collect();
+    let write_cols =
+        roles.iter().filter(|(_, role)| matches!(role, Role::Write(_))).map(|&(c, _)| c).collect();
     roles.sort_unstable_by_key(|&(c, role)| (c, matches!(role, Role::Write(_))));
-    let mut written = roles.iter().filter_map(|(_, role)| match role {
-        Role::Write(i) => Some(*i),
-        Role::Read(_) => None,
-    });
-    let writes_in_column_order = written.by_ref().enumerate().all(|(rank, i)| rank == i);
     let mut wide = (reads.len() <= 64 && writes.len() <= 64).then(WideLanes::default);
     for &(c, role) in &roles {
         if let Some(w) = wide.as_mut().filter(|_| table.columns[c].kind == LaneKind::W64) {
@@ -325,7 +336,7 @@ fn resolve(table: &Table, registry: &SchemaRegistry, reads: &[Lane], writes: &[L
             }
         }
     }
-    Some(Resolved { roles, written_slots, reads: reads.len(), writes_in_column_order, wide_lanes: wide })
+    Some(Resolved { roles, read_cols, write_cols, written_slots, wide_lanes: wide })
 }
 
 impl Query {
@@ -363,56 +374,55 @@ fn take_column<'a>(rest: &mut &'a mut [Column], offset: &mut usize, c: usize) ->
 }
 
 /// The lanes of chunk `k` of `table` as `r` requests them, stamping the written chunks with
-/// `rev` (the caller stamps the bulk revisions once per table).
+/// `rev` (the caller stamps the bulk revisions once per table). Inlined into the pass, and
+/// built field by field where the callback takes them.
+#[inline(always)]
 fn chunk_lanes_at<'a>(table: &'a mut Table, r: &Resolved, k: usize, rev: u64) -> ChunkLanes<'a> {
     let len = table.chunk_len(k);
-    let mut reads: SmallVec<[&'a [Block]; 4]> = SmallVec::from_elem(&[][..], r.reads);
-    let mut writes: SmallVec<[&'a mut [Block]; 4]> = SmallVec::new();
-    let mut rest: &'a mut [Column] = &mut table.columns;
-    let mut offset = 0;
-    let mut last_read: Option<(usize, &'a [Block])> = None;
-    for &(c, role) in &r.roles {
-        match role {
-            Role::Read(i) => {
-                reads[i] = match last_read {
-                    Some((lc, blocks)) if lc == c => blocks,
-                    _ => take_column(&mut rest, &mut offset, c).blocks(k),
-                };
-                last_read = Some((c, reads[i]));
-            }
-            Role::Write(_) => writes.push(take_column(&mut rest, &mut offset, c).blocks_mut(k, rev)),
-        }
+    let columns = &mut table.columns;
+    assert!(
+        r.read_cols.iter().chain(&r.write_cols).all(|&c| c < columns.len()),
+        "lanes resolved for this table"
+    );
+    let base = columns.as_mut_ptr();
+    let mut lanes = ChunkLanes {
+        ids: &table.ids,
+        first_row: (k * CHUNK_ROWS) as u32,
+        reads: SmallVec::new(),
+        writes: SmallVec::new(),
+        len: len as u32,
+    };
+    for &c in &r.write_cols {
+        // SAFETY: `c` is in bounds (checked above) and `table` is borrowed exclusively for
+        // 'a; `resolve` guarantees the written columns are distinct from each other and from
+        // every read column, so this is the only reference to column `c`.
+        let col = unsafe { &mut *base.add(c) };
+        lanes.writes.push(col.blocks_mut(k, rev));
     }
-    if !r.writes_in_column_order {
-        let mut ordered: SmallVec<[Option<&'a mut [Block]>; 8]> = (0..writes.len()).map(|_| None).collect();
-        let ranks = r.roles.iter().filter_map(|(_, role)| match role {
-            Role::Write(i) => Some(*i),
-            Role::Read(_) => None,
-        });
-        for (w, i) in writes.into_iter().zip(ranks) {
-            ordered[i] = Some(w);
-        }
-        writes = ordered.into_iter().map(|w| w.expect("every written lane resolved")).collect();
+    for &c in &r.read_cols {
+        // SAFETY: in bounds (checked above); no written column is `c` (see above), so only
+        // shared references to column `c` exist for 'a.
+        let col = unsafe { &*base.add(c) };
+        lanes.reads.push(col.blocks(k));
     }
-    ChunkLanes {
-        ids: &bytemuck::cast_slice(table.ids.blocks(k))[..len],
-        reads,
-        writes,
-        len,
-        wide_lanes: r.wide_lanes,
-    }
+    lanes
 }
 
 /// The lanes of every chunk of `table` as `r` requests them, stamping written chunks and the
-/// written components' bulk revisions with `rev`.
-fn table_chunk_lanes<'a>(table: &'a mut Table, r: &Resolved, rev: u64) -> SmallVec<[ChunkLanes<'a>; 1]> {
+/// written components' bulk revisions with `rev`; each comes with the request's 64-bit lanes,
+/// for splitting it by rows.
+fn table_chunk_lanes<'a>(
+    table: &'a mut Table,
+    r: &Resolved,
+    rev: u64,
+) -> SmallVec<[(ChunkLanes<'a>, Option<WideLanes>); 1]> {
     let chunks = table.chunk_count();
     for &s in &r.written_slots {
         table.stamp_bulk(s, rev);
     }
     let reads = r.roles.iter().filter(|(_, role)| matches!(role, Role::Read(_))).count();
     let writes = r.roles.len() - reads;
-    let mut read_lanes: SmallVec<[SmallVec<[&'a [Block]; 4]>; 1]> =
+    let mut read_lanes: SmallVec<[SmallVec<[&'a [Block]; LANES_INLINE]>; 1]> =
         (0..chunks).map(|_| SmallVec::from_elem(&[][..], reads)).collect();
     let mut write_lanes: SmallVec<[PendingWrites<'a>; 1]> =
         (0..chunks).map(|_| (0..writes).map(|_| None).collect()).collect();
@@ -447,13 +457,14 @@ fn table_chunk_lanes<'a>(table: &'a mut Table, r: &Resolved, rev: u64) -> SmallV
         .enumerate()
         .map(|(k, (reads, writes))| {
             let n = (len - k * CHUNK_ROWS).min(CHUNK_ROWS);
-            ChunkLanes {
-                ids: &bytemuck::cast_slice(ids.blocks(k))[..n],
+            let lanes = ChunkLanes {
+                ids,
+                first_row: (k * CHUNK_ROWS) as u32,
                 reads,
                 writes: writes.into_iter().map(|w| w.expect("every written lane resolved")).collect(),
-                len: n,
-                wide_lanes: r.wide_lanes,
-            }
+                len: n as u32,
+            };
+            (lanes, r.wide_lanes)
         })
         .collect()
 }
@@ -563,6 +574,7 @@ impl ComponentStore {
         for (t, table) in self.tables.iter_mut_where(|t| wanted[t].is_some()) {
             all.extend(table_chunk_lanes(table, wanted[t].expect("selected"), rev));
         }
-        all.into_par_iter().for_each(|chunk| rayon::iter::split(chunk, ChunkLanes::halve).for_each(&f));
+        all.into_par_iter()
+            .for_each(|(chunk, wide)| rayon::iter::split(chunk, |c| c.halve(wide)).for_each(&f));
     }
 }

@@ -275,21 +275,19 @@ impl ComponentStore {
     }
 
     /// Appends rows for `ids` (which have no rows yet) to table `t` in bulk, with zeroed lanes
-    /// and row ticks `rev`; `fill(table, start)` then writes the lanes of rows `start..`.
+    /// and row ticks `rev`; `fill(table, first_row, first_in_batch, rows)` then writes the
+    /// lanes of each piece of rows as [`Table::extend_rows`] hands it out.
     pub(crate) fn extend_table(
         &mut self,
         t: u32,
         ids: &[Id],
         rev: u64,
-        fill: impl FnOnce(&mut Table, usize),
+        fill: impl FnMut(&mut Table, usize, usize, usize),
     ) {
         self.membership = rev;
         let table = self.tables.make_mut(t as usize);
-        let start = table.extend_rows(ids, rev);
-        fill(table, start);
-        for (k, &id) in ids.iter().enumerate() {
-            self.locs.insert(id, RowLoc { table: t, row: (start + k) as u32 });
-        }
+        let start = table.extend_rows(ids, rev, fill);
+        self.locs.insert_run(ids, t, start);
     }
 
     /// Bytes a clone (a snapshot) copies rather than shares: the table and location-page

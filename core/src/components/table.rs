@@ -112,26 +112,43 @@ impl Table {
     fn grew(&mut self, len: usize) {
         self.len = len;
         let chunks = len.div_ceil(CHUNK_ROWS);
-        for b in &mut self.bulk {
-            b.resize(chunks, 0);
+        if self.bulk.first().is_some_and(|b| b.len() != chunks) {
+            for b in &mut self.bulk {
+                b.resize(chunks, 0);
+            }
         }
     }
 
-    /// Appends one row per id in bulk, with zeroed lanes and row ticks `rev`, copying or
-    /// creating each column's chunks once; returns the first new row. Callers fill the
-    /// lanes with [`fill_words`](Self::fill_words).
-    pub fn extend_rows(&mut self, ids: &[Id], rev: u64) -> usize {
+    /// Appends one row per id in bulk, with row ticks `rev`, one chunk's worth at a time:
+    /// each piece of rows that falls in one chunk gets zeroed lanes, its ids and ticks, then
+    /// `fill(table, first_row, first_in_batch, rows)` writes its lanes (with
+    /// [`fill_words`](Self::fill_words)) while the piece is still in cache. Every column's
+    /// chunks are copied or created once. `len` is updated after the last piece; returns
+    /// the first new row.
+    pub fn extend_rows(
+        &mut self,
+        ids: &[Id],
+        rev: u64,
+        mut fill: impl FnMut(&mut Table, usize, usize, usize),
+    ) -> usize {
         let start = self.len;
         let n = ids.len();
-        self.ids.extend_zeroed(start, n, rev);
-        fill_range(&mut self.ids, start, n, rev, |r| ids[r].0);
-        for s in &self.slots {
-            for col in &mut self.columns[s.first_lane..s.first_lane + s.lanes] {
-                col.extend_zeroed(start, n, rev);
+        let mut done = 0;
+        while done < n {
+            let row = start + done;
+            let take = (CHUNK_ROWS - row % CHUNK_ROWS).min(n - done);
+            self.ids.extend_zeroed(row, take, rev);
+            fill_range(&mut self.ids, row, take, rev, |r| ids[done + r].0);
+            for s in &self.slots {
+                for col in &mut self.columns[s.first_lane..s.first_lane + s.lanes] {
+                    col.extend_zeroed(row, take, rev);
+                }
+                let ticks = &mut self.columns[s.tick];
+                ticks.extend_zeroed(row, take, rev);
+                fill_range(ticks, row, take, rev, |_| rev);
             }
-            let ticks = &mut self.columns[s.tick];
-            ticks.extend_zeroed(start, n, rev);
-            fill_range(ticks, start, n, rev, |_| rev);
+            fill(self, row, done, take);
+            done += take;
         }
         self.grew(start + n);
         for log in &mut self.logs {
@@ -189,15 +206,21 @@ impl Table {
     pub fn swap_remove(&mut self, row: usize, rev: u64) -> Option<Id> {
         let last = self.len - 1;
         let moved = (row != last).then(|| self.id_at(last));
-        if row / CHUNK_ROWS != last / CHUNK_ROWS {
+        let changes_chunk = row / CHUNK_ROWS != last / CHUNK_ROWS;
+        if changes_chunk {
             // The moved row changes chunk: it keeps its own revision, not the new chunk's.
             self.settle_bulk(row / CHUNK_ROWS, rev);
-            self.settle_row(last, rev);
         }
         if row != last {
-            // The moved row's index changes: log it where its writes can still be asked for.
             for s in 0..self.slots.len() {
-                let written = self.row_revision(s, last);
+                let tick = self.columns[self.slots[s].tick].word(last);
+                let bulk = self.bulk[s][last / CHUNK_ROWS];
+                if changes_chunk && tick < bulk {
+                    // Fold the chunk's bulk revision into the moving row's own tick.
+                    self.columns[self.slots[s].tick].set(last, LaneValue::Word(bulk), rev);
+                }
+                // The moved row's index changes: log it where its writes can still be asked for.
+                let written = tick.max(bulk);
                 if written > self.logs[s].horizon() {
                     self.logs[s].push(rev.max(written), row, 1, last);
                 }
@@ -268,17 +291,6 @@ impl Table {
                 if tick.word(r) < bulk {
                     tick.set(r, LaneValue::Word(bulk), rev);
                 }
-            }
-        }
-    }
-
-    /// Folds `row`'s chunk bulk revisions into the row's own ticks (the chunk keeps them).
-    fn settle_row(&mut self, row: usize, rev: u64) {
-        for s in 0..self.slots.len() {
-            let bulk = self.bulk[s][row / CHUNK_ROWS];
-            let tick = &mut self.columns[self.slots[s].tick];
-            if tick.word(row) < bulk {
-                tick.set(row, LaneValue::Word(bulk), rev);
             }
         }
     }

@@ -85,11 +85,17 @@ impl WriteLog {
     pub fn push(&mut self, rev: u64, row: usize, rows: usize, table_len: usize) {
         let rev = rev.max(self.last);
         let entry = Entry { rev, row: row as u32, rows: rows as u32 };
-        // A multi-lane or multi-field write logs its row once.
-        if self.open.last() == Some(&entry) {
+        self.last = rev;
+        // A write covering the rows of the newest entry supersedes it (a multi-lane write
+        // logs its row once; repeated passes over a whole table keep one entry): every row
+        // it covered stays covered, by an entry at least as new.
+        if let Some(newest) = self.open.last_mut()
+            && entry.row <= newest.row
+            && newest.row + newest.rows <= entry.row + entry.rows
+        {
+            *newest = entry;
             return;
         }
-        self.last = rev;
         if self.open.len() == self.segment {
             self.seal(table_len);
         }
@@ -173,10 +179,22 @@ mod tests {
     }
 
     #[test]
+    fn a_write_covering_the_newest_entry_supersedes_it() {
+        let mut log = WriteLog::new(64);
+        log.push(1, 3, 1, 0);
+        log.push(2, 0, 10, 0);
+        log.push(3, 0, 10, 0);
+        assert_eq!(log.count_since(0), Some(1), "one entry for the whole range");
+        assert_eq!(revs(&log, 2), Some(vec![3]));
+        log.push(4, 2, 1, 0);
+        assert_eq!(revs(&log, 0), Some(vec![4, 3]), "a narrower write is logged on its own");
+    }
+
+    #[test]
     fn a_full_log_drops_old_segments_and_reports_their_horizon() {
         let mut log = WriteLog::new(4);
         for r in 1..=7u64 {
-            log.push(r, 0, r as usize, 0);
+            log.push(r, r as usize, 1, 0);
         }
         assert!(log.horizon() > 0);
         assert_eq!(log.since(log.horizon() - 1).map(|_| ()), None);

@@ -1,0 +1,140 @@
+//! Probe for `frag_iter` and `add_remove` (issue 3), robust on a loaded machine: the best of
+//! N interleaved rounds of our workload and hecs's, the same work as the criterion groups
+//! (`ecs_suite`): double `Data` over 26 archetypes × 20 rows; add `B` to 10,000 instances
+//! holding `A` (`add_component`, and `insert_pod`), then remove it.
+use arbor_core::{Arena, Class, FieldDef, FieldType, PodComponent, Query, Schema};
+use std::time::Instant;
+use wide::f32x8;
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn f32_schema(name: &str) -> Schema {
+    Schema::new(name, vec![FieldDef::new("Value", FieldType::F32)])
+}
+
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+struct Data(f32);
+impl PodComponent for Data {
+    fn schema() -> Schema {
+        f32_schema("Data")
+    }
+}
+
+macro_rules! letters {
+    ($($name:ident),+) => {
+        $(
+            #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+            #[repr(C)]
+            struct $name(f32);
+            impl PodComponent for $name {
+                fn schema() -> Schema {
+                    f32_schema(stringify!($name))
+                }
+            }
+        )+
+        fn arbor_fragmented(per: usize) -> Arena {
+            let mut arena = Arena::new();
+            arena.register_pod::<Data>().unwrap();
+            $(
+                arena.register_pod::<$name>().unwrap();
+                arena.spawn_batch(Class::Folder, "E", None, (0..per).map(|_| ($name(0.0), Data(1.0)))).unwrap();
+            )+
+            arena
+        }
+        fn hecs_fragmented(per: usize) -> hecs::World {
+            let mut world = hecs::World::new();
+            $(world.spawn_batch((0..per).map(|_| ($name(0.0), Data(1.0)))).for_each(drop);)+
+            world
+        }
+    };
+}
+
+letters!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X, Y, Z);
+
+fn best(rounds: usize, inner: usize, mut f: impl FnMut()) -> f64 {
+    let mut best = f64::MAX;
+    for _ in 0..rounds {
+        let t = Instant::now();
+        for _ in 0..inner {
+            f();
+        }
+        best = best.min(t.elapsed().as_secs_f64() / inner as f64);
+    }
+    best
+}
+
+fn main() {
+    let rounds: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(50);
+    let only = std::env::args().nth(2).unwrap_or_default();
+    let (mut frag_ours, mut frag_hecs, mut ar_ours, mut ar_hecs) = (f64::MAX, f64::MAX, f64::MAX, f64::MAX);
+    let mut ar_pod = f64::MAX;
+
+    let mut arena = arbor_fragmented(20);
+    let data = arena.components().component("Data").unwrap();
+    let writes = [arena.components().lane(data, "Value").unwrap()];
+    let mut q = Query::new(&[data]);
+    let mut world = hecs_fragmented(20);
+
+    let mut ar_arena = Arena::new();
+    ar_arena.register_pod::<A>().unwrap();
+    let b_id = ar_arena.register_pod::<B>().unwrap();
+    let ids = ar_arena.spawn_batch(Class::Folder, "E", None, (0..10_000).map(|_| (A(0.0),))).unwrap();
+    let mut ar_world = hecs::World::new();
+    let entities: Vec<hecs::Entity> = ar_world.spawn_batch((0..10_000).map(|_| (A(0.0),))).collect();
+
+    for _ in 0..rounds {
+        if only.is_empty() || only == "frag" {
+            frag_ours = frag_ours.min(best(5, 2000, || {
+                arena.for_each_chunk_mut(&mut q, &[], &writes, |mut c| {
+                    for d in c.write_blocks::<f32x8>(0) {
+                        *d *= 2.0;
+                    }
+                })
+            }));
+            frag_hecs = frag_hecs.min(best(5, 2000, || {
+                for d in world.query_mut::<&mut Data>() {
+                    d.0 *= 2.0;
+                }
+            }));
+        }
+        if only.is_empty() || only == "add_remove" {
+            ar_ours = ar_ours.min(best(1, 1, || {
+                for &id in &ids {
+                    ar_arena.add_component(id, b_id, None).unwrap();
+                }
+                for &id in &ids {
+                    ar_arena.remove_component(id, b_id).unwrap();
+                }
+            }));
+            ar_pod = ar_pod.min(best(1, 1, || {
+                for &id in &ids {
+                    ar_arena.insert_pod(id, &(B(0.0),)).unwrap();
+                }
+                for &id in &ids {
+                    ar_arena.remove_component(id, b_id).unwrap();
+                }
+            }));
+            ar_hecs = ar_hecs.min(best(1, 1, || {
+                for &e in &entities {
+                    ar_world.insert_one(e, B(0.0)).unwrap();
+                }
+                for &e in &entities {
+                    ar_world.remove_one::<B>(e).unwrap();
+                }
+            }));
+        }
+    }
+    println!(
+        "best of {rounds}: frag_iter ours {:.3} us, hecs {:.3} us ({:.2}x); add_remove ours {:.3} ms \
+         (insert_pod {:.3} ms), hecs {:.3} ms ({:.2}x)",
+        frag_ours * 1e6,
+        frag_hecs * 1e6,
+        frag_hecs / frag_ours,
+        ar_ours * 1e3,
+        ar_pod * 1e3,
+        ar_hecs * 1e3,
+        ar_hecs / ar_ours
+    );
+}

@@ -17,6 +17,7 @@
 //! revisions and keeps the reverse reference index.
 
 mod changes;
+mod chunk_lanes;
 mod column;
 mod locs;
 mod pod;
@@ -26,9 +27,10 @@ mod store;
 mod table;
 mod writelog;
 
+pub use chunk_lanes::ChunkLanes;
 pub use column::{Block, CHUNK_ROWS};
 pub use pod::{PodBundle, PodComponent};
-pub use query::{ChunkLanes, ChunkView, Lane, Query};
+pub use query::{ChunkView, Lane, Query};
 pub use schema::{
     ComponentId, ComponentInfo, FieldDef, FieldType, FieldValue, LaneKind, RefPolicy, Schema, SchemaError,
     SchemaRegistry,
@@ -36,7 +38,7 @@ pub use schema::{
 pub use store::ComponentStore;
 pub use writelog::WRITE_LOG_CAPACITY;
 
-pub(crate) use column::LaneValue;
 #[cfg(test)]
-pub(crate) use query::WideLanes;
+pub(crate) use chunk_lanes::WideLanes;
+pub(crate) use column::LaneValue;
 pub(crate) use store::{RowLoc, encode};

@@ -24,6 +24,7 @@ mod pod;
 mod query;
 mod schema;
 mod store;
+mod row_move;
 mod table;
 mod writelog;
 

@@ -247,19 +247,25 @@ impl ComponentStore {
     /// shared components; returns the new location.
     pub(crate) fn move_row(&mut self, id: Id, from: Option<RowLoc>, to: u32, rev: u64) -> Option<RowLoc> {
         self.membership = rev;
-        let new_loc = if to == u32::MAX {
-            None
-        } else {
-            let row = match from {
-                Some(l) => {
-                    let (src, dst) = self.tables.read_and_make_mut(l.table as usize, to as usize);
-                    dst.push_copy_of(src, l.row as usize, rev)
+        let new_loc = match (from, to) {
+            (_, u32::MAX) => None,
+            (Some(l), _) => {
+                // Both tables at once: the row's columns move in one pass.
+                let (src, dst) = self.tables.make_mut_pair(l.table as usize, to as usize);
+                let (row, moved) = super::row_move::move_row(src, dst, l.row as usize, rev);
+                if let Some(moved) = moved {
+                    self.locs.insert(moved, l);
                 }
-                None => self.tables.make_mut(to as usize).push_row(id, rev),
-            };
-            Some(RowLoc { table: to, row: row as u32 })
+                Some(RowLoc { table: to, row: row as u32 })
+            }
+            (None, _) => {
+                let row = self.tables.make_mut(to as usize).push_row(id, rev);
+                Some(RowLoc { table: to, row: row as u32 })
+            }
         };
-        if let Some(l) = from {
+        if let Some(l) = from
+            && to == u32::MAX
+        {
             let table = self.tables.make_mut(l.table as usize);
             if let Some(moved) = table.swap_remove(l.row as usize, rev) {
                 self.locs.insert(moved, l);

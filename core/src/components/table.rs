@@ -109,7 +109,7 @@ impl Table {
     }
 
     /// Keeps one bulk revision per chunk after the table grew to `len` rows.
-    fn grew(&mut self, len: usize) {
+    pub(super) fn grew(&mut self, len: usize) {
         self.len = len;
         let chunks = len.div_ceil(CHUNK_ROWS);
         if self.bulk.first().is_some_and(|b| b.len() != chunks) {
@@ -238,48 +238,9 @@ impl Table {
         moved
     }
 
-    /// Appends a copy of `src`'s `row` (for the components both tables hold, keeping their
-    /// row revisions, tick or bulk); components only here get zeroed lanes and tick `rev`.
-    /// Returns the new row.
-    pub fn push_copy_of(&mut self, src: &Table, row: usize, rev: u64) -> usize {
-        if !self.len.is_multiple_of(CHUNK_ROWS) {
-            self.settle_bulk(self.len / CHUNK_ROWS, rev);
-        }
-        let new_row = self.len;
-        self.ids.push_from(new_row, &src.ids, row, rev);
-        for (s, slot) in self.slots.iter().enumerate() {
-            let (tick, lanes) =
-                self.columns[slot.first_lane..=slot.tick].split_last_mut().expect("a tick column");
-            match src.slot(slot.id) {
-                Some(ss) => {
-                    let from = src.slots[ss];
-                    for (lane, col) in lanes.iter_mut().enumerate() {
-                        col.push_from(new_row, &src.columns[from.first_lane + lane], row, rev);
-                    }
-                    // The row's revision is its tick or its chunk's bulk revision, whichever is
-                    // newer: carry both, or a bulk write before the move would be lost.
-                    let written = src.row_revision(ss, row);
-                    tick.push(new_row, LaneValue::Word(written), rev);
-                    if written > self.logs[s].horizon() {
-                        self.logs[s].push(rev.max(written), new_row, 1, new_row + 1);
-                    }
-                }
-                None => {
-                    for col in lanes {
-                        col.push_empty(new_row, rev);
-                    }
-                    tick.push(new_row, LaneValue::Word(rev), rev);
-                    self.logs[s].push(rev, new_row, 1, new_row + 1);
-                }
-            }
-        }
-        self.grew(new_row + 1);
-        new_row
-    }
-
     /// Folds chunk `k`'s bulk revisions into its rows' ticks and clears them, before a row
     /// moves into the chunk: the newcomer must not take a bulk write it never had.
-    fn settle_bulk(&mut self, k: usize, rev: u64) {
+    pub(super) fn settle_bulk(&mut self, k: usize, rev: u64) {
         let rows = k * CHUNK_ROWS..k * CHUNK_ROWS + self.chunk_len(k);
         for s in 0..self.slots.len() {
             let bulk = std::mem::take(&mut self.bulk[s][k]);

@@ -106,21 +106,21 @@ impl Arena {
         if let Some(v) = values {
             self.check_values(c, v)?;
         }
-        let had = self.components.has(id, c);
+        let mut loc = self.components.loc(id);
+        let had = self.components.row_has(loc, c);
         if had && values.is_none() {
             return Ok(false);
         }
         let rev = self.revisions.bump();
-        let required = self.components.registry.info(c).requires.clone();
-        for r in required.into_iter().chain([c]) {
-            let loc = self.components.loc(id);
-            if !self.components.row_has(loc, r) {
-                let to =
-                    self.components.neighbour(loc.map(|l| l.table), r, true).expect("adding gives a table");
-                let new_loc = self.components.move_row(id, loc, to, rev).expect("row placed");
-                if r != c || values.is_none() {
-                    self.write_row_defaults(new_loc, r, rev);
-                }
+        if !self.components.registry.info(c).requires.is_empty() {
+            self.add_requirements(id, c, rev);
+            loc = self.components.loc(id);
+        }
+        if !had {
+            let to = self.components.neighbour(loc.map(|l| l.table), c, true).expect("adding gives a table");
+            let new_loc = self.components.move_row(id, loc, to, rev).expect("row placed");
+            if values.is_none() {
+                self.write_row_defaults(new_loc, c, rev);
             }
         }
         if let Some(v) = values {

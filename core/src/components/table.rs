@@ -243,10 +243,10 @@ impl Table {
     pub(super) fn settle_bulk(&mut self, k: usize, rev: u64) {
         let rows = k * CHUNK_ROWS..k * CHUNK_ROWS + self.chunk_len(k);
         for s in 0..self.slots.len() {
-            let bulk = std::mem::take(&mut self.bulk[s][k]);
-            if bulk == 0 {
+            if self.bulk[s][k] == 0 {
                 continue;
             }
+            let bulk = std::mem::take(&mut self.bulk[s][k]);
             let tick = &mut self.columns[self.slots[s].tick];
             for r in rows.clone() {
                 if tick.word(r) < bulk {

@@ -184,17 +184,27 @@ impl Arena {
     }
 
     fn remove_component_at(&mut self, id: Id, c: ComponentId, rev: u64) {
-        let mut doomed: SmallVec<[ComponentId; 4]> = self.components.registry.dependents(c).into();
+        let dependents = self.components.registry.dependents(c);
+        if dependents.is_empty() {
+            self.remove_one_component(id, c, rev);
+            return;
+        }
+        let mut doomed: SmallVec<[ComponentId; 4]> = dependents.into();
         doomed.push(c);
         for d in doomed {
-            let Some(loc) = self.components.loc(id) else { return };
-            if !self.components.row_has(Some(loc), d) {
-                continue;
-            }
-            self.drop_refs_of(id, d);
-            let to = self.components.neighbour(Some(loc.table), d, false).expect("had a table");
-            self.components.move_row(id, Some(loc), to, rev);
+            self.remove_one_component(id, d, rev);
         }
+    }
+
+    /// Removes component `c` from `id`'s row, if it has it (its dependents are the caller's).
+    fn remove_one_component(&mut self, id: Id, c: ComponentId, rev: u64) {
+        let Some(loc) = self.components.loc(id) else { return };
+        if !self.components.row_has(Some(loc), c) {
+            return;
+        }
+        self.drop_refs_of(id, c);
+        let to = self.components.neighbour(Some(loc.table), c, false).expect("had a table");
+        self.components.move_row(id, Some(loc), to, rev);
     }
 
     /// Removes `holder`'s component `c` reference fields from the reverse index.

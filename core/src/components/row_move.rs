@@ -86,7 +86,7 @@ impl Mover {
     fn last_row_revision(&self, src: &Table, s: usize, slot: CompSlot) -> (u64, u64) {
         let last = self.len - 1;
         let tick = src.columns[slot.tick].word(last);
-        let written = tick.max(src.bulk[s][last / CHUNK_ROWS]);
+        let written = if src.bulk_stamped { tick.max(src.bulk[s][last / CHUNK_ROWS]) } else { tick };
         // Changing chunk, the row folds its chunk's bulk revision into its own tick.
         (written, if self.changes_chunk { written } else { tick })
     }

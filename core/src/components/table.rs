@@ -15,7 +15,8 @@
 //! row now sits.
 //!
 //! Invariants: every column has exactly `len` rows; `ids[r]` is the instance owning row `r`;
-//! `components` is sorted and matches `slots`.
+//! `components` is sorted and matches `slots`; every `bulk` revision is 0 while
+//! `bulk_stamped` is false.
 
 use super::column::{CHUNK_ROWS, Column, LaneValue};
 use super::schema::{ComponentId, LaneKind, SchemaRegistry};
@@ -40,6 +41,10 @@ pub(crate) struct Table {
     pub columns: Vec<Column>,
     /// Per component slot, per chunk: revision of the last bulk (whole-chunk) write.
     pub bulk: Vec<Vec<u64>>,
+    /// Whether any `bulk` revision may be nonzero (false until the first chunk pass over
+    /// this table stamps one): row moves skip the bulk bookkeeping of tables never written
+    /// in bulk.
+    pub bulk_stamped: bool,
     /// Per component slot: the rows written at each recent revision.
     pub logs: Vec<WriteLog>,
     pub len: usize,
@@ -64,7 +69,7 @@ impl Table {
         let bulk = vec![Vec::new(); slots.len()];
         let logs = vec![WriteLog::new(log_capacity); slots.len()];
         let ids = Column::new(LaneKind::W64);
-        Table { components, slots, ids, columns, bulk, logs, len: 0, edges: Vec::new() }
+        Table { components, slots, ids, columns, bulk, bulk_stamped: false, logs, len: 0, edges: Vec::new() }
     }
 
     /// Position of `c` among this table's components.
@@ -192,6 +197,7 @@ impl Table {
     /// Stamps every chunk of component slot `s` with bulk revision `rev` (a chunk pass wrote
     /// them all) and logs the whole table.
     pub fn stamp_bulk(&mut self, s: usize, rev: u64) {
+        self.bulk_stamped = true;
         self.bulk[s].iter_mut().for_each(|b| *b = rev);
         self.logs[s].push(rev, 0, self.len, self.len);
     }
@@ -199,7 +205,8 @@ impl Table {
     /// The revision at which `row`'s component slot `s` was last written (tick or bulk).
     #[inline]
     pub fn row_revision(&self, s: usize, row: usize) -> u64 {
-        self.columns[self.slots[s].tick].word(row).max(self.bulk[s][row / CHUNK_ROWS])
+        let tick = self.columns[self.slots[s].tick].word(row);
+        if self.bulk_stamped { tick.max(self.bulk[s][row / CHUNK_ROWS]) } else { tick }
     }
 
     /// Removes `row`, moving the last row into it. Returns the id now at `row`, if one moved.
@@ -241,6 +248,9 @@ impl Table {
     /// Folds chunk `k`'s bulk revisions into its rows' ticks and clears them, before a row
     /// moves into the chunk: the newcomer must not take a bulk write it never had.
     pub(super) fn settle_bulk(&mut self, k: usize, rev: u64) {
+        if !self.bulk_stamped {
+            return;
+        }
         let rows = k * CHUNK_ROWS..k * CHUNK_ROWS + self.chunk_len(k);
         for s in 0..self.slots.len() {
             if self.bulk[s][k] == 0 {

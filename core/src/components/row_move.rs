@@ -81,14 +81,23 @@ struct Mover {
 }
 
 impl Mover {
-    /// The revision of source slot `s`'s last row, and the tick it carries into `row`.
+    /// Swap-removes source slot `s`'s tick of `row`. Returns the moving row's revision and
+    /// the revision of the last row, which fills `row` (0 when `row` is the last row).
     #[inline]
-    fn last_row_revision(&self, src: &Table, s: usize, slot: CompSlot) -> (u64, u64) {
-        let last = self.len - 1;
-        let tick = src.columns[slot.tick].word(last);
-        let written = if src.bulk_stamped { tick.max(src.bulk[s][last / CHUNK_ROWS]) } else { tick };
-        // Changing chunk, the row folds its chunk's bulk revision into its own tick.
-        (written, if self.changes_chunk { written } else { tick })
+    fn take_tick(&self, src: &mut Table, s: usize, slot: CompSlot) -> (u64, u64) {
+        let (row, last) = (self.row, self.len - 1);
+        let (bulk_row, bulk_last) = if src.bulk_stamped {
+            (src.bulk[s][row / CHUNK_ROWS], src.bulk[s][last / CHUNK_ROWS])
+        } else {
+            (0, 0)
+        };
+        let mut filler_written = 0;
+        let tick = src.columns[slot.tick].take_word_swap_remove(row, self.len, self.rev, |tick| {
+            filler_written = tick.max(bulk_last);
+            // Changing chunk, the row folds its chunk's bulk revision into its own tick.
+            if self.changes_chunk { filler_written } else { tick }
+        });
+        (tick.max(bulk_row), filler_written)
     }
 
     /// Logs source slot `s`'s last row at `row`, its new index, if it was written after the
@@ -104,14 +113,12 @@ impl Mover {
     /// A component both tables hold: its lanes and revision move with the row.
     fn shared(&self, src: &mut Table, s: usize, a: CompSlot, dst: &mut Table, d: usize, b: CompSlot) {
         let (row, len, rev) = (self.row, self.len, self.rev);
-        let written = src.row_revision(s, row);
-        let (filler_written, filler_tick) = self.last_row_revision(src, s, a);
         for lane in 0..a.lanes {
             let from = &mut src.columns[a.first_lane + lane];
             let to = &mut dst.columns[b.first_lane + lane];
             move_lane(from, to, row, len, self.new_row, rev);
         }
-        src.columns[a.tick].take_word_swap_remove(row, len, rev, |_| filler_tick);
+        let (written, filler_written) = self.take_tick(src, s, a);
         dst.columns[b.tick].push_word(self.new_row, written, rev);
         self.log_filler(src, s, filler_written);
         if written > dst.logs[d].horizon() {
@@ -122,7 +129,6 @@ impl Mover {
     /// A component only the source holds: its lanes are removed.
     fn dropped(&self, src: &mut Table, s: usize, a: CompSlot) {
         let (row, len, rev) = (self.row, self.len, self.rev);
-        let (filler_written, filler_tick) = self.last_row_revision(src, s, a);
         for col in &mut src.columns[a.first_lane..a.first_lane + a.lanes] {
             if col.kind == LaneKind::Str {
                 col.swap_remove(row, len, rev);
@@ -130,7 +136,7 @@ impl Mover {
                 col.take_word_swap_remove(row, len, rev, |w| w);
             }
         }
-        src.columns[a.tick].take_word_swap_remove(row, len, rev, |_| filler_tick);
+        let (_, filler_written) = self.take_tick(src, s, a);
         self.log_filler(src, s, filler_written);
     }
 

@@ -115,11 +115,11 @@ impl Table {
 
     /// Keeps one bulk revision per chunk after the table grew to `len` rows.
     pub(super) fn grew(&mut self, len: usize) {
+        let (before, after) = (self.len.div_ceil(CHUNK_ROWS), len.div_ceil(CHUNK_ROWS));
         self.len = len;
-        let chunks = len.div_ceil(CHUNK_ROWS);
-        if self.bulk.first().is_some_and(|b| b.len() != chunks) {
+        if before != after {
             for b in &mut self.bulk {
-                b.resize(chunks, 0);
+                b.resize(after, 0);
             }
         }
     }

@@ -174,11 +174,15 @@ impl Arena {
     /// it. Returns whether `id` had `c`.
     pub fn remove_component(&mut self, id: Id, c: ComponentId) -> Result<bool, ArenaError> {
         let slot = self.live_slot(id)?;
-        if !self.components.has(id, c) {
+        let Some(loc) = self.components.loc(id).filter(|&l| self.components.row_has(Some(l), c)) else {
             return Ok(false);
-        }
+        };
         let rev = self.revisions.bump();
-        self.remove_component_at(id, c, rev);
+        if self.components.registry.dependents(c).is_empty() {
+            self.remove_component_from(id, loc, c, rev);
+        } else {
+            self.remove_component_at(id, c, rev);
+        }
         self.stamp(slot, rev);
         Ok(true)
     }
@@ -199,9 +203,13 @@ impl Arena {
     /// Removes component `c` from `id`'s row, if it has it (its dependents are the caller's).
     fn remove_one_component(&mut self, id: Id, c: ComponentId, rev: u64) {
         let Some(loc) = self.components.loc(id) else { return };
-        if !self.components.row_has(Some(loc), c) {
-            return;
+        if self.components.row_has(Some(loc), c) {
+            self.remove_component_from(id, loc, c, rev);
         }
+    }
+
+    /// Removes component `c` from `id`'s row at `loc`, which has it.
+    fn remove_component_from(&mut self, id: Id, loc: RowLoc, c: ComponentId, rev: u64) {
         self.drop_refs_of(id, c);
         let to = self.components.neighbour(Some(loc.table), c, false).expect("had a table");
         self.components.move_row(id, Some(loc), to, rev);
@@ -285,12 +293,14 @@ impl Arena {
                 self.add_requirements(id, c, rev);
                 loc = self.components.loc(id);
             }
-            if !self.components.row_has(loc, c) {
+            // A component just added has its tick `rev` and its row logged at `rev` already.
+            let added = !self.components.row_has(loc, c);
+            if added {
                 let to =
                     self.components.neighbour(loc.map(|l| l.table), c, true).expect("adding gives a table");
                 loc = self.components.move_row(id, loc, to, rev);
             }
-            self.write_pod_bytes(loc.expect("row placed"), c, bytes, rev);
+            self.write_pod_bytes(loc.expect("row placed"), c, bytes, rev, !added);
         }
         self.stamp(slot, rev);
         Ok(())
@@ -320,7 +330,9 @@ impl Arena {
             .collect()
     }
 
-    fn write_pod_bytes(&mut self, loc: RowLoc, c: ComponentId, bytes: &[u8], rev: u64) {
+    /// Writes `bytes` into component `c` of the row at `loc`, stamping its tick and logging
+    /// the row if `stamp` (a component added at `rev` by this call needs neither).
+    fn write_pod_bytes(&mut self, loc: RowLoc, c: ComponentId, bytes: &[u8], rev: u64, stamp: bool) {
         let kinds = &self.components.registry.info(c).lane_kinds;
         let table = self.components.tables.make_mut(loc.table as usize);
         let s = table.slot(c).expect("component present");
@@ -332,7 +344,11 @@ impl Arena {
             at += n;
             LaneValue::Word(u64::from_le_bytes(w))
         });
-        table.write_lanes(loc.row as usize, s, lanes, rev);
+        if stamp {
+            table.write_lanes(loc.row as usize, s, lanes, rev);
+        } else {
+            table.write_lanes_unstamped(loc.row as usize, s, lanes, rev);
+        }
     }
 
     /// Creates one instance of `class` named `name` under `parent` (or detached) per bundle,

@@ -185,6 +185,22 @@ impl Table {
         self.logs[s].push(rev, row, 1, self.len);
     }
 
+    /// Writes component slot `s`'s lanes in `row` without touching its row tick or log: for a
+    /// row whose tick is already `rev` and which is logged at `rev` (appended at `rev`).
+    pub fn write_lanes_unstamped(
+        &mut self,
+        row: usize,
+        s: usize,
+        lanes: impl IntoIterator<Item = LaneValue>,
+        rev: u64,
+    ) {
+        let slot = self.slots[s];
+        debug_assert_eq!(self.columns[slot.tick].word(row), rev, "the row's tick is already `rev`");
+        for (col, v) in self.columns[slot.first_lane..slot.first_lane + slot.lanes].iter_mut().zip(lanes) {
+            col.set(row, v, rev);
+        }
+    }
+
     /// Writes one lane of component slot `s` in `row` and stamps its row tick.
     #[inline]
     pub fn write_lane(&mut self, row: usize, s: usize, lane: usize, value: LaneValue, rev: u64) {

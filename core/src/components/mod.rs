@@ -22,9 +22,9 @@ mod column;
 mod locs;
 mod pod;
 mod query;
+mod row_move;
 mod schema;
 mod store;
-mod row_move;
 mod table;
 mod writelog;
 

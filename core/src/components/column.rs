@@ -317,7 +317,7 @@ impl Column {
     /// Drops the last row (`len` rows before the call). A word lane leaves the row's word in
     /// place as a padding row of its block (chunk passes may write padding rows anyway, and
     /// every append writes its row's word), so only a block or chunk falling empty is touched.
-    #[inline]
+    #[inline(always)]
     pub fn pop(&mut self, len: usize) {
         let (k, i) = split(len - 1);
         if i == 0 {

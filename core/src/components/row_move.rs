@@ -83,7 +83,7 @@ struct Mover {
 impl Mover {
     /// Swap-removes source slot `s`'s tick of `row`. Returns the moving row's revision and
     /// the revision of the last row, which fills `row` (0 when `row` is the last row).
-    #[inline]
+    #[inline(always)]
     fn take_tick(&self, src: &mut Table, s: usize, slot: CompSlot) -> (u64, u64) {
         let (row, last) = (self.row, self.len - 1);
         let (bulk_row, bulk_last) = if src.bulk_stamped {

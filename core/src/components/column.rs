@@ -217,7 +217,7 @@ impl Column {
     /// word, passed through `moved`, fills its place (row moves between tables take each
     /// lane's word this way: the written chunk is looked up once, and popping a word lane
     /// touches a chunk only when a block or the chunk falls empty).
-    #[inline]
+    #[inline(always)]
     pub fn take_word_swap_remove(
         &mut self,
         row: usize,

@@ -188,23 +188,13 @@ impl Arena {
     }
 
     fn remove_component_at(&mut self, id: Id, c: ComponentId, rev: u64) {
-        let dependents = self.components.registry.dependents(c);
-        if dependents.is_empty() {
-            self.remove_one_component(id, c, rev);
-            return;
-        }
-        let mut doomed: SmallVec<[ComponentId; 4]> = dependents.into();
+        let mut doomed: SmallVec<[ComponentId; 4]> = self.components.registry.dependents(c).into();
         doomed.push(c);
         for d in doomed {
-            self.remove_one_component(id, d, rev);
-        }
-    }
-
-    /// Removes component `c` from `id`'s row, if it has it (its dependents are the caller's).
-    fn remove_one_component(&mut self, id: Id, c: ComponentId, rev: u64) {
-        let Some(loc) = self.components.loc(id) else { return };
-        if self.components.row_has(Some(loc), c) {
-            self.remove_component_from(id, loc, c, rev);
+            let Some(loc) = self.components.loc(id) else { return };
+            if self.components.row_has(Some(loc), d) {
+                self.remove_component_from(id, loc, d, rev);
+            }
         }
     }
 

@@ -125,18 +125,16 @@ impl<T: Clone> CowVec<T> {
         own(&mut self.items[i], &mut self.tags[i], epoch)
     }
 
-    /// Item `read` shared and item `write` made private, at once (`read != write`).
-    pub fn read_and_make_mut(&mut self, read: usize, write: usize) -> (&T, &mut T) {
-        assert_ne!(read, write, "one item cannot be both read and written");
+    /// Items `a` and `b` both made private, at once (`a != b`).
+    pub fn make_mut_pair(&mut self, a: usize, b: usize) -> (&mut T, &mut T) {
+        assert_ne!(a, b, "one item cannot be borrowed twice");
         let epoch = *self.epoch.get_mut();
-        let (items, tags) = (&mut self.items, &mut self.tags);
-        if read < write {
-            let (head, tail) = items.split_at_mut(write);
-            (&head[read], own(&mut tail[0], &mut tags[write], epoch))
-        } else {
-            let (head, tail) = items.split_at_mut(read);
-            (&tail[0], own(&mut head[write], &mut tags[write], epoch))
-        }
+        let (lo, hi) = (a.min(b), a.max(b));
+        let (items_head, items_tail) = self.items.split_at_mut(hi);
+        let (tags_head, tags_tail) = self.tags.split_at_mut(hi);
+        let low = own(&mut items_head[lo], &mut tags_head[lo], epoch);
+        let high = own(&mut items_tail[0], &mut tags_tail[0], epoch);
+        if a < b { (low, high) } else { (high, low) }
     }
 
     /// The items `keep` selects by index, each made private to this vector (the others are

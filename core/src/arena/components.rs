@@ -106,21 +106,21 @@ impl Arena {
         if let Some(v) = values {
             self.check_values(c, v)?;
         }
-        let had = self.components.has(id, c);
+        let mut loc = self.components.loc(id);
+        let had = self.components.row_has(loc, c);
         if had && values.is_none() {
             return Ok(false);
         }
         let rev = self.revisions.bump();
-        let required = self.components.registry.info(c).requires.clone();
-        for r in required.into_iter().chain([c]) {
-            let loc = self.components.loc(id);
-            if !self.components.row_has(loc, r) {
-                let to =
-                    self.components.neighbour(loc.map(|l| l.table), r, true).expect("adding gives a table");
-                let new_loc = self.components.move_row(id, loc, to, rev).expect("row placed");
-                if r != c || values.is_none() {
-                    self.write_row_defaults(new_loc, r, rev);
-                }
+        if !self.components.registry.info(c).requires.is_empty() {
+            self.add_requirements(id, c, rev);
+            loc = self.components.loc(id);
+        }
+        if !had {
+            let to = self.components.neighbour(loc.map(|l| l.table), c, true).expect("adding gives a table");
+            let new_loc = self.components.move_row(id, loc, to, rev).expect("row placed");
+            if values.is_none() {
+                self.write_row_defaults(new_loc, c, rev);
             }
         }
         if let Some(v) = values {
@@ -174,11 +174,15 @@ impl Arena {
     /// it. Returns whether `id` had `c`.
     pub fn remove_component(&mut self, id: Id, c: ComponentId) -> Result<bool, ArenaError> {
         let slot = self.live_slot(id)?;
-        if !self.components.has(id, c) {
+        let Some(loc) = self.components.loc(id).filter(|&l| self.components.row_has(Some(l), c)) else {
             return Ok(false);
-        }
+        };
         let rev = self.revisions.bump();
-        self.remove_component_at(id, c, rev);
+        if self.components.registry.dependents(c).is_empty() {
+            self.remove_component_from(id, loc, c, rev);
+        } else {
+            self.remove_component_at(id, c, rev);
+        }
         self.stamp(slot, rev);
         Ok(true)
     }
@@ -188,13 +192,17 @@ impl Arena {
         doomed.push(c);
         for d in doomed {
             let Some(loc) = self.components.loc(id) else { return };
-            if !self.components.row_has(Some(loc), d) {
-                continue;
+            if self.components.row_has(Some(loc), d) {
+                self.remove_component_from(id, loc, d, rev);
             }
-            self.drop_refs_of(id, d);
-            let to = self.components.neighbour(Some(loc.table), d, false).expect("had a table");
-            self.components.move_row(id, Some(loc), to, rev);
         }
+    }
+
+    /// Removes component `c` from `id`'s row at `loc`, which has it.
+    fn remove_component_from(&mut self, id: Id, loc: RowLoc, c: ComponentId, rev: u64) {
+        self.drop_refs_of(id, c);
+        let to = self.components.neighbour(Some(loc.table), c, false).expect("had a table");
+        self.components.move_row(id, Some(loc), to, rev);
     }
 
     /// Removes `holder`'s component `c` reference fields from the reverse index.
@@ -275,12 +283,14 @@ impl Arena {
                 self.add_requirements(id, c, rev);
                 loc = self.components.loc(id);
             }
-            if !self.components.row_has(loc, c) {
+            // A component just added has its tick `rev` and its row logged at `rev` already.
+            let added = !self.components.row_has(loc, c);
+            if added {
                 let to =
                     self.components.neighbour(loc.map(|l| l.table), c, true).expect("adding gives a table");
                 loc = self.components.move_row(id, loc, to, rev);
             }
-            self.write_pod_bytes(loc.expect("row placed"), c, bytes, rev);
+            self.write_pod_bytes(loc.expect("row placed"), c, bytes, rev, !added);
         }
         self.stamp(slot, rev);
         Ok(())
@@ -310,7 +320,9 @@ impl Arena {
             .collect()
     }
 
-    fn write_pod_bytes(&mut self, loc: RowLoc, c: ComponentId, bytes: &[u8], rev: u64) {
+    /// Writes `bytes` into component `c` of the row at `loc`, stamping its tick and logging
+    /// the row if `stamp` (a component added at `rev` by this call needs neither).
+    fn write_pod_bytes(&mut self, loc: RowLoc, c: ComponentId, bytes: &[u8], rev: u64, stamp: bool) {
         let kinds = &self.components.registry.info(c).lane_kinds;
         let table = self.components.tables.make_mut(loc.table as usize);
         let s = table.slot(c).expect("component present");
@@ -322,7 +334,11 @@ impl Arena {
             at += n;
             LaneValue::Word(u64::from_le_bytes(w))
         });
-        table.write_lanes(loc.row as usize, s, lanes, rev);
+        if stamp {
+            table.write_lanes(loc.row as usize, s, lanes, rev);
+        } else {
+            table.write_lanes_unstamped(loc.row as usize, s, lanes, rev);
+        }
     }
 
     /// Creates one instance of `class` named `name` under `parent` (or detached) per bundle,

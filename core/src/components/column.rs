@@ -12,7 +12,9 @@
 //!
 //! Invariant: chunk `k` holds rows `k * CHUNK_ROWS ..`; every chunk but the last is full;
 //! the owning table tracks the row count. A column keeps the emptied buffer of the last
-//! chunk it dropped (`spare`, empty, of the lane's kind) for its next new chunk.
+//! chunk it dropped (`spare`, empty, of the lane's kind) for its next new chunk. Padding
+//! rows (past the row count in a word lane's last block) hold anything: chunk passes may
+//! write them, popping a row leaves its word, and every append writes its rows' words.
 
 #[cfg(not(target_endian = "little"))]
 compile_error!("component lanes read 64-bit words as pairs of 32-bit words, low word first");
@@ -190,6 +192,20 @@ impl Column {
         }
     }
 
+    /// Appends a row holding `word` to a word lane.
+    #[inline(always)]
+    pub fn push_word(&mut self, row: usize, word: u64, rev: u64) {
+        debug_assert_ne!(self.kind, LaneKind::Str, "word lanes only");
+        let (k, i) = split(row);
+        let per_block = self.words_per_block();
+        if let ChunkData::Words(blocks) = &mut self.chunk_for_row_write(k, i, rev).data {
+            if i / per_block == blocks.len() {
+                blocks.push(Block([0; 8]));
+            }
+            write_word(blocks, per_block, i, LaneValue::Word(word));
+        }
+    }
+
     /// Appends a row holding zero (word lanes) or the empty string.
     #[inline]
     pub fn push_empty(&mut self, row: usize, rev: u64) {
@@ -197,13 +213,37 @@ impl Column {
         self.push(row, empty, rev);
     }
 
-    /// Appends row `src_row` of `src` (a column of the same kind) as row `row`.
-    #[inline]
-    pub fn push_from(&mut self, row: usize, src: &Column, src_row: usize, rev: u64) {
-        match self.kind {
-            LaneKind::Str => self.push(row, src.get(src_row), rev),
-            _ => self.push(row, LaneValue::Word(src.word(src_row)), rev),
-        }
+    /// Removes `row` of a word column holding `len` rows and returns its word; the last row's
+    /// word, passed through `moved`, fills its place (row moves between tables take each
+    /// lane's word this way: the written chunk is looked up once, and popping a word lane
+    /// touches a chunk only when a block or the chunk falls empty).
+    #[inline(always)]
+    pub fn take_word_swap_remove(
+        &mut self,
+        row: usize,
+        len: usize,
+        rev: u64,
+        moved: impl FnOnce(u64) -> u64,
+    ) -> u64 {
+        debug_assert_ne!(self.kind, LaneKind::Str, "word lanes only");
+        let last = len - 1;
+        let per_block = self.words_per_block();
+        let taken = if row == last {
+            self.word(row)
+        } else {
+            let filler = moved(self.word(last));
+            let (k, i) = split(row);
+            match &mut self.chunk_for_row_write(k, i, rev).data {
+                ChunkData::Words(blocks) => {
+                    let taken = read_word(blocks, per_block, i);
+                    write_word(blocks, per_block, i, LaneValue::Word(filler));
+                    taken
+                }
+                ChunkData::Strs(_) => 0,
+            }
+        };
+        self.pop(len);
+        taken
     }
 
     /// Appends `n` rows holding zero (word lanes) or the empty string, copying or creating
@@ -215,7 +255,13 @@ impl Column {
             let (k, first) = split(row);
             let take = (CHUNK_ROWS - first).min(end - row);
             match &mut self.chunk_for_write(k, rev).data {
-                ChunkData::Words(blocks) => blocks.resize((first + take).div_ceil(per_block), Block([0; 8])),
+                ChunkData::Words(blocks) => {
+                    // Padding rows of a partial last block may hold anything (see `pop`).
+                    let words: &mut [u32] = bytemuck::cast_slice_mut(blocks);
+                    let padding_start = first * (8 / per_block);
+                    words[padding_start..].fill(0);
+                    blocks.resize((first + take).div_ceil(per_block), Block([0; 8]));
+                }
                 ChunkData::Strs(strs) => strs.resize(first + take, None),
             }
             row += take;
@@ -268,31 +314,41 @@ impl Column {
         self.pop(len);
     }
 
-    /// Drops the last row (`len` rows before the call).
+    /// Drops the last row (`len` rows before the call). A word lane leaves the row's word in
+    /// place as a padding row of its block (chunk passes may write padding rows anyway, and
+    /// every append writes its row's word), so only a block or chunk falling empty is touched.
+    #[inline(always)]
     pub fn pop(&mut self, len: usize) {
         let (k, i) = split(len - 1);
         if i == 0 {
-            if let Some(mut chunk) = self.chunks.pop_owned() {
-                match &mut chunk.data {
-                    ChunkData::Words(blocks) => blocks.clear(),
-                    ChunkData::Strs(strs) => strs.clear(),
-                }
-                self.spare = Some(chunk.data);
-            }
+            self.pop_chunk();
             return;
         }
         let per_block = self.words_per_block();
+        if self.kind != LaneKind::Str && !i.is_multiple_of(per_block) {
+            return;
+        }
         match &mut self.chunks.make_mut(k).data {
             ChunkData::Words(blocks) => {
-                if i % per_block == 0 {
-                    blocks.pop();
-                } else {
-                    write_word(blocks, per_block, i, LaneValue::Word(0));
-                }
+                blocks.pop();
             }
             ChunkData::Strs(strs) => {
                 strs.pop();
             }
+        }
+    }
+
+    /// Drops the last chunk, keeping its emptied buffer for reuse (out of line: once per
+    /// [`CHUNK_ROWS`] rows).
+    #[cold]
+    #[inline(never)]
+    fn pop_chunk(&mut self) {
+        if let Some(mut chunk) = self.chunks.pop_owned() {
+            match &mut chunk.data {
+                ChunkData::Words(blocks) => blocks.clear(),
+                ChunkData::Strs(strs) => strs.clear(),
+            }
+            self.spare = Some(chunk.data);
         }
     }
 

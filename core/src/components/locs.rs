@@ -82,6 +82,17 @@ impl RowLocs {
         page.locs[i] = loc;
     }
 
+    /// Moves `id`'s recorded row to `loc` (`id` must have one): no page to create, no count
+    /// to update.
+    #[inline]
+    pub fn relocate(&mut self, id: Id, loc: RowLoc) {
+        debug_assert!(self.get(id).is_some(), "relocating an id without a row");
+        match dense(id) {
+            Some((p, i)) => self.pages.make_mut(p).locs[i] = loc,
+            None => self.overflow.insert(id, loc),
+        }
+    }
+
     /// Records rows `start..` of table `table` for `ids` in order (ids without rows yet),
     /// making each location page private once per run of ids on it.
     pub fn insert_run(&mut self, ids: &[Id], table: u32, start: usize) {

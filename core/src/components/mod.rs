@@ -3,7 +3,8 @@
 //! - [`schema`]: run-time schemas with typed fields, requirements and reference policies;
 //! - `column` / `table`: chunked, SIMD-aligned lanes (with per-chunk and per-64-row
 //!   revisions) and archetype tables; `changes`: which rows of a table were written since
-//!   a revision;
+//!   a revision; `row_move`: moving a row between two tables (adding or removing a
+//!   component) in one pass over both;
 //! - `locs`: where each instance's row is, in id-indexed copy-on-write pages;
 //! - `writelog`: per table and component, the rows written at each recent revision, so
 //!   change detection visits only them;
@@ -22,6 +23,7 @@ mod column;
 mod locs;
 mod pod;
 mod query;
+mod row_move;
 mod schema;
 mod store;
 mod table;

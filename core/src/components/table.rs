@@ -15,7 +15,8 @@
 //! row now sits.
 //!
 //! Invariants: every column has exactly `len` rows; `ids[r]` is the instance owning row `r`;
-//! `components` is sorted and matches `slots`.
+//! `components` is sorted and matches `slots`; every `bulk` revision is 0 while
+//! `bulk_stamped` is false.
 
 use super::column::{CHUNK_ROWS, Column, LaneValue};
 use super::schema::{ComponentId, LaneKind, SchemaRegistry};
@@ -40,6 +41,10 @@ pub(crate) struct Table {
     pub columns: Vec<Column>,
     /// Per component slot, per chunk: revision of the last bulk (whole-chunk) write.
     pub bulk: Vec<Vec<u64>>,
+    /// Whether any `bulk` revision may be nonzero (false until the first chunk pass over
+    /// this table stamps one): row moves skip the bulk bookkeeping of tables never written
+    /// in bulk.
+    pub bulk_stamped: bool,
     /// Per component slot: the rows written at each recent revision.
     pub logs: Vec<WriteLog>,
     pub len: usize,
@@ -64,7 +69,7 @@ impl Table {
         let bulk = vec![Vec::new(); slots.len()];
         let logs = vec![WriteLog::new(log_capacity); slots.len()];
         let ids = Column::new(LaneKind::W64);
-        Table { components, slots, ids, columns, bulk, logs, len: 0, edges: Vec::new() }
+        Table { components, slots, ids, columns, bulk, bulk_stamped: false, logs, len: 0, edges: Vec::new() }
     }
 
     /// Position of `c` among this table's components.
@@ -109,12 +114,12 @@ impl Table {
     }
 
     /// Keeps one bulk revision per chunk after the table grew to `len` rows.
-    fn grew(&mut self, len: usize) {
+    pub(super) fn grew(&mut self, len: usize) {
+        let (before, after) = (self.len.div_ceil(CHUNK_ROWS), len.div_ceil(CHUNK_ROWS));
         self.len = len;
-        let chunks = len.div_ceil(CHUNK_ROWS);
-        if self.bulk.first().is_some_and(|b| b.len() != chunks) {
+        if before != after {
             for b in &mut self.bulk {
-                b.resize(chunks, 0);
+                b.resize(after, 0);
             }
         }
     }
@@ -180,6 +185,22 @@ impl Table {
         self.logs[s].push(rev, row, 1, self.len);
     }
 
+    /// Writes component slot `s`'s lanes in `row` without touching its row tick or log: for a
+    /// row whose tick is already `rev` and which is logged at `rev` (appended at `rev`).
+    pub fn write_lanes_unstamped(
+        &mut self,
+        row: usize,
+        s: usize,
+        lanes: impl IntoIterator<Item = LaneValue>,
+        rev: u64,
+    ) {
+        let slot = self.slots[s];
+        debug_assert_eq!(self.columns[slot.tick].word(row), rev, "the row's tick is already `rev`");
+        for (col, v) in self.columns[slot.first_lane..slot.first_lane + slot.lanes].iter_mut().zip(lanes) {
+            col.set(row, v, rev);
+        }
+    }
+
     /// Writes one lane of component slot `s` in `row` and stamps its row tick.
     #[inline]
     pub fn write_lane(&mut self, row: usize, s: usize, lane: usize, value: LaneValue, rev: u64) {
@@ -192,6 +213,7 @@ impl Table {
     /// Stamps every chunk of component slot `s` with bulk revision `rev` (a chunk pass wrote
     /// them all) and logs the whole table.
     pub fn stamp_bulk(&mut self, s: usize, rev: u64) {
+        self.bulk_stamped = true;
         self.bulk[s].iter_mut().for_each(|b| *b = rev);
         self.logs[s].push(rev, 0, self.len, self.len);
     }
@@ -199,7 +221,8 @@ impl Table {
     /// The revision at which `row`'s component slot `s` was last written (tick or bulk).
     #[inline]
     pub fn row_revision(&self, s: usize, row: usize) -> u64 {
-        self.columns[self.slots[s].tick].word(row).max(self.bulk[s][row / CHUNK_ROWS])
+        let tick = self.columns[self.slots[s].tick].word(row);
+        if self.bulk_stamped { tick.max(self.bulk[s][row / CHUNK_ROWS]) } else { tick }
     }
 
     /// Removes `row`, moving the last row into it. Returns the id now at `row`, if one moved.
@@ -238,54 +261,18 @@ impl Table {
         moved
     }
 
-    /// Appends a copy of `src`'s `row` (for the components both tables hold, keeping their
-    /// row revisions, tick or bulk); components only here get zeroed lanes and tick `rev`.
-    /// Returns the new row.
-    pub fn push_copy_of(&mut self, src: &Table, row: usize, rev: u64) -> usize {
-        if !self.len.is_multiple_of(CHUNK_ROWS) {
-            self.settle_bulk(self.len / CHUNK_ROWS, rev);
-        }
-        let new_row = self.len;
-        self.ids.push_from(new_row, &src.ids, row, rev);
-        for (s, slot) in self.slots.iter().enumerate() {
-            let (tick, lanes) =
-                self.columns[slot.first_lane..=slot.tick].split_last_mut().expect("a tick column");
-            match src.slot(slot.id) {
-                Some(ss) => {
-                    let from = src.slots[ss];
-                    for (lane, col) in lanes.iter_mut().enumerate() {
-                        col.push_from(new_row, &src.columns[from.first_lane + lane], row, rev);
-                    }
-                    // The row's revision is its tick or its chunk's bulk revision, whichever is
-                    // newer: carry both, or a bulk write before the move would be lost.
-                    let written = src.row_revision(ss, row);
-                    tick.push(new_row, LaneValue::Word(written), rev);
-                    if written > self.logs[s].horizon() {
-                        self.logs[s].push(rev.max(written), new_row, 1, new_row + 1);
-                    }
-                }
-                None => {
-                    for col in lanes {
-                        col.push_empty(new_row, rev);
-                    }
-                    tick.push(new_row, LaneValue::Word(rev), rev);
-                    self.logs[s].push(rev, new_row, 1, new_row + 1);
-                }
-            }
-        }
-        self.grew(new_row + 1);
-        new_row
-    }
-
     /// Folds chunk `k`'s bulk revisions into its rows' ticks and clears them, before a row
     /// moves into the chunk: the newcomer must not take a bulk write it never had.
-    fn settle_bulk(&mut self, k: usize, rev: u64) {
+    pub(super) fn settle_bulk(&mut self, k: usize, rev: u64) {
+        if !self.bulk_stamped {
+            return;
+        }
         let rows = k * CHUNK_ROWS..k * CHUNK_ROWS + self.chunk_len(k);
         for s in 0..self.slots.len() {
-            let bulk = std::mem::take(&mut self.bulk[s][k]);
-            if bulk == 0 {
+            if self.bulk[s][k] == 0 {
                 continue;
             }
+            let bulk = std::mem::take(&mut self.bulk[s][k]);
             let tick = &mut self.columns[self.slots[s].tick];
             for r in rows.clone() {
                 if tick.word(r) < bulk {

@@ -1,0 +1,169 @@
+//! Moving one row from one archetype table to another in a single pass (adding or removing
+//! a component): each column of the source row is read, swap-removed and appended to its
+//! counterpart in the destination in one step, walking both tables' sorted component lists
+//! together, instead of an append pass over the destination followed by a removal pass over
+//! the source.
+//!
+//! It keeps the invariants of [`Table`] (and [`Table::swap_remove`]'s handling of the row
+//! filling the hole):
+//! - a row keeps its revision per component (tick or its chunk's bulk revision, carried in
+//!   its tick when it changes chunk; a chunk receiving a row has its bulk revisions folded
+//!   into its rows' ticks first), so `changed_since` neither loses nor gains a write;
+//! - every row arriving at a new index with a revision newer than its log's horizon is
+//!   logged there (the moved row in the destination, the last row filling the hole);
+//! - components only the destination holds get zeroed lanes, tick `rev`, and a log entry;
+//! - every column is written through copy-on-write chunks, so a snapshot keeps its rows.
+
+use super::column::{CHUNK_ROWS, Column};
+use super::schema::LaneKind;
+use super::table::{CompSlot, Table};
+use crate::id::Id;
+
+/// Moves `src`'s `row` to the end of `dst` (for the components both hold; components only
+/// in `dst` start zeroed with tick `rev`). Returns the new row in `dst` and the id of the
+/// instance that moved from `src`'s last row into `row`, if any.
+pub(crate) fn move_row(src: &mut Table, dst: &mut Table, row: usize, rev: u64) -> (usize, Option<Id>) {
+    let len = src.len;
+    let last = len - 1;
+    let moved = (row != last).then(|| src.id_at(last));
+    let (row_chunk, last_chunk) = (row / CHUNK_ROWS, last / CHUNK_ROWS);
+    let changes_chunk = row_chunk != last_chunk;
+    if changes_chunk {
+        // The last row changes chunk: it keeps its own revision, not its new chunk's.
+        src.settle_bulk(row_chunk, rev);
+    }
+    if !dst.len.is_multiple_of(CHUNK_ROWS) {
+        dst.settle_bulk(dst.len / CHUNK_ROWS, rev);
+    }
+    let new_row = dst.len;
+    let id = src.ids.take_word_swap_remove(row, len, rev, |w| w);
+    dst.ids.push_word(new_row, id, rev);
+
+    let mover = Mover { row, len, new_row, rev, changes_chunk };
+    let (mut s, mut d) = (0, 0);
+    loop {
+        match (src.slots.get(s).copied(), dst.slots.get(d).copied()) {
+            (Some(a), Some(b)) if a.id == b.id => {
+                mover.shared(src, s, a, dst, d, b);
+                s += 1;
+                d += 1;
+            }
+            (Some(a), b) if b.is_none_or(|b| a.id < b.id) => {
+                mover.dropped(src, s, a);
+                s += 1;
+            }
+            (_, Some(b)) => {
+                mover.added(dst, d, b);
+                d += 1;
+            }
+            _ => break,
+        }
+    }
+
+    if last.is_multiple_of(CHUNK_ROWS) {
+        for b in &mut src.bulk {
+            b.pop();
+        }
+    }
+    src.len = last;
+    dst.grew(new_row + 1);
+    (new_row, moved)
+}
+
+/// One row move's positions: `row` of a source table of `len` rows goes to `new_row`.
+struct Mover {
+    row: usize,
+    len: usize,
+    new_row: usize,
+    rev: u64,
+    /// Whether the source's last row moves to another chunk (to fill `row`).
+    changes_chunk: bool,
+}
+
+impl Mover {
+    /// Swap-removes source slot `s`'s tick of `row`. Returns the moving row's revision and
+    /// the revision of the last row, which fills `row` (0 when `row` is the last row).
+    #[inline(always)]
+    fn take_tick(&self, src: &mut Table, s: usize, slot: CompSlot) -> (u64, u64) {
+        let (row, last) = (self.row, self.len - 1);
+        let (bulk_row, bulk_last) = if src.bulk_stamped {
+            (src.bulk[s][row / CHUNK_ROWS], src.bulk[s][last / CHUNK_ROWS])
+        } else {
+            (0, 0)
+        };
+        let mut filler_written = 0;
+        let tick = src.columns[slot.tick].take_word_swap_remove(row, self.len, self.rev, |tick| {
+            filler_written = tick.max(bulk_last);
+            // Changing chunk, the row folds its chunk's bulk revision into its own tick.
+            if self.changes_chunk { filler_written } else { tick }
+        });
+        (tick.max(bulk_row), filler_written)
+    }
+
+    /// Logs source slot `s`'s last row at `row`, its new index, if it was written after the
+    /// log's horizon.
+    #[inline]
+    fn log_filler(&self, src: &mut Table, s: usize, written: u64) {
+        let last = self.len - 1;
+        if self.row != last && written > src.logs[s].horizon() {
+            src.logs[s].push(self.rev.max(written), self.row, 1, last);
+        }
+    }
+
+    /// A component both tables hold: its lanes and revision move with the row.
+    fn shared(&self, src: &mut Table, s: usize, a: CompSlot, dst: &mut Table, d: usize, b: CompSlot) {
+        let (row, len, rev) = (self.row, self.len, self.rev);
+        for lane in 0..a.lanes {
+            let from = &mut src.columns[a.first_lane + lane];
+            let to = &mut dst.columns[b.first_lane + lane];
+            move_lane(from, to, row, len, self.new_row, rev);
+        }
+        let (written, filler_written) = self.take_tick(src, s, a);
+        dst.columns[b.tick].push_word(self.new_row, written, rev);
+        self.log_filler(src, s, filler_written);
+        if written > dst.logs[d].horizon() {
+            dst.logs[d].push(rev.max(written), self.new_row, 1, self.new_row + 1);
+        }
+    }
+
+    /// A component only the source holds: its lanes are removed.
+    fn dropped(&self, src: &mut Table, s: usize, a: CompSlot) {
+        let (row, len, rev) = (self.row, self.len, self.rev);
+        for col in &mut src.columns[a.first_lane..a.first_lane + a.lanes] {
+            if col.kind == LaneKind::Str {
+                col.swap_remove(row, len, rev);
+            } else {
+                col.take_word_swap_remove(row, len, rev, |w| w);
+            }
+        }
+        let (_, filler_written) = self.take_tick(src, s, a);
+        self.log_filler(src, s, filler_written);
+    }
+
+    /// A component only the destination holds: zeroed lanes, tick `rev`, logged.
+    fn added(&self, dst: &mut Table, d: usize, b: CompSlot) {
+        let (new_row, rev) = (self.new_row, self.rev);
+        for col in &mut dst.columns[b.first_lane..b.first_lane + b.lanes] {
+            if col.kind == LaneKind::Str {
+                col.push_empty(new_row, rev);
+            } else {
+                col.push_word(new_row, 0, rev);
+            }
+        }
+        dst.columns[b.tick].push_word(new_row, rev, rev);
+        dst.logs[d].push(rev, new_row, 1, new_row + 1);
+    }
+}
+
+/// Moves `row` of lane `from` (of `len` rows, swap-removed) to `new_row` of lane `to`.
+#[inline]
+fn move_lane(from: &mut Column, to: &mut Column, row: usize, len: usize, new_row: usize, rev: u64) {
+    if from.kind == LaneKind::Str {
+        let value = from.get(row);
+        from.swap_remove(row, len, rev);
+        to.push(new_row, value, rev);
+    } else {
+        let word = from.take_word_swap_remove(row, len, rev, |w| w);
+        to.push_word(new_row, word, rev);
+    }
+}

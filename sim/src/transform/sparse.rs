@@ -57,8 +57,8 @@
 
 use super::PoseCell;
 use super::compose::{Frame, compose_cell, local_pose};
-use super::prefetch::prefetch;
-use super::roots::{COVERED, Finder, WALKED, in_world, mark_of};
+use super::prefetch::{prefetch, prefetch_ptr};
+use super::roots::{COVERED, Finder, in_world, mark_of};
 use super::sink::{ColumnsMut, Parents, RawColumns, Sink};
 use super::walk::{self, Split, Unit, Walker, Writes};
 use arbor_core::{Id, LocalTransform, Slot};
@@ -172,21 +172,21 @@ fn prefetch_node(finder: Finder<'_>, id: Id) {
 /// (e.g. 360–410 → 270–290 µs), the hot loop unchanged within its noise.
 const LEAF_AHEAD: usize = 8;
 
-/// Asks for the lines settling leaf `c` reads: its mark and cell, and its parent's id (in
-/// the usual case of slot `parent - 1`) and cell.
+/// Asks for the lines settling leaf `c` reads: its cell, and its parent's id, mark and cell
+/// (in the usual case of slot `parent - 1`).
 #[inline(always)]
 fn prefetch_leaf(finder: Finder<'_>, sink: &impl Parents, c: &Candidate<'_>) {
     if !c.children.is_empty() {
         return;
     }
-    prefetch(&finder.marks[c.slot as usize..=c.slot as usize]);
     sink.prefetch_cell(c.slot);
     let Some(parent) = c.parent else { return };
     let ps = parent.0.wrapping_sub(1);
     if ps < u64::from(finder.view.slots())
         && let Some((page, i)) = finder.view.page_of(Slot(ps as u32))
     {
-        prefetch(&page.ids()[i..=i]);
+        prefetch_ptr(page.ids().as_ptr().wrapping_add(i));
+        prefetch_ptr(finder.marks.as_ptr().wrapping_add(ps as usize));
         sink.prefetch_cell(ps as u32);
     }
 }
@@ -281,28 +281,40 @@ fn inner_roots_and_walks<'a, S: Sink + Parents>(
 
 /// Writes the worlds of the candidates without children that no walk wrote (the leaf
 /// roots: a leaf has a dirty ancestor exactly when it lies in the subtree of a dirty node
-/// with children, which the walks have just covered and marked); returns the roots and the
-/// worlds written. Runs only once every walk of the pass is done.
+/// with children, which the walks have just covered); returns the roots and the worlds
+/// written. Runs only once every walk of the pass is done.
+///
+/// A leaf was walked exactly when its parent is covered: a covered parent is dirty (stamped
+/// covered) or below a dirty node, and then a walk wrote it, and stamped it (walks stamp the
+/// nodes with children they write, see `Walker::walked`). A parent stamped by a climb is
+/// covered or not as the climb found, and a walk never passes a node a climb found uncovered
+/// (its root would be a covered ancestor). So the leaf reads its parent's mark, on the line
+/// it reads anyway for the parent's slot, rather than walks stamping every leaf they write.
 fn leaf_roots<S: Sink + Parents>(
     route: Route<'_>,
     candidates: &[Candidate<'_>],
     sink: &mut S,
 ) -> (usize, usize) {
     let Route { finder, walker, epoch } = route;
-    let walked = mark_of(epoch, COVERED | WALKED);
     let mut roots = 0;
     for (k, &Candidate { slot, id, parent, local, children }) in candidates.iter().enumerate() {
         if let Some(ahead) = candidates.get(k + LEAF_AHEAD) {
             prefetch_leaf(finder, sink, ahead);
         }
-        if !children.is_empty() || finder.marks[slot as usize].load(Ordering::Relaxed) == walked {
+        if !children.is_empty() {
             continue;
         }
-        // A leaf root's parent is not covered (a dirty or covered parent would have been
-        // walked, and this leaf with it), so its stored world is final.
         let parent = if id == finder.ws { None } else { parent.and_then(|p| finder.view.slot_of(p)) };
         let cell = match parent {
-            Some(ps) => compose_cell(&Frame::new(sink.parent_pose(ps.0)), &local, walker.simd),
+            Some(ps) => {
+                let m = finder.marks[ps.index()].load(Ordering::Relaxed);
+                if m >> 2 == epoch && m & COVERED != 0 {
+                    continue; // walked below a dirty ancestor
+                }
+                // The parent is not covered, so nothing in this pass writes it: its stored
+                // world is final.
+                compose_cell(&Frame::new(sink.parent_pose(ps.0)), &local, walker.simd)
+            }
             None => PoseCell::new(&local_pose(&local)),
         };
         sink.put(slot, id, cell);

@@ -26,7 +26,7 @@ use super::PoseCell;
 use super::compose::{Frame, Frame4, Pose, compose, compose_cell, local_pose};
 use super::roots::Root;
 use super::sink::{Collect, ColumnsMut, Parents, RawColumns, Sink};
-use arbor_core::{Id, LocalTransform, NodesView};
+use arbor_core::{ChildArray, Id, LocalTransform, NodesView, PAGE_SIZE};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -84,8 +84,8 @@ pub(crate) struct Walker<'a> {
     pub view: &'a NodesView<'a>,
     /// Compose in four lanes (`Frame4`) rather than with scalar `f32` (the same bits).
     pub simd: bool,
-    /// Root-finding marks and the value to store in every node this walker writes (the
-    /// short-list route's "walked this pass", see `sparse`), or `None`.
+    /// Root-finding marks and the value to store in every node *with children* this walker
+    /// writes (the short-list route's "walked this pass", see `sparse`), or `None`.
     pub walked: Option<(&'a [AtomicU32], u32)>,
 }
 
@@ -120,25 +120,81 @@ impl<'a> Walker<'a> {
         world_of: impl Fn(&LocalTransform) -> PoseCell,
     ) -> usize {
         let mut written = 0;
-        for &id in kids {
+        let mut k = 0;
+        while k < kids.len() {
+            let id = kids[k];
             if id.is_none() {
+                k += 1;
                 continue;
             }
-            // A child of a live node is live; a failed lookup would be a broken tree, and the
-            // child is skipped rather than the server stopped.
-            let Some((slot, node)) = self.view.locate(id) else { continue };
-            let cell = world_of(&node.transform());
-            sink.put(slot.0, id, cell);
-            if let Some((marks, walked)) = self.walked {
-                marks[slot.index()].store(walked, Ordering::Relaxed);
+            // A run of siblings in consecutive slots of one page (the usual layout: children
+            // created together): the page is reached once, and each child is checked against
+            // the page's id column, which confirms both its slot and the run in one compare.
+            let first = id.0.wrapping_sub(1);
+            let page = if first < u64::from(self.view.slots()) {
+                self.view.page(first as usize / PAGE_SIZE)
+            } else {
+                None
+            };
+            let Some(page) = page else {
+                // A child of a live node is live; a failed lookup would be a broken tree, and
+                // the child is skipped rather than the server stopped.
+                if let Some((slot, node)) = self.view.locate(id) {
+                    written += self.child(slot.0, id, &node.transform(), node.children(), sink, next, &world_of);
+                }
+                k += 1;
+                continue;
+            };
+            let base = first as u32;
+            let i0 = first as usize & (PAGE_SIZE - 1);
+            let (ids, locals, arrays) = (page.ids(), page.transforms(), page.children());
+            let run = (kids.len() - k).min(PAGE_SIZE - i0);
+            let mut j = 0;
+            while j < run {
+                let id = kids[k + j];
+                if id.is_none() || ids[i0 + j] != id {
+                    break;
+                }
+                let i = i0 + j;
+                written += self.child(base + j as u32, id, &locals[i], &arrays[i], sink, next, &world_of);
+                j += 1;
             }
-            written += 1;
-            let grandkids = node.children().as_slice();
-            if !grandkids.is_empty() {
-                next.push((cell.pose(), grandkids));
+            if j == 0 {
+                // Not in slot `id - 1` (a reused slot, a client id): through the id map.
+                if let Some((slot, node)) = self.view.locate(id) {
+                    written += self.child(slot.0, id, &node.transform(), node.children(), sink, next, &world_of);
+                }
+                j = 1;
             }
+            k += j;
         }
         written
+    }
+
+    /// Computes and writes one child's world and, if it has children, marks it walked and
+    /// queues them.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn child<S: Sink>(
+        &self,
+        slot: u32,
+        id: Id,
+        local: &LocalTransform,
+        grandkids: &'a ChildArray,
+        sink: &mut S,
+        next: &mut Vec<Unit<'a>>,
+        world_of: &impl Fn(&LocalTransform) -> PoseCell,
+    ) -> usize {
+        let cell = world_of(local);
+        sink.put(slot, id, cell);
+        let grandkids = grandkids.as_slice();
+        if !grandkids.is_empty() {
+            if let Some((marks, walked)) = self.walked {
+                marks[slot as usize].store(walked, Ordering::Relaxed);
+            }
+            next.push((cell.pose(), grandkids));
+        }
+        1
     }
 
     /// Walks every subtree below the units on `stack`, emptying it: depth first, each

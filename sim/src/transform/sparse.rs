@@ -57,7 +57,7 @@
 
 use super::PoseCell;
 use super::compose::{Frame, compose_cell, local_pose};
-use super::prefetch::{prefetch, prefetch_ptr};
+use super::prefetch::prefetch_ptr;
 use super::roots::{COVERED, Finder, in_world, mark_of};
 use super::sink::{ColumnsMut, Parents, RawColumns, Sink};
 use super::walk::{self, Split, Unit, Walker, Writes};
@@ -151,7 +151,8 @@ fn raw_pair<'c>(columns: &'c mut ColumnsMut<'_>) -> (RawColumns<'c>, RawColumns<
 const STAMP_AHEAD: usize = 12;
 
 /// Asks for the lines stamping `id` will read (in the usual case of slot `id - 1`): its
-/// id, flags, parent, local transform and child array, and its mark.
+/// id, flags, parent, local transform and child array, and its mark. Raw addresses, no
+/// bounds checks: a prefetch never faults and reads nothing.
 #[inline(always)]
 fn prefetch_node(finder: Finder<'_>, id: Id) {
     let slot = id.0.wrapping_sub(1);
@@ -159,12 +160,12 @@ fn prefetch_node(finder: Finder<'_>, id: Id) {
         return;
     }
     let Some((page, i)) = finder.view.page_of(Slot(slot as u32)) else { return };
-    prefetch(&page.ids()[i..=i]);
-    prefetch(&page.flags()[i..=i]);
-    prefetch(&page.parents()[i..=i]);
-    prefetch(&page.transforms()[i..=i]);
-    prefetch(&page.children()[i..=i]);
-    prefetch(&finder.marks[slot as usize..=slot as usize]);
+    prefetch_ptr(page.ids().as_ptr().wrapping_add(i));
+    prefetch_ptr(page.flags().as_ptr().wrapping_add(i));
+    prefetch_ptr(page.parents().as_ptr().wrapping_add(i));
+    prefetch_ptr(page.transforms().as_ptr().wrapping_add(i));
+    prefetch_ptr(page.children().as_ptr().wrapping_add(i));
+    prefetch_ptr(finder.marks.as_ptr().wrapping_add(slot as usize));
 }
 
 /// Candidates ahead of the leaf being settled whose lines are asked for. After a pause
@@ -206,35 +207,60 @@ fn stamp<'a>(route: Route<'a>, dirty: &[Id], extra: Option<Id>, half: Option<boo
     let covered = mark_of(epoch, COVERED);
     let expected = if half.is_some() { dirty.len() / 2 + 16 } else { dirty.len() + 1 };
     let mut candidates: Vec<Candidate<'a>> = Vec::with_capacity(expected);
-    for (k, &id) in extra.as_slice().iter().chain(dirty).enumerate() {
-        if let Some(&ahead) = dirty.get(k + STAMP_AHEAD)
-            && half.is_none_or(|h| upper_half(ahead) == h)
-        {
-            prefetch_node(finder, ahead);
+    let one = |candidates: &mut Vec<Candidate<'a>>, id: Id| stamp_one(finder, covered, candidates, id);
+    // Like every id, `extra` belongs to one half only.
+    if let Some(ws) = extra
+        && half.is_none_or(|h| upper_half(ws) == h)
+    {
+        one(&mut candidates, ws);
+    }
+    match half {
+        None => {
+            for (k, &id) in dirty.iter().enumerate() {
+                if let Some(&ahead) = dirty.get(k + STAMP_AHEAD) {
+                    prefetch_node(finder, ahead);
+                }
+                one(&mut candidates, id);
+            }
         }
-        if half.is_some_and(|h| upper_half(id) != h) {
-            continue;
+        Some(h) => {
+            for (k, &id) in dirty.iter().enumerate() {
+                if let Some(&ahead) = dirty.get(k + STAMP_AHEAD)
+                    && upper_half(ahead) == h
+                {
+                    prefetch_node(finder, ahead);
+                }
+                if upper_half(id) == h {
+                    one(&mut candidates, id);
+                }
+            }
         }
-        let Some((slot, node)) = finder.view.locate(id) else { continue };
-        if !in_world(node.flags()) {
-            continue;
-        }
-        // Only this thread stamps this id's slot (ids and live slots are one to one), so a
-        // plain load and store claim it.
-        let mark = &finder.marks[slot.index()];
-        if mark.load(Ordering::Relaxed) == covered {
-            continue; // a repeat
-        }
-        mark.store(covered, Ordering::Relaxed);
-        candidates.push(Candidate {
-            slot: slot.0,
-            id,
-            parent: node.parent(),
-            local: node.transform(),
-            children: node.children().as_slice(),
-        });
     }
     candidates
+}
+
+/// Stamps `id` covered with `covered` and keeps it as a candidate if it is live, in the
+/// world and not yet stamped (a repeat).
+#[inline(always)]
+fn stamp_one<'a>(finder: Finder<'a>, covered: u32, candidates: &mut Vec<Candidate<'a>>, id: Id) {
+    let Some((slot, node)) = finder.view.locate(id) else { return };
+    if !in_world(node.flags()) {
+        return;
+    }
+    // Only this thread stamps this id's slot (ids and live slots are one to one), so a plain
+    // load and store claim it.
+    let mark = &finder.marks[slot.index()];
+    if mark.load(Ordering::Relaxed) == covered {
+        return; // a repeat
+    }
+    mark.store(covered, Ordering::Relaxed);
+    candidates.push(Candidate {
+        slot: slot.0,
+        id,
+        parent: node.parent(),
+        local: node.transform(),
+        children: node.children().as_slice(),
+    });
 }
 
 /// Keeps the candidates with children whose parent is not covered (the inner roots),

@@ -148,15 +148,14 @@ impl<'a> Walker<'a> {
             let base = first as u32;
             let i0 = first as usize & (PAGE_SIZE - 1);
             let (ids, locals, arrays) = (page.ids(), page.transforms(), page.children());
-            let run = (kids.len() - k).min(PAGE_SIZE - i0);
+            // Zipped sub-slices of one length: no bounds check per child.
             let mut j = 0;
-            while j < run {
-                let id = kids[k + j];
-                if id.is_none() || ids[i0 + j] != id {
+            let run = kids[k..].iter().zip(&ids[i0..]).zip(&locals[i0..]).zip(&arrays[i0..]);
+            for (((&id, &stored), local), grandkids) in run {
+                if id.is_none() || stored != id {
                     break;
                 }
-                let i = i0 + j;
-                written += self.child(base + j as u32, id, &locals[i], &arrays[i], sink, next, &world_of);
+                written += self.child(base + j as u32, id, local, grandkids, sink, next, &world_of);
                 j += 1;
             }
             if j == 0 {

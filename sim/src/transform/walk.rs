@@ -140,7 +140,8 @@ impl<'a> Walker<'a> {
                 // A child of a live node is live; a failed lookup would be a broken tree, and
                 // the child is skipped rather than the server stopped.
                 if let Some((slot, node)) = self.view.locate(id) {
-                    written += self.child(slot.0, id, &node.transform(), node.children(), sink, next, &world_of);
+                    written +=
+                        self.child(slot.0, id, &node.transform(), node.children(), sink, next, &world_of);
                 }
                 k += 1;
                 continue;
@@ -161,7 +162,8 @@ impl<'a> Walker<'a> {
             if j == 0 {
                 // Not in slot `id - 1` (a reused slot, a client id): through the id map.
                 if let Some((slot, node)) = self.view.locate(id) {
-                    written += self.child(slot.0, id, &node.transform(), node.children(), sink, next, &world_of);
+                    written +=
+                        self.child(slot.0, id, &node.transform(), node.children(), sink, next, &world_of);
                 }
                 j = 1;
             }

@@ -17,15 +17,19 @@
 //! 3. the units left are walked by `walk::run_units`, which shares them out to rayon only
 //!    when a level is wide enough to be worth a fork (a short list holding a root with a
 //!    huge subtree, such as a fresh Workspace, still gets both threads). Every walk of the
-//!    route stamps the nodes it writes `WALKED` (see `roots`);
+//!    route stamps the nodes *with children* it writes `WALKED` (see `roots`);
 //! 4. once every walk is done, each candidate *without children* (most of a tick's dirty
-//!    list) is a root exactly when no walk stamped it: a leaf has a dirty ancestor only if
-//!    it lies in the subtree of a dirty node with children, and every such subtree has just
-//!    been walked. So a leaf asks nothing of its ancestors; its world is computed from its
-//!    parent's stored world (final: a covered parent would have been walked, and the leaf
-//!    with it). Leaves used to climb like the others, visiting and stamping about 1,600
-//!    ancestors per pass on the large tree's 1% list: 648,000 instructions per pass then,
-//!    541,000 now (callgrind), best of 30 rounds 63–64 µs → 59 µs on one thread.
+//!    list) is a root exactly when its parent is not covered: a leaf has a dirty ancestor
+//!    only if it lies in the subtree of a dirty node with children, and every such subtree
+//!    has just been walked, its inner nodes stamped. So a leaf asks nothing of its
+//!    ancestors but its parent's mark (on the line it reads anyway for the parent's world);
+//!    its world is computed from its parent's stored world (final: a covered parent would
+//!    have been walked, and the leaf with it). Leaves used to climb like the others,
+//!    visiting and stamping about 1,600 ancestors per pass on the large tree's 1% list:
+//!    648,000 instructions per pass then, 541,000 after (callgrind), best of 30 rounds
+//!    63–64 µs → 59 µs on one thread. Walks used to stamp every node they wrote, leaves
+//!    included (nine in ten of the large tree's walked nodes), and leaves read their own
+//!    mark; stamping only inner nodes was part of 622k → 594k (with `walk`'s sibling runs).
 //!
 //! With several threads and a dirty list of at least `Split::min_roots` ids, steps 1, 2 and
 //! 4 each run as two halves under a `rayon::join`, writing through [`RawColumns`]. The
@@ -52,8 +56,11 @@
 //! question, and every walk is done before the first leaf is settled; a root's parent is
 //! not covered, so nothing in this pass writes it and the world read for it is final; each
 //! root is written once (its slot was claimed by one stamp), and no root lies in another
-//! root's subtree, so the halves and the units write disjoint slots. A leaf is never an
-//! ancestor, so no climb rewrites a leaf's mark and a `WALKED` stamp on a leaf stays.
+//! root's subtree, so the halves and the units write disjoint slots. A climb stops at the
+//! first node stamped this pass, so it never rewrites a walked node's mark, and a node it
+//! stamps uncovered is never walked (the walk's root would be a covered ancestor the climb
+//! would have met): after the walks, a node with children is covered exactly when its mark
+//! says so, which is what a leaf reads of its parent.
 
 use super::PoseCell;
 use super::compose::{Frame, compose_cell, local_pose};

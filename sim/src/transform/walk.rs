@@ -2,16 +2,22 @@
 //! the split of the work into disjoint subtrees for rayon.
 //!
 //! A unit of work is a parent whose world is already known and the slice of its child
-//! array (holes included, skipped here). Processing it reads each child through the arena's
-//! [`NodesView`] (slot `id - 1` checked against the page, one load to reach the page), takes
-//! its local transform and child array from the page's columns, computes each child's world
-//! under the parent's frame (prepared once per unit; four lanes, `Frame4`, on the SIMD path)
-//! and writes it to the child's slot through a [`Sink`]; every child with children yields a
-//! new unit. The parent's world travels with
-//! the unit, so a walk reads the world column only for the parents of the roots. Subtrees
-//! are walked depth first in pre-order — a node's children computed together, then visited
-//! first to last — which follows slot order for a tree created parent first and keeps one
-//! rising stream of slots per level for a tree created level by level.
+//! array (holes included, skipped here). Processing it reads the children through the
+//! arena's [`NodesView`] in *runs*: children created together sit in consecutive slots, so
+//! the page of the first child (slot `id - 1`) is reached once, and each following child is
+//! checked against that page's id column at the next index, which confirms its slot and
+//! continues the run in one compare (a child elsewhere — a reused slot, a client id, the
+//! next page — starts a new run, through the id map if need be). The run zips the child ids
+//! with the page's id, local-transform and child-array columns, so no index is
+//! bounds-checked per child. Each child's world is computed under the parent's frame
+//! (prepared once per unit; four lanes, `Frame4`, on the SIMD path) and written to its slot
+//! through a [`Sink`]; every child with children yields a new unit. Per walked node on the
+//! large tree's 1% list: about 107 instructions resolving each child on its own, 91 in runs
+//! (callgrind). The parent's world travels with the unit, so a walk reads the world column
+//! only for the parents of the roots. Subtrees are walked depth first in pre-order — a
+//! node's children computed together, then visited first to last — which follows slot
+//! order for a tree created parent first and keeps one rising stream of slots per level for
+//! a tree created level by level.
 //!
 //! Parallel work: many dirty roots become tasks of a few roots each; otherwise the roots'
 //! subtrees are walked on the calling thread level by level until a level is wide enough,

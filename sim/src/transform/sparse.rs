@@ -78,7 +78,8 @@ use std::sync::atomic::Ordering;
 struct Candidate<'a> {
     slot: u32,
     id: Id,
-    parent: Option<Id>,
+    /// Its parent (`Id::NONE`: none).
+    parent: Id,
     local: LocalTransform,
     children: &'a [Id],
 }
@@ -188,8 +189,8 @@ fn prefetch_leaf(finder: Finder<'_>, sink: &impl Parents, c: &Candidate<'_>) {
         return;
     }
     sink.prefetch_cell(c.slot);
-    let Some(parent) = c.parent else { return };
-    let ps = parent.0.wrapping_sub(1);
+    // `Id::NONE` wraps to a slot past the end.
+    let ps = c.parent.0.wrapping_sub(1);
     if ps < u64::from(finder.view.slots())
         && let Some((page, i)) = finder.view.page_of(Slot(ps as u32))
     {
@@ -264,7 +265,7 @@ fn stamp_one<'a>(finder: Finder<'a>, covered: u32, candidates: &mut Vec<Candidat
     candidates.push(Candidate {
         slot: slot.0,
         id,
-        parent: node.parent(),
+        parent: node.parent().unwrap_or(Id::NONE),
         local: node.transform(),
         children: node.children().as_slice(),
     });
@@ -292,7 +293,7 @@ fn inner_roots_and_walks<'a, S: Sink + Parents>(
         let cell = if id == finder.ws {
             PoseCell::new(&local_pose(&local))
         } else {
-            match finder.covered(epoch, parent, &mut path) {
+            match finder.covered(epoch, (!parent.is_none()).then_some(parent), &mut path) {
                 (true, _) => continue,
                 (false, Some(parent)) => {
                     compose_cell(&Frame::new(sink.parent_pose(parent)), &local, walker.simd)
@@ -337,7 +338,7 @@ fn leaf_roots<S: Sink + Parents>(
         if !children.is_empty() {
             continue;
         }
-        let parent = if id == finder.ws { None } else { parent.and_then(|p| finder.view.slot_of(p)) };
+        let parent = if id == finder.ws { None } else { finder.view.slot_of(parent) };
         let cell = match parent {
             Some(ps) => {
                 let m = finder.marks[ps.index()].load(Ordering::Relaxed);

@@ -31,6 +31,25 @@
 //! calls `Arena::get` on every child (reading its transform and children), and the same
 //! walk also calling `Arena::slot` — the floor under any pass built on the public API.
 //!
+//! Issue 4, third session (sibling runs in the walk, inner-only walked stamps with leaves
+//! settled by their parent's mark, a tighter stamping loop, roots' frames straight from
+//! the parent's pose, candidates' parents as plain ids). Large tree, 1% list, callgrind
+//! (`transform_probe ours`, one thread, noise-free): 622,000 instructions per pass before
+//! (this session's baseline on main; 541,000 was counted before later merges), 549,000
+//! after (-12%, 526 per dirty node): walk 234k → 199k (107 → 91 per walked node),
+//! stamping 137k → 111k, roots and leaves the rest (about 200 per leaf root, half of it
+//! preparing the parent's frame). Best-of (`transform_probe 40 50`, old and new binaries
+//! alternating, load 3–4.8, the second core busy throughout): t1 55.8–63.9 µs → 51.5–55.1
+//! µs, t2 48.8–61.2 µs → 44.8–57.2 µs; bevy 0.84–2.4 ms in the same runs (best ratio
+//! bevy / ours t2 17–33×). Single passes after a pause (`transform_probe idle`, six ABBA
+//! pairs): medians 116–255 µs before, 124–232 µs after, no difference above the noise.
+//! `arbor stress` (900 moved parts a tick): transform instructions per tick 462k → 421k
+//! (callgrind over 60 and 120 ticks); Transforms p50 94–172 µs before, 98–175 µs after
+//! (alternating runs, load 2.4–3.4: noise). Tried and dropped: building the walk's frames
+//! by `Frame4::of` (561k → 571k: LLVM keeps more of the walk's frame in registers with
+//! `Frame4::new`), leaves composed by the scalar path (+24k), prefetching each queued
+//! child array (+3k instructions, idle medians no better).
+//!
 //! Issue 4, second session (each node composed in four lanes, `NodePage` laid out with the
 //! transform columns first and child arrays inline, the short-list route halved between
 //! threads with leaves settled after the walks). Large group, old and new bench binaries

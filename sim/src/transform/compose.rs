@@ -1,9 +1,14 @@
 //! The arithmetic of the pass: `world = parent ∘ local` for a rigid transform, in two forms
 //! that give the same bits: [`compose`] over `f32` (the scalar path) and [`Frame4`], one node
 //! at a time in four lanes of `wide::f32x4` (the SIMD path: the rotation-matrix columns
-//! and the parent's quaternion spread per term, prepared once per parent).
+//! and the parent's quaternion spread per term, prepared once per parent: from a [`Frame`] in
+//! the walk, straight from the parent's pose by [`Frame4::of`] for a root, which has one
+//! child to compose and would otherwise spend most of its instructions preparing the frame:
+//! 568k → 561k instructions per 1%-dirty pass on the large tree; the walk's units keep
+//! `Frame4::new`, which compiles shorter there, 561k → 571k with `of`).
 //!
-//! Invariant: for any parent and local, [`compose`] and [`Frame4::compose`] give
+//! Invariant: for any parent and local, [`compose`] and [`Frame4::compose`] (under a frame
+//! from [`Frame4::new`] or [`Frame4::of`]) give
 //! bit-identical results (lane by lane the same operations in the same order, a subtracted
 //! product added with a negated factor, which rounds the same; Rust never fuses a multiply
 //! and an add on its own), so a node's world never depends on the path, the route or the
@@ -112,6 +117,44 @@ impl Frame4 {
         }
     }
 
+    /// The columns of `pose`'s frame straight from the pose, bit-identical to
+    /// `Frame4::new(&Frame::new(pose))` in fewer instructions: each matrix column is two
+    /// lane-shuffled products of the rotation and its double, added in four lanes (a
+    /// subtracted product is added with a negated factor: `w * -y2` is `-(w * y2)` and
+    /// `a - b` is `a + -b`, bit for bit), and a column's `1 - (a + b)` lane comes from adding
+    /// the column, negated in that lane, to `[1, -0, -0, -0]` (adding `-0.0` changes no value,
+    /// signed zeros included).
+    #[inline(always)]
+    pub fn of(pose: &Pose) -> Self {
+        let q = f32x4::new([pose[3], pose[4], pose[5], pose[6]]);
+        let d = q + q;
+        let [x, y, z, w] = q.to_array();
+        let [x2, y2, z2, _] = d.to_array();
+        let v = f32x4::new;
+        let neg = |a: f32x4, signs: [f32; 4]| a * v(signs);
+        let s0 = v([y, x, x, w]) * v([y2, y2, z2, z2])
+            + v([z, w, w, w]) * neg(v([z2, z2, y2, y2]), [1.0, 1.0, -1.0, 1.0]);
+        let s1 = v([x, x, y, w]) * v([y2, x2, z2, z2])
+            + v([w, z, w, w]) * neg(v([z2, z2, x2, x2]), [-1.0, 1.0, 1.0, 1.0]);
+        let s2 = v([x, y, x, w]) * v([z2, z2, x2, x2])
+            + v([w, w, y, y]) * neg(v([y2, x2, y2, y2]), [1.0, -1.0, 1.0, 1.0]);
+        let (z0, one) = (-0.0, 1.0);
+        Self {
+            c: [
+                v([one, z0, z0, z0]) + s0 * v([-1.0, 1.0, 1.0, 1.0]),
+                v([z0, one, z0, z0]) + s1 * v([1.0, -1.0, 1.0, 1.0]),
+                v([z0, z0, one, z0]) + s2 * v([1.0, 1.0, -1.0, 1.0]),
+            ],
+            p: v([pose[0], pose[1], pose[2], 0.0]),
+            b: [
+                f32x4::splat(w),
+                f32x4::splat(x) * v([1.0, -1.0, 1.0, -1.0]),
+                f32x4::splat(y) * v([1.0, 1.0, -1.0, -1.0]),
+                f32x4::splat(z) * v([-1.0, 1.0, 1.0, -1.0]),
+            ],
+        }
+    }
+
     /// `parent ∘ local` as a cell (tag lane zero), bit-identical to [`compose`].
     #[inline(always)]
     pub fn compose(&self, local: &LocalTransform) -> PoseCell {
@@ -133,7 +176,11 @@ impl Frame4 {
 /// by [`compose`] over `f32`; the same bits either way.
 #[inline(always)]
 pub(crate) fn compose_cell(parent: &Frame, local: &LocalTransform, simd: bool) -> PoseCell {
-    if simd { Frame4::new(parent).compose(local) } else { PoseCell::new(&compose(parent, local_pose(local))) }
+    if simd {
+        Frame4::of(&parent.pose).compose(local)
+    } else {
+        PoseCell::new(&compose(parent, local_pose(local)))
+    }
 }
 
 /// A local transform as a pose.
@@ -165,6 +212,34 @@ mod tests {
         (-7f32..7.0, -7f32..7.0, -7f32..7.0).prop_map(|(a, b, c)| Quat::from_euler(EulerRot::YXZ, a, b, c))
     }
 
+    /// Signed zeros and exact values, which random floats seldom hit: the four-lane frame
+    /// built straight from the pose gives the scalar bits there too.
+    #[test]
+    fn frame_of_pose_matches_scalar_on_signed_zeros() {
+        let vals = [0.0f32, -0.0, 1.0, -1.0, 0.5];
+        let locals = [
+            transform(Vec3::ZERO, Quat::IDENTITY),
+            transform(Vec3::new(-0.0, 0.0, -0.0), Quat::from_xyzw(-0.0, 0.0, -0.0, -1.0)),
+            transform(Vec3::new(1.0, -2.0, 0.0), Quat::from_xyzw(0.5, -0.5, 0.5, 0.5)),
+        ];
+        for &x in &vals {
+            for &y in &vals {
+                for &z in &vals {
+                    for &w in &vals {
+                        for p in [Vec3::ZERO, Vec3::new(-0.0, -0.0, -0.0), Vec3::new(3.0, -0.0, 1.5)] {
+                            let parent = [p.x, p.y, p.z, x, y, z, w];
+                            for local in &locals {
+                                let scalar = compose(&Frame::new(parent), local_pose(local));
+                                let four = Frame4::of(&parent).compose(local);
+                                assert_eq!(four.pose().map(f32::to_bits), scalar.map(f32::to_bits));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     proptest! {
         #[test]
         fn matches_glam_and_four_lanes_match_scalar_bitwise(pp in vec3(), pq in quat(), lp in vec3(), lq in quat()) {
@@ -174,6 +249,8 @@ mod tests {
             prop_assert!(Vec3::from_slice(&w).abs_diff_eq(pp + pq * lp, tol));
             prop_assert!(Quat::from_slice(&w[3..]).abs_diff_eq(pq * lq, 1e-5));
             let cell = Frame4::new(&frame).compose(&transform(lp, lq));
+            prop_assert_eq!(cell.pose().map(f32::to_bits), w.map(f32::to_bits));
+            let cell = Frame4::of(&pose(pp, pq)).compose(&transform(lp, lq));
             prop_assert_eq!(cell.pose().map(f32::to_bits), w.map(f32::to_bits));
             prop_assert_eq!(cell.0[7], 0.0);
             for simd in [true, false] {

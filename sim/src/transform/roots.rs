@@ -15,9 +15,10 @@
 //! the same answer, so the roots found never depend on scheduling.
 //!
 //! Invariant: a slot's mark is `epoch << 2 | state` when its coverage is known this pass
-//! ([`COVERED`] set when it is covered, and [`WALKED`] with it once a walk of the short-list
-//! route has written its world, see `sparse`); marks of earlier epochs mean nothing. When the epoch counter would overflow, every mark
-//! is cleared.
+//! ([`COVERED`] set when it is covered, and [`WALKED`] with it once a walk of the
+//! short-list route has written the world of a node with children, see `sparse`); marks of
+//! earlier epochs mean nothing. When the epoch counter would overflow, every mark is
+//! cleared.
 
 use arbor_core::{Id, NodeFlags, NodeRef, NodesView};
 use rayon::prelude::*;
@@ -28,7 +29,8 @@ const MAX_EPOCH: u32 = u32::MAX >> 2;
 
 /// Mark bit: the node is covered (dirty or below a dirty node).
 pub(crate) const COVERED: u32 = 1;
-/// Mark bit, with [`COVERED`]: a walk below a dirty root wrote the node's world this pass.
+/// Mark bit, with [`COVERED`]: a walk below a dirty root wrote the world of this node (one
+/// with children) this pass.
 pub(crate) const WALKED: u32 = 2;
 
 /// The mark meaning `state` in pass `epoch`.

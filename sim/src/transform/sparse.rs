@@ -17,15 +17,19 @@
 //! 3. the units left are walked by `walk::run_units`, which shares them out to rayon only
 //!    when a level is wide enough to be worth a fork (a short list holding a root with a
 //!    huge subtree, such as a fresh Workspace, still gets both threads). Every walk of the
-//!    route stamps the nodes it writes `WALKED` (see `roots`);
+//!    route stamps the nodes *with children* it writes `WALKED` (see `roots`);
 //! 4. once every walk is done, each candidate *without children* (most of a tick's dirty
-//!    list) is a root exactly when no walk stamped it: a leaf has a dirty ancestor only if
-//!    it lies in the subtree of a dirty node with children, and every such subtree has just
-//!    been walked. So a leaf asks nothing of its ancestors; its world is computed from its
-//!    parent's stored world (final: a covered parent would have been walked, and the leaf
-//!    with it). Leaves used to climb like the others, visiting and stamping about 1,600
-//!    ancestors per pass on the large tree's 1% list: 648,000 instructions per pass then,
-//!    541,000 now (callgrind), best of 30 rounds 63–64 µs → 59 µs on one thread.
+//!    list) is a root exactly when its parent is not covered: a leaf has a dirty ancestor
+//!    only if it lies in the subtree of a dirty node with children, and every such subtree
+//!    has just been walked, its inner nodes stamped. So a leaf asks nothing of its
+//!    ancestors but its parent's mark (on the line it reads anyway for the parent's world);
+//!    its world is computed from its parent's stored world (final: a covered parent would
+//!    have been walked, and the leaf with it). Leaves used to climb like the others,
+//!    visiting and stamping about 1,600 ancestors per pass on the large tree's 1% list:
+//!    648,000 instructions per pass then, 541,000 after (callgrind), best of 30 rounds
+//!    63–64 µs → 59 µs on one thread. Walks used to stamp every node they wrote, leaves
+//!    included (nine in ten of the large tree's walked nodes), and leaves read their own
+//!    mark; stamping only inner nodes was part of 622k → 594k (with `walk`'s sibling runs).
 //!
 //! With several threads and a dirty list of at least `Split::min_roots` ids, steps 1, 2 and
 //! 4 each run as two halves under a `rayon::join`, writing through [`RawColumns`]. The
@@ -52,13 +56,16 @@
 //! question, and every walk is done before the first leaf is settled; a root's parent is
 //! not covered, so nothing in this pass writes it and the world read for it is final; each
 //! root is written once (its slot was claimed by one stamp), and no root lies in another
-//! root's subtree, so the halves and the units write disjoint slots. A leaf is never an
-//! ancestor, so no climb rewrites a leaf's mark and a `WALKED` stamp on a leaf stays.
+//! root's subtree, so the halves and the units write disjoint slots. A climb stops at the
+//! first node stamped this pass, so it never rewrites a walked node's mark, and a node it
+//! stamps uncovered is never walked (the walk's root would be a covered ancestor the climb
+//! would have met): after the walks, a node with children is covered exactly when its mark
+//! says so, which is what a leaf reads of its parent.
 
 use super::PoseCell;
 use super::compose::{Frame, compose_cell, local_pose};
-use super::prefetch::prefetch;
-use super::roots::{COVERED, Finder, WALKED, in_world, mark_of};
+use super::prefetch::prefetch_ptr;
+use super::roots::{COVERED, Finder, in_world, mark_of};
 use super::sink::{ColumnsMut, Parents, RawColumns, Sink};
 use super::walk::{self, Split, Unit, Walker, Writes};
 use arbor_core::{Id, LocalTransform, Slot};
@@ -71,7 +78,8 @@ use std::sync::atomic::Ordering;
 struct Candidate<'a> {
     slot: u32,
     id: Id,
-    parent: Option<Id>,
+    /// Its parent (`Id::NONE`: none).
+    parent: Id,
     local: LocalTransform,
     children: &'a [Id],
 }
@@ -151,7 +159,8 @@ fn raw_pair<'c>(columns: &'c mut ColumnsMut<'_>) -> (RawColumns<'c>, RawColumns<
 const STAMP_AHEAD: usize = 12;
 
 /// Asks for the lines stamping `id` will read (in the usual case of slot `id - 1`): its
-/// id, flags, parent, local transform and child array, and its mark.
+/// id, flags, parent, local transform and child array, and its mark. Raw addresses, no
+/// bounds checks: a prefetch never faults and reads nothing.
 #[inline(always)]
 fn prefetch_node(finder: Finder<'_>, id: Id) {
     let slot = id.0.wrapping_sub(1);
@@ -159,12 +168,12 @@ fn prefetch_node(finder: Finder<'_>, id: Id) {
         return;
     }
     let Some((page, i)) = finder.view.page_of(Slot(slot as u32)) else { return };
-    prefetch(&page.ids()[i..=i]);
-    prefetch(&page.flags()[i..=i]);
-    prefetch(&page.parents()[i..=i]);
-    prefetch(&page.transforms()[i..=i]);
-    prefetch(&page.children()[i..=i]);
-    prefetch(&finder.marks[slot as usize..=slot as usize]);
+    prefetch_ptr(page.ids().as_ptr().wrapping_add(i));
+    prefetch_ptr(page.flags().as_ptr().wrapping_add(i));
+    prefetch_ptr(page.parents().as_ptr().wrapping_add(i));
+    prefetch_ptr(page.transforms().as_ptr().wrapping_add(i));
+    prefetch_ptr(page.children().as_ptr().wrapping_add(i));
+    prefetch_ptr(finder.marks.as_ptr().wrapping_add(slot as usize));
 }
 
 /// Candidates ahead of the leaf being settled whose lines are asked for. After a pause
@@ -172,21 +181,21 @@ fn prefetch_node(finder: Finder<'_>, id: Id) {
 /// (e.g. 360–410 → 270–290 µs), the hot loop unchanged within its noise.
 const LEAF_AHEAD: usize = 8;
 
-/// Asks for the lines settling leaf `c` reads: its mark and cell, and its parent's id (in
-/// the usual case of slot `parent - 1`) and cell.
+/// Asks for the lines settling leaf `c` reads: its cell, and its parent's id, mark and cell
+/// (in the usual case of slot `parent - 1`).
 #[inline(always)]
 fn prefetch_leaf(finder: Finder<'_>, sink: &impl Parents, c: &Candidate<'_>) {
     if !c.children.is_empty() {
         return;
     }
-    prefetch(&finder.marks[c.slot as usize..=c.slot as usize]);
     sink.prefetch_cell(c.slot);
-    let Some(parent) = c.parent else { return };
-    let ps = parent.0.wrapping_sub(1);
+    // `Id::NONE` wraps to a slot past the end.
+    let ps = c.parent.0.wrapping_sub(1);
     if ps < u64::from(finder.view.slots())
         && let Some((page, i)) = finder.view.page_of(Slot(ps as u32))
     {
-        prefetch(&page.ids()[i..=i]);
+        prefetch_ptr(page.ids().as_ptr().wrapping_add(i));
+        prefetch_ptr(finder.marks.as_ptr().wrapping_add(ps as usize));
         sink.prefetch_cell(ps as u32);
     }
 }
@@ -206,35 +215,60 @@ fn stamp<'a>(route: Route<'a>, dirty: &[Id], extra: Option<Id>, half: Option<boo
     let covered = mark_of(epoch, COVERED);
     let expected = if half.is_some() { dirty.len() / 2 + 16 } else { dirty.len() + 1 };
     let mut candidates: Vec<Candidate<'a>> = Vec::with_capacity(expected);
-    for (k, &id) in extra.as_slice().iter().chain(dirty).enumerate() {
-        if let Some(&ahead) = dirty.get(k + STAMP_AHEAD)
-            && half.is_none_or(|h| upper_half(ahead) == h)
-        {
-            prefetch_node(finder, ahead);
+    let one = |candidates: &mut Vec<Candidate<'a>>, id: Id| stamp_one(finder, covered, candidates, id);
+    // Like every id, `extra` belongs to one half only.
+    if let Some(ws) = extra
+        && half.is_none_or(|h| upper_half(ws) == h)
+    {
+        one(&mut candidates, ws);
+    }
+    match half {
+        None => {
+            for (k, &id) in dirty.iter().enumerate() {
+                if let Some(&ahead) = dirty.get(k + STAMP_AHEAD) {
+                    prefetch_node(finder, ahead);
+                }
+                one(&mut candidates, id);
+            }
         }
-        if half.is_some_and(|h| upper_half(id) != h) {
-            continue;
+        Some(h) => {
+            for (k, &id) in dirty.iter().enumerate() {
+                if let Some(&ahead) = dirty.get(k + STAMP_AHEAD)
+                    && upper_half(ahead) == h
+                {
+                    prefetch_node(finder, ahead);
+                }
+                if upper_half(id) == h {
+                    one(&mut candidates, id);
+                }
+            }
         }
-        let Some((slot, node)) = finder.view.locate(id) else { continue };
-        if !in_world(node.flags()) {
-            continue;
-        }
-        // Only this thread stamps this id's slot (ids and live slots are one to one), so a
-        // plain load and store claim it.
-        let mark = &finder.marks[slot.index()];
-        if mark.load(Ordering::Relaxed) == covered {
-            continue; // a repeat
-        }
-        mark.store(covered, Ordering::Relaxed);
-        candidates.push(Candidate {
-            slot: slot.0,
-            id,
-            parent: node.parent(),
-            local: node.transform(),
-            children: node.children().as_slice(),
-        });
     }
     candidates
+}
+
+/// Stamps `id` covered with `covered` and keeps it as a candidate if it is live, in the
+/// world and not yet stamped (a repeat).
+#[inline(always)]
+fn stamp_one<'a>(finder: Finder<'a>, covered: u32, candidates: &mut Vec<Candidate<'a>>, id: Id) {
+    let Some((slot, node)) = finder.view.locate(id) else { return };
+    if !in_world(node.flags()) {
+        return;
+    }
+    // Only this thread stamps this id's slot (ids and live slots are one to one), so a plain
+    // load and store claim it.
+    let mark = &finder.marks[slot.index()];
+    if mark.load(Ordering::Relaxed) == covered {
+        return; // a repeat
+    }
+    mark.store(covered, Ordering::Relaxed);
+    candidates.push(Candidate {
+        slot: slot.0,
+        id,
+        parent: node.parent().unwrap_or(Id::NONE),
+        local: node.transform(),
+        children: node.children().as_slice(),
+    });
 }
 
 /// Keeps the candidates with children whose parent is not covered (the inner roots),
@@ -259,7 +293,7 @@ fn inner_roots_and_walks<'a, S: Sink + Parents>(
         let cell = if id == finder.ws {
             PoseCell::new(&local_pose(&local))
         } else {
-            match finder.covered(epoch, parent, &mut path) {
+            match finder.covered(epoch, (!parent.is_none()).then_some(parent), &mut path) {
                 (true, _) => continue,
                 (false, Some(parent)) => {
                     compose_cell(&Frame::new(sink.parent_pose(parent)), &local, walker.simd)
@@ -281,28 +315,40 @@ fn inner_roots_and_walks<'a, S: Sink + Parents>(
 
 /// Writes the worlds of the candidates without children that no walk wrote (the leaf
 /// roots: a leaf has a dirty ancestor exactly when it lies in the subtree of a dirty node
-/// with children, which the walks have just covered and marked); returns the roots and the
-/// worlds written. Runs only once every walk of the pass is done.
+/// with children, which the walks have just covered); returns the roots and the worlds
+/// written. Runs only once every walk of the pass is done.
+///
+/// A leaf was walked exactly when its parent is covered: a covered parent is dirty (stamped
+/// covered) or below a dirty node, and then a walk wrote it, and stamped it (walks stamp the
+/// nodes with children they write, see `Walker::walked`). A parent stamped by a climb is
+/// covered or not as the climb found, and a walk never passes a node a climb found uncovered
+/// (its root would be a covered ancestor). So the leaf reads its parent's mark, on the line
+/// it reads anyway for the parent's slot, rather than walks stamping every leaf they write.
 fn leaf_roots<S: Sink + Parents>(
     route: Route<'_>,
     candidates: &[Candidate<'_>],
     sink: &mut S,
 ) -> (usize, usize) {
     let Route { finder, walker, epoch } = route;
-    let walked = mark_of(epoch, COVERED | WALKED);
     let mut roots = 0;
     for (k, &Candidate { slot, id, parent, local, children }) in candidates.iter().enumerate() {
         if let Some(ahead) = candidates.get(k + LEAF_AHEAD) {
             prefetch_leaf(finder, sink, ahead);
         }
-        if !children.is_empty() || finder.marks[slot as usize].load(Ordering::Relaxed) == walked {
+        if !children.is_empty() {
             continue;
         }
-        // A leaf root's parent is not covered (a dirty or covered parent would have been
-        // walked, and this leaf with it), so its stored world is final.
-        let parent = if id == finder.ws { None } else { parent.and_then(|p| finder.view.slot_of(p)) };
+        let parent = if id == finder.ws { None } else { finder.view.slot_of(parent) };
         let cell = match parent {
-            Some(ps) => compose_cell(&Frame::new(sink.parent_pose(ps.0)), &local, walker.simd),
+            Some(ps) => {
+                let m = finder.marks[ps.index()].load(Ordering::Relaxed);
+                if m >> 2 == epoch && m & COVERED != 0 {
+                    continue; // walked below a dirty ancestor
+                }
+                // The parent is not covered, so nothing in this pass writes it: its stored
+                // world is final.
+                compose_cell(&Frame::new(sink.parent_pose(ps.0)), &local, walker.simd)
+            }
             None => PoseCell::new(&local_pose(&local)),
         };
         sink.put(slot, id, cell);

@@ -2,16 +2,22 @@
 //! the split of the work into disjoint subtrees for rayon.
 //!
 //! A unit of work is a parent whose world is already known and the slice of its child
-//! array (holes included, skipped here). Processing it reads each child through the arena's
-//! [`NodesView`] (slot `id - 1` checked against the page, one load to reach the page), takes
-//! its local transform and child array from the page's columns, computes each child's world
-//! under the parent's frame (prepared once per unit; four lanes, `Frame4`, on the SIMD path)
-//! and writes it to the child's slot through a [`Sink`]; every child with children yields a
-//! new unit. The parent's world travels with
-//! the unit, so a walk reads the world column only for the parents of the roots. Subtrees
-//! are walked depth first in pre-order — a node's children computed together, then visited
-//! first to last — which follows slot order for a tree created parent first and keeps one
-//! rising stream of slots per level for a tree created level by level.
+//! array (holes included, skipped here). Processing it reads the children through the
+//! arena's [`NodesView`] in *runs*: children created together sit in consecutive slots, so
+//! the page of the first child (slot `id - 1`) is reached once, and each following child is
+//! checked against that page's id column at the next index, which confirms its slot and
+//! continues the run in one compare (a child elsewhere — a reused slot, a client id, the
+//! next page — starts a new run, through the id map if need be). The run zips the child ids
+//! with the page's id, local-transform and child-array columns, so no index is
+//! bounds-checked per child. Each child's world is computed under the parent's frame
+//! (prepared once per unit; four lanes, `Frame4`, on the SIMD path) and written to its slot
+//! through a [`Sink`]; every child with children yields a new unit. Per walked node on the
+//! large tree's 1% list: about 107 instructions resolving each child on its own, 91 in runs
+//! (callgrind). The parent's world travels with the unit, so a walk reads the world column
+//! only for the parents of the roots. Subtrees are walked depth first in pre-order — a
+//! node's children computed together, then visited first to last — which follows slot
+//! order for a tree created parent first and keeps one rising stream of slots per level for
+//! a tree created level by level.
 //!
 //! Parallel work: many dirty roots become tasks of a few roots each; otherwise the roots'
 //! subtrees are walked on the calling thread level by level until a level is wide enough,
@@ -26,7 +32,7 @@ use super::PoseCell;
 use super::compose::{Frame, Frame4, Pose, compose, compose_cell, local_pose};
 use super::roots::Root;
 use super::sink::{Collect, ColumnsMut, Parents, RawColumns, Sink};
-use arbor_core::{Id, LocalTransform, NodesView};
+use arbor_core::{ChildArray, Id, LocalTransform, NodesView, PAGE_SIZE};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -84,8 +90,8 @@ pub(crate) struct Walker<'a> {
     pub view: &'a NodesView<'a>,
     /// Compose in four lanes (`Frame4`) rather than with scalar `f32` (the same bits).
     pub simd: bool,
-    /// Root-finding marks and the value to store in every node this walker writes (the
-    /// short-list route's "walked this pass", see `sparse`), or `None`.
+    /// Root-finding marks and the value to store in every node *with children* this walker
+    /// writes (the short-list route's "walked this pass", see `sparse`), or `None`.
     pub walked: Option<(&'a [AtomicU32], u32)>,
 }
 
@@ -120,25 +126,82 @@ impl<'a> Walker<'a> {
         world_of: impl Fn(&LocalTransform) -> PoseCell,
     ) -> usize {
         let mut written = 0;
-        for &id in kids {
+        let mut k = 0;
+        while k < kids.len() {
+            let id = kids[k];
             if id.is_none() {
+                k += 1;
                 continue;
             }
-            // A child of a live node is live; a failed lookup would be a broken tree, and the
-            // child is skipped rather than the server stopped.
-            let Some((slot, node)) = self.view.locate(id) else { continue };
-            let cell = world_of(&node.transform());
-            sink.put(slot.0, id, cell);
-            if let Some((marks, walked)) = self.walked {
-                marks[slot.index()].store(walked, Ordering::Relaxed);
+            // A run of siblings in consecutive slots of one page (the usual layout: children
+            // created together): the page is reached once, and each child is checked against
+            // the page's id column, which confirms both its slot and the run in one compare.
+            let first = id.0.wrapping_sub(1);
+            let page = if first < u64::from(self.view.slots()) {
+                self.view.page(first as usize / PAGE_SIZE)
+            } else {
+                None
+            };
+            let Some(page) = page else {
+                // A child of a live node is live; a failed lookup would be a broken tree, and
+                // the child is skipped rather than the server stopped.
+                if let Some((slot, node)) = self.view.locate(id) {
+                    written +=
+                        self.child(slot.0, id, &node.transform(), node.children(), sink, next, &world_of);
+                }
+                k += 1;
+                continue;
+            };
+            let base = first as u32;
+            let i0 = first as usize & (PAGE_SIZE - 1);
+            let (ids, locals, arrays) = (page.ids(), page.transforms(), page.children());
+            // Zipped sub-slices of one length: no bounds check per child.
+            let mut j = 0;
+            let run = kids[k..].iter().zip(&ids[i0..]).zip(&locals[i0..]).zip(&arrays[i0..]);
+            for (((&id, &stored), local), grandkids) in run {
+                if id.is_none() || stored != id {
+                    break;
+                }
+                written += self.child(base + j as u32, id, local, grandkids, sink, next, &world_of);
+                j += 1;
             }
-            written += 1;
-            let grandkids = node.children().as_slice();
-            if !grandkids.is_empty() {
-                next.push((cell.pose(), grandkids));
+            if j == 0 {
+                // Not in slot `id - 1` (a reused slot, a client id): through the id map.
+                if let Some((slot, node)) = self.view.locate(id) {
+                    written +=
+                        self.child(slot.0, id, &node.transform(), node.children(), sink, next, &world_of);
+                }
+                j = 1;
             }
+            k += j;
         }
         written
+    }
+
+    /// Computes and writes one child's world and, if it has children, marks it walked and
+    /// queues them.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn child<S: Sink>(
+        &self,
+        slot: u32,
+        id: Id,
+        local: &LocalTransform,
+        grandkids: &'a ChildArray,
+        sink: &mut S,
+        next: &mut Vec<Unit<'a>>,
+        world_of: &impl Fn(&LocalTransform) -> PoseCell,
+    ) -> usize {
+        let cell = world_of(local);
+        sink.put(slot, id, cell);
+        let grandkids = grandkids.as_slice();
+        if !grandkids.is_empty() {
+            if let Some((marks, walked)) = self.walked {
+                marks[slot as usize].store(walked, Ordering::Relaxed);
+            }
+            next.push((cell.pose(), grandkids));
+        }
+        1
     }
 
     /// Walks every subtree below the units on `stack`, emptying it: depth first, each

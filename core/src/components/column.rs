@@ -155,6 +155,16 @@ impl Column {
         chunk
     }
 
+    /// Chunk `k`, which exists, made private for a write to its row `i`, that row's group
+    /// stamped `rev` (no check for a chunk to create: rewrites of rows already there).
+    #[inline(always)]
+    fn existing_chunk_for_row_write(&mut self, k: usize, i: usize, rev: u64) -> &mut Chunk {
+        let chunk = self.chunks.make_mut(k);
+        chunk.revision = rev;
+        chunk.groups[i / GROUP_ROWS] = rev;
+        chunk
+    }
+
     #[inline(always)]
     fn chunk_unstamped(&mut self, k: usize, rev: u64) -> &mut Chunk {
         if k == self.chunks.len() {
@@ -233,7 +243,7 @@ impl Column {
         } else {
             let filler = moved(self.word(last));
             let (k, i) = split(row);
-            match &mut self.chunk_for_row_write(k, i, rev).data {
+            match &mut self.existing_chunk_for_row_write(k, i, rev).data {
                 ChunkData::Words(blocks) => {
                     let taken = read_word(blocks, per_block, i);
                     write_word(blocks, per_block, i, LaneValue::Word(filler));

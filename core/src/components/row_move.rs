@@ -25,7 +25,6 @@ use crate::id::Id;
 pub(crate) fn move_row(src: &mut Table, dst: &mut Table, row: usize, rev: u64) -> (usize, Option<Id>) {
     let len = src.len;
     let last = len - 1;
-    let moved = (row != last).then(|| src.id_at(last));
     let (row_chunk, last_chunk) = (row / CHUNK_ROWS, last / CHUNK_ROWS);
     let changes_chunk = row_chunk != last_chunk;
     if changes_chunk {
@@ -36,7 +35,12 @@ pub(crate) fn move_row(src: &mut Table, dst: &mut Table, row: usize, rev: u64) -
         dst.settle_bulk(dst.len / CHUNK_ROWS, rev);
     }
     let new_row = dst.len;
-    let id = src.ids.take_word_swap_remove(row, len, rev, |w| w);
+    // The last row's id, read once: it fills `row` and is the instance that moved.
+    let mut moved = None;
+    let id = src.ids.take_word_swap_remove(row, len, rev, |w| {
+        moved = Some(Id(w));
+        w
+    });
     dst.ids.push_word(new_row, id, rev);
 
     let mover = Mover { row, len, new_row, rev, changes_chunk };

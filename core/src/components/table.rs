@@ -263,10 +263,17 @@ impl Table {
 
     /// Folds chunk `k`'s bulk revisions into its rows' ticks and clears them, before a row
     /// moves into the chunk: the newcomer must not take a bulk write it never had.
+    #[inline]
     pub(super) fn settle_bulk(&mut self, k: usize, rev: u64) {
-        if !self.bulk_stamped {
-            return;
+        if self.bulk_stamped {
+            self.settle_bulk_stamped(k, rev);
         }
+    }
+
+    /// [`Table::settle_bulk`] for a table written in bulk (out of line: row moves into tables
+    /// never written in bulk only check the flag).
+    #[inline(never)]
+    fn settle_bulk_stamped(&mut self, k: usize, rev: u64) {
         let rows = k * CHUNK_ROWS..k * CHUNK_ROWS + self.chunk_len(k);
         for s in 0..self.slots.len() {
             if self.bulk[s][k] == 0 {

@@ -177,11 +177,9 @@ impl Table {
         lanes: impl IntoIterator<Item = LaneValue>,
         rev: u64,
     ) {
-        let slot = self.slots[s];
-        for (col, v) in self.columns[slot.first_lane..slot.first_lane + slot.lanes].iter_mut().zip(lanes) {
-            col.set(row, v, rev);
-        }
-        self.columns[slot.tick].set(row, LaneValue::Word(rev), rev);
+        let tick = self.slots[s].tick;
+        self.columns[tick].set(row, LaneValue::Word(rev), rev);
+        self.write_lanes_unstamped(row, s, lanes, rev);
         self.logs[s].push(rev, row, 1, self.len);
     }
 

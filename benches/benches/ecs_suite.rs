@@ -38,11 +38,8 @@
 //! slow iterations use 10 samples with flat sampling so the whole file runs in a few minutes
 //! on two cores (`-- --warm-up-time 1 --measurement-time 3`).
 
-use arbor_core::{
-    Arena, ChunkLanes, Class, ComponentId, FieldDef, FieldType, FieldValue, Id, Lane, PodComponent, Query,
-    Schema,
-};
-use bevy_ecs::prelude::{Component, Entity, World};
+use arbor_core::{Arena, ChunkLanes, Class, ComponentId, FieldValue, Id, Lane, Query};
+use bevy_ecs::prelude::{Entity, World};
 use bevy_tasks::{ComputeTaskPool, TaskPool};
 use criterion::{
     BatchSize, BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, criterion_group, criterion_main,
@@ -57,136 +54,9 @@ use wide::f32x8;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-// ---- components, shared by the three stores ----
-
-/// A 4×4 matrix: sixteen `f32` lanes, column-major (`m0`..`m15`).
-#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable, Component)]
-#[repr(C)]
-struct Transform(Mat4);
-
-#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable, Component)]
-#[repr(C)]
-struct Position(Vec3);
-
-#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable, Component)]
-#[repr(C)]
-struct Rotation(Vec3);
-
-#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable, Component)]
-#[repr(C)]
-struct Velocity(Vec3);
-
-#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable, Component)]
-#[repr(C)]
-struct Data(f32);
-
-fn vector3_schema(name: &str) -> Schema {
-    Schema::new(name, vec![FieldDef::new("Value", FieldType::Vector3)])
-}
-
-fn f32_schema(name: &str) -> Schema {
-    Schema::new(name, vec![FieldDef::new("Value", FieldType::F32)])
-}
-
-impl PodComponent for Transform {
-    fn schema() -> Schema {
-        Schema::new("Transform", (0..16).map(|k| FieldDef::new(&format!("m{k}"), FieldType::F32)).collect())
-    }
-}
-
-impl PodComponent for Position {
-    fn schema() -> Schema {
-        vector3_schema("Position")
-    }
-}
-
-impl PodComponent for Rotation {
-    fn schema() -> Schema {
-        vector3_schema("Rotation")
-    }
-}
-
-impl PodComponent for Velocity {
-    fn schema() -> Schema {
-        vector3_schema("Velocity")
-    }
-}
-
-impl PodComponent for Data {
-    fn schema() -> Schema {
-        f32_schema("Data")
-    }
-}
-
-/// The 26 one-field components of `frag_iter` (`A` and `B` also serve `add_remove`), and
-/// the builders of the fragmented worlds: one archetype (letter, `Data`) per letter.
-macro_rules! letters {
-    ($($name:ident),+) => {
-        $(
-            #[allow(dead_code, reason = "the field is only stored, never read")]
-            #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable, Component)]
-            #[repr(C)]
-            struct $name(f32);
-
-            impl PodComponent for $name {
-                fn schema() -> Schema {
-                    f32_schema(stringify!($name))
-                }
-            }
-        )+
-
-        /// An arena with `per` instances of each archetype (letter, `Data`).
-        fn arbor_fragmented(per: usize) -> (Arena, ComponentId) {
-            let mut arena = Arena::new();
-            let data = arena.register_pod::<Data>().expect("register Data");
-            $(
-                arena.register_pod::<$name>().expect("register a letter");
-                arena
-                    .spawn_batch(Class::Folder, "E", None, (0..per).map(|_| ($name(0.0), Data(1.0))))
-                    .expect("spawn a fragment");
-            )+
-            (arena, data)
-        }
-
-        fn hecs_fragmented(per: usize) -> hecs::World {
-            let mut world = hecs::World::new();
-            $(world.spawn_batch((0..per).map(|_| ($name(0.0), Data(1.0)))).for_each(drop);)+
-            world
-        }
-
-        fn bevy_fragmented(per: usize) -> World {
-            let mut world = World::new();
-            $(world.spawn_batch((0..per).map(|_| ($name(0.0), Data(1.0)))).for_each(drop);)+
-            world
-        }
-    };
-}
-
-letters!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X, Y, Z);
-
-type Four = (Transform, Position, Rotation, Velocity);
-
-/// The row of `simple_insert` / `simple_iter`.
-fn four() -> Four {
-    (Transform(Mat4::IDENTITY), Position(Vec3::X), Rotation(Vec3::X), Velocity(Vec3::X))
-}
-
-/// The row of `heavy_compute`.
-fn heavy_four() -> Four {
-    (Transform(Mat4::from_axis_angle(Vec3::X, 1.2)), Position(Vec3::X), Rotation(Vec3::X), Velocity(Vec3::X))
-}
-
-/// A fresh arena with the four POD types registered: (Transform, Position, Rotation, Velocity).
-fn arbor_four() -> (Arena, [ComponentId; 4]) {
-    let mut arena = Arena::new();
-    let ids = [
-        arena.register_pod::<Transform>().expect("register Transform"),
-        arena.register_pod::<Position>().expect("register Position"),
-        arena.register_pod::<Rotation>().expect("register Rotation"),
-        arena.register_pod::<Velocity>().expect("register Velocity"),
-    ];
-    (arena, ids)
-}
+#[path = "common/ecs_fixture.rs"]
+mod ecs_fixture;
+use ecs_fixture::*;
 
 /// `c`'s field `field` and the `n - 1` lanes after it.
 fn lanes(arena: &Arena, c: ComponentId, field: &str, n: u16) -> Vec<Lane> {

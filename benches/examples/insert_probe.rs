@@ -1,63 +1,20 @@
 //! Probe for `simple_insert` (issue 3), robust on a loaded machine: the best of N rounds of
 //! `spawn_batch` of 10,000 detached Folders × four POD components into a fresh arena, of the
 //! 10,000 `create` calls alone, and of hecs's `spawn_batch`, interleaved.
-use arbor_core::{Arena, Class, FieldDef, FieldType, PodComponent, Schema};
-use glam::{Mat4, Vec3};
+use arbor_core::{Arena, Class};
 use std::time::Instant;
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-#[repr(C)]
-struct Transform(Mat4);
-#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-#[repr(C)]
-struct Position(Vec3);
-#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-#[repr(C)]
-struct Rotation(Vec3);
-#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-#[repr(C)]
-struct Velocity(Vec3);
-
-fn v3(name: &str) -> Schema {
-    Schema::new(name, vec![FieldDef::new("Value", FieldType::Vector3)])
-}
-impl PodComponent for Transform {
-    fn schema() -> Schema {
-        Schema::new("Transform", (0..16).map(|k| FieldDef::new(&format!("m{k}"), FieldType::F32)).collect())
-    }
-}
-impl PodComponent for Position {
-    fn schema() -> Schema {
-        v3("Position")
-    }
-}
-impl PodComponent for Rotation {
-    fn schema() -> Schema {
-        v3("Rotation")
-    }
-}
-impl PodComponent for Velocity {
-    fn schema() -> Schema {
-        v3("Velocity")
-    }
-}
+#[path = "../benches/common/ecs_fixture.rs"]
+mod ecs_fixture;
+use ecs_fixture::*;
 
 const N: usize = 10_000;
 
-fn four() -> (Transform, Position, Rotation, Velocity) {
-    (Transform(Mat4::IDENTITY), Position(Vec3::X), Rotation(Vec3::X), Velocity(Vec3::X))
-}
-
 fn fresh() -> Arena {
-    let mut arena = Arena::new();
-    arena.register_pod::<Transform>().unwrap();
-    arena.register_pod::<Position>().unwrap();
-    arena.register_pod::<Rotation>().unwrap();
-    arena.register_pod::<Velocity>().unwrap();
-    arena
+    arbor_four().0
 }
 
 fn main() {

@@ -2,56 +2,16 @@
 //! N interleaved rounds of our workload and hecs's, the same work as the criterion groups
 //! (`ecs_suite`): double `Data` over 26 archetypes × 20 rows; add `B` to 10,000 instances
 //! holding `A` (`add_component`, and `insert_pod`), then remove it.
-use arbor_core::{Arena, Class, FieldDef, FieldType, PodComponent, Query, Schema};
+use arbor_core::{Arena, Class, Query};
 use std::time::Instant;
 use wide::f32x8;
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn f32_schema(name: &str) -> Schema {
-    Schema::new(name, vec![FieldDef::new("Value", FieldType::F32)])
-}
-
-#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-#[repr(C)]
-struct Data(f32);
-impl PodComponent for Data {
-    fn schema() -> Schema {
-        f32_schema("Data")
-    }
-}
-
-macro_rules! letters {
-    ($($name:ident),+) => {
-        $(
-            #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-            #[repr(C)]
-            struct $name(f32);
-            impl PodComponent for $name {
-                fn schema() -> Schema {
-                    f32_schema(stringify!($name))
-                }
-            }
-        )+
-        fn arbor_fragmented(per: usize) -> Arena {
-            let mut arena = Arena::new();
-            arena.register_pod::<Data>().unwrap();
-            $(
-                arena.register_pod::<$name>().unwrap();
-                arena.spawn_batch(Class::Folder, "E", None, (0..per).map(|_| ($name(0.0), Data(1.0)))).unwrap();
-            )+
-            arena
-        }
-        fn hecs_fragmented(per: usize) -> hecs::World {
-            let mut world = hecs::World::new();
-            $(world.spawn_batch((0..per).map(|_| ($name(0.0), Data(1.0)))).for_each(drop);)+
-            world
-        }
-    };
-}
-
-letters!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X, Y, Z);
+#[path = "../benches/common/ecs_fixture.rs"]
+mod ecs_fixture;
+use ecs_fixture::*;
 
 fn best(rounds: usize, inner: usize, mut f: impl FnMut()) -> f64 {
     let mut best = f64::MAX;
@@ -71,8 +31,7 @@ fn main() {
     let (mut frag_ours, mut frag_hecs, mut ar_ours, mut ar_hecs) = (f64::MAX, f64::MAX, f64::MAX, f64::MAX);
     let mut ar_pod = f64::MAX;
 
-    let mut arena = arbor_fragmented(20);
-    let data = arena.components().component("Data").unwrap();
+    let (mut arena, data) = arbor_fragmented(20);
     let writes = [arena.components().lane(data, "Value").unwrap()];
     let mut q = Query::new(&[data]);
     let mut world = hecs_fragmented(20);

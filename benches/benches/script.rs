@@ -263,18 +263,6 @@ fn jit(c: &mut Criterion) {
     group.finish();
 }
 
-#[cfg(feature = "jit")]
-criterion_group!(
-    benches,
-    update_dispatch,
-    property,
-    budget_overhead,
-    find_first_child,
-    system_dispatch,
-    component_field,
-    jit
-);
-#[cfg(not(feature = "jit"))]
 criterion_group!(
     benches,
     update_dispatch,
@@ -284,4 +272,9 @@ criterion_group!(
     system_dispatch,
     component_field
 );
+#[cfg(feature = "jit")]
+criterion_group!(jit_benches, jit);
+#[cfg(feature = "jit")]
+criterion_main!(benches, jit_benches);
+#[cfg(not(feature = "jit"))]
 criterion_main!(benches);

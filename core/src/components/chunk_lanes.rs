@@ -110,31 +110,31 @@ impl<'a> ChunkLanes<'a> {
         let mid = (len / 2) & !7;
         let blocks_before =
             |wide_mask: u64, i: usize| if wide_mask >> i & 1 == 1 { mid / 4 } else { mid / 8 };
-        let mut front = ChunkLanes {
+        type Reads<'a> = SmallVec<[&'a [Block]; LANES_INLINE]>;
+        type Writes<'a> = SmallVec<[&'a mut [Block]; LANES_INLINE]>;
+        let (front_reads, back_reads): (Reads<'a>, Reads<'a>) = (self.reads.into_iter().enumerate())
+            .map(|(i, lane)| lane.split_at(blocks_before(wide.reads, i).min(lane.len())))
+            .unzip();
+        let (front_writes, back_writes): (Writes<'a>, Writes<'a>) = (self.writes.into_iter().enumerate())
+            .map(|(i, lane)| {
+                let at = blocks_before(wide.writes, i).min(lane.len());
+                lane.split_at_mut(at)
+            })
+            .unzip();
+        let front = ChunkLanes {
             ids: self.ids,
-            reads: SmallVec::with_capacity(self.reads.len()),
-            writes: SmallVec::with_capacity(self.writes.len()),
+            reads: front_reads,
+            writes: front_writes,
             first_row: self.first_row,
             len: mid as u32,
         };
-        let mut back = ChunkLanes {
+        let back = ChunkLanes {
             ids: self.ids,
-            reads: SmallVec::with_capacity(self.reads.len()),
-            writes: SmallVec::with_capacity(self.writes.len()),
+            reads: back_reads,
+            writes: back_writes,
             first_row: self.first_row + mid as u32,
             len: (len - mid) as u32,
         };
-        for (i, lane) in self.reads.into_iter().enumerate() {
-            let (a, b) = lane.split_at(blocks_before(wide.reads, i).min(lane.len()));
-            front.reads.push(a);
-            back.reads.push(b);
-        }
-        for (i, lane) in self.writes.into_iter().enumerate() {
-            let at = blocks_before(wide.writes, i).min(lane.len());
-            let (a, b) = lane.split_at_mut(at);
-            front.writes.push(a);
-            back.writes.push(b);
-        }
         (front, Some(back))
     }
 }

@@ -13,8 +13,8 @@
 
 use super::component_handle::push_component;
 use super::handle::{Handle, NOT_AN_INSTANCE, guarded, handle_at, push_handle, raise};
-use super::props::DESTROYED;
-use arbor_core::Id;
+use super::props::{DESTROYED, Fail};
+use arbor_core::{Arena, Id};
 use mlua::{Function, Lua, ffi};
 use std::borrow::Cow;
 use std::ffi::{CStr, c_int};
@@ -89,15 +89,8 @@ unsafe extern "C-unwind" fn find_first_child(state: *mut ffi::lua_State) -> c_in
     unsafe {
         let Some((h, name)) = handle_and_name(state) else { return call_method(state) };
         let recursive = ffi::lua_toboolean(state, 3) != 0;
-        // SAFETY (deref): the slot outlives every handle of its VM (see `handle::Handle`).
-        let slot = &*h.world;
-        let found = guarded(|| {
-            let w = slot.borrow().map_err(Cow::Borrowed)?;
-            let id = Id(h.id);
-            if !w.contains(id) {
-                return Err(Cow::Borrowed(DESTROYED));
-            }
-            Ok(if recursive { w.find_first_descendant(id, name) } else { w.find_first_child(id, name) })
+        let found = on_live_instance(h, |w, id| {
+            if recursive { w.find_first_descendant(id, name) } else { w.find_first_child(id, name) }
         });
         match found {
             Ok(Some(child)) => push_handle(state, child, h.world),
@@ -114,15 +107,8 @@ unsafe extern "C-unwind" fn get_component(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: as in `find_first_child`.
     unsafe {
         let Some((h, name)) = handle_and_name(state) else { return call_method(state) };
-        // SAFETY (deref): the slot outlives every handle of its VM (see `handle::Handle`).
-        let slot = &*h.world;
-        let found = guarded(|| {
-            let w = slot.borrow().map_err(Cow::Borrowed)?;
-            let id = Id(h.id);
-            if !w.contains(id) {
-                return Err(Cow::Borrowed(DESTROYED));
-            }
-            Ok(w.components().component(name).filter(|&c| w.components().has(id, c)))
+        let found = on_live_instance(h, |w, id| {
+            w.components().component(name).filter(|&c| w.components().has(id, c))
         });
         match found {
             Ok(Some(c)) => push_component(state, Id(h.id), c, h.world),
@@ -131,6 +117,26 @@ unsafe extern "C-unwind" fn get_component(state: *mut ffi::lua_State) -> c_int {
         }
         1
     }
+}
+
+/// Runs `f` on the world of `h` with `h`'s instance alive, guarded against panics: fails
+/// with the slot's message when the world is busy or absent, and with [`DESTROYED`] when the
+/// instance is gone.
+///
+/// # Safety
+/// `h.world` points to a live `WorldSlot`, as for every handle of its VM (see
+/// `handle::Handle`).
+unsafe fn on_live_instance<R>(h: Handle, f: impl FnOnce(&Arena, Id) -> R) -> Result<R, Fail> {
+    // SAFETY: per the contract, the slot outlives the handle.
+    let slot = unsafe { &*h.world };
+    guarded(|| {
+        let w = slot.borrow().map_err(Cow::Borrowed)?;
+        let id = Id(h.id);
+        if !w.contains(id) {
+            return Err(Cow::Borrowed(DESTROYED));
+        }
+        Ok(f(&w, id))
+    })
 }
 
 /// Wraps the mlua method function `f` in the C closure `c` (upvalue 1 = `f`).

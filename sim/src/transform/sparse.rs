@@ -74,7 +74,7 @@ use super::prefetch::prefetch_ptr;
 use super::roots::{COVERED, Finder, in_world, mark_of};
 use super::sink::{ColumnsMut, Parents, RawColumns, Sink};
 use super::walk::{self, Split, Unit, Walker, Writes};
-use arbor_core::{Id, LocalTransform, Slot};
+use arbor_core::{Id, LocalTransform, PAGE_SIZE, PageView, Slot};
 use std::sync::atomic::Ordering;
 
 /// A live in-world dirty node stamped this pass, with what the root loop needs of its page
@@ -222,7 +222,12 @@ fn stamp<'a>(route: Route<'a>, dirty: &[Id], extra: Option<Id>, half: Option<boo
     let covered = mark_of(epoch, COVERED);
     let expected = if half.is_some() { dirty.len() / 2 + 16 } else { dirty.len() + 1 };
     let mut candidates: Vec<Candidate<'a>> = Vec::with_capacity(expected);
-    let one = |candidates: &mut Vec<Candidate<'a>>, id: Id| stamp_one(finder, covered, candidates, id);
+    // The page of the last parent home found: a sorted dirty list's neighbours often have
+    // parents in one page.
+    let mut last = (usize::MAX, None);
+    let mut one = |candidates: &mut Vec<Candidate<'a>>, id: Id| {
+        stamp_one(finder, covered, candidates, id, &mut last);
+    };
     // Like every id, `extra` belongs to one half only.
     if let Some(ws) = extra
         && half.is_none_or(|h| upper_half(ws) == h)
@@ -255,9 +260,16 @@ fn stamp<'a>(route: Route<'a>, dirty: &[Id], extra: Option<Id>, half: Option<boo
 }
 
 /// Stamps `id` covered with `covered` and keeps it as a candidate if it is live, in the
-/// world and not yet stamped (a repeat).
+/// world and not yet stamped (a repeat); `last` caches the page of the last parent home
+/// found.
 #[inline(always)]
-fn stamp_one<'a>(finder: Finder<'a>, covered: u32, candidates: &mut Vec<Candidate<'a>>, id: Id) {
+fn stamp_one<'a>(
+    finder: Finder<'a>,
+    covered: u32,
+    candidates: &mut Vec<Candidate<'a>>,
+    id: Id,
+    last: &mut (usize, Option<PageView<'a>>),
+) {
     let Some((slot, node)) = finder.view.locate(id) else { return };
     if !in_world(node.flags()) {
         return;
@@ -273,7 +285,11 @@ fn stamp_one<'a>(finder: Finder<'a>, covered: u32, candidates: &mut Vec<Candidat
     // `Id::NONE` wraps to a slot past the end.
     let home = parent.0.wrapping_sub(1);
     let parent_home = if home < u64::from(finder.view.slots()) {
-        finder.view.page_of(Slot(home as u32)).map(|(page, i)| &page.ids()[i])
+        let index = home as usize / PAGE_SIZE;
+        if last.0 != index {
+            *last = (index, finder.view.page(index));
+        }
+        last.1.map(|page| &page.ids()[home as usize & (PAGE_SIZE - 1)])
     } else {
         None
     };

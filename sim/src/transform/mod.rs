@@ -49,6 +49,7 @@
 //!   and SIMD, one thread or several, give bit-identical results.
 
 mod compose;
+mod four;
 mod prefetch;
 mod roots;
 mod sink;
@@ -154,7 +155,7 @@ pub struct WorldTransforms {
 /// One slot's world pose — position x, y, z, rotation x, y, z, w — and in the eighth lane
 /// the low 32 bits of the owner's id (the tag), 32 bytes so it is one aligned load and
 /// never straddles a cache line.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C, align(32))]
 pub(crate) struct PoseCell(pub(crate) [f32; 8]);
 

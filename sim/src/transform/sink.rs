@@ -22,6 +22,7 @@ use super::prefetch::prefetch_ptr;
 use arbor_core::Id;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
+use wide::f32x4;
 
 /// The high 32 bits of `id`.
 #[inline(always)]
@@ -33,12 +34,25 @@ pub(crate) fn high_bits(id: Id) -> u32 {
 pub(crate) trait Sink {
     /// Writes node `id`'s world to `slot` (the cell's tag is set here).
     fn put(&mut self, slot: u32, id: Id, cell: PoseCell);
+
+    /// [`put`](Self::put) with the cell as its two halves, the second's last lane already
+    /// holding the tag (the low 32 bits of `id`): two vector stores where the sink writes
+    /// the columns.
+    #[inline(always)]
+    fn put_rows(&mut self, slot: u32, id: Id, rows: [f32x4; 2]) {
+        self.put(slot, id, bytemuck::cast(rows));
+    }
 }
 
 /// Where a root's parent world is read from.
 pub(crate) trait Parents {
     /// The world stored in `slot`, which no task writes during the pass.
-    fn parent_pose(&self, slot: u32) -> Pose;
+    fn parent_pose(&self, slot: u32) -> Pose {
+        self.parent_cell(slot).pose()
+    }
+
+    /// The cell stored in `slot` (world and tag), which no task writes during the pass.
+    fn parent_cell(&self, slot: u32) -> PoseCell;
 
     /// Asks for the cache line of `slot`'s cell (a hint: nothing is read or written).
     fn prefetch_cell(&self, slot: u32);
@@ -68,11 +82,10 @@ impl ColumnsMut<'_> {
     }
 }
 
-impl Sink for ColumnsMut<'_> {
+impl ColumnsMut<'_> {
+    /// Stores `id`'s high bits in `slot` when the columns need them.
     #[inline(always)]
-    fn put(&mut self, slot: u32, id: Id, mut cell: PoseCell) {
-        cell.set_tag(id.0 as u32);
-        self.poses[slot as usize] = cell;
+    fn put_high(&mut self, slot: u32, id: Id) {
         let high = high_bits(id);
         if self.wide || high != 0 {
             self.high[slot as usize] = high;
@@ -83,10 +96,26 @@ impl Sink for ColumnsMut<'_> {
     }
 }
 
+impl Sink for ColumnsMut<'_> {
+    #[inline(always)]
+    fn put(&mut self, slot: u32, id: Id, mut cell: PoseCell) {
+        cell.set_tag(id.0 as u32);
+        self.poses[slot as usize] = cell;
+        self.put_high(slot, id);
+    }
+
+    #[inline(always)]
+    fn put_rows(&mut self, slot: u32, id: Id, rows: [f32x4; 2]) {
+        debug_assert_eq!(rows[1].to_array()[3].to_bits(), id.0 as u32, "untagged rows");
+        *bytemuck::cast_mut::<PoseCell, [f32x4; 2]>(&mut self.poses[slot as usize]) = rows;
+        self.put_high(slot, id);
+    }
+}
+
 impl Parents for ColumnsMut<'_> {
     #[inline]
-    fn parent_pose(&self, slot: u32) -> Pose {
-        self.poses[slot as usize].pose()
+    fn parent_cell(&self, slot: u32) -> PoseCell {
+        self.poses[slot as usize]
     }
 
     #[inline(always)]
@@ -97,8 +126,8 @@ impl Parents for ColumnsMut<'_> {
 
 impl Parents for [PoseCell] {
     #[inline]
-    fn parent_pose(&self, slot: u32) -> Pose {
-        self[slot as usize].pose()
+    fn parent_cell(&self, slot: u32) -> PoseCell {
+        self[slot as usize]
     }
 
     #[inline(always)]
@@ -190,16 +219,22 @@ impl RawColumns<'_> {
 impl Sink for RawColumns<'_> {
     #[inline(always)]
     fn put(&mut self, slot: u32, id: Id, mut cell: PoseCell) {
+        cell.set_tag(id.0 as u32);
+        self.put_rows(slot, id, bytemuck::cast(cell));
+    }
+
+    #[inline(always)]
+    fn put_rows(&mut self, slot: u32, id: Id, rows: [f32x4; 2]) {
+        debug_assert_eq!(rows[1].to_array()[3].to_bits(), id.0 as u32, "untagged rows");
         let slot = slot as usize;
         assert!(slot < self.len, "slot {slot} outside the world columns");
-        cell.set_tag(id.0 as u32);
         let high = high_bits(id);
         // SAFETY: `slot < len` (checked above; both columns have `len` elements) and the
-        // columns are borrowed for `'c`. The slot belongs to a node of this task's subtree;
-        // subtrees are disjoint, so no other thread reads or writes these elements during
-        // the pass.
+        // columns are borrowed for `'c`; a cell is 32 bytes aligned to 32, so it holds two
+        // aligned `f32x4`. The slot belongs to a node of this task's subtree; subtrees are
+        // disjoint, so no other thread reads or writes these elements during the pass.
         unsafe {
-            self.poses.add(slot).write(cell);
+            self.poses.add(slot).cast::<[f32x4; 2]>().write(rows);
             if self.wide || high != 0 {
                 self.high.add(slot).write(high);
             }
@@ -212,14 +247,14 @@ impl Sink for RawColumns<'_> {
 
 impl Parents for RawColumns<'_> {
     #[inline]
-    fn parent_pose(&self, slot: u32) -> Pose {
+    fn parent_cell(&self, slot: u32) -> PoseCell {
         let slot = slot as usize;
         assert!(slot < self.len, "slot {slot} outside the world columns");
         // SAFETY: `slot < len` (checked above) and the column is borrowed for `'c`. The slot
         // holds the parent of a dirty root; that parent is not covered (else the root would
         // not be a root), so it lies in no recomputed subtree and no task writes it during
         // the pass: this read races with no write.
-        unsafe { (*self.poses.add(slot)).pose() }
+        unsafe { *self.poses.add(slot) }
     }
 
     #[inline(always)]

@@ -132,11 +132,16 @@ impl Arena {
 
     /// Writes the defaults into component `c` of the row at `loc`, just added (its lanes
     /// zero, its tick `rev`, logged): nothing to write when every default is zero.
+    #[inline]
     fn write_row_defaults(&mut self, loc: RowLoc, c: ComponentId, rev: u64) {
-        let info = self.components.registry.info(c);
-        if info.zero_defaults {
-            return;
+        if !self.components.registry.info(c).zero_defaults {
+            self.write_nonzero_defaults(loc, c, rev);
         }
+    }
+
+    /// [`write_row_defaults`](Self::write_row_defaults) for a component with a nonzero default.
+    fn write_nonzero_defaults(&mut self, loc: RowLoc, c: ComponentId, rev: u64) {
+        let info = self.components.registry.info(c);
         let lanes: SmallVec<[LaneValue; 8]> =
             info.schema.fields.iter().flat_map(|f| encode(&FieldValue::default_of(f.ty))).collect();
         let table = self.components.tables.make_mut(loc.table as usize);
@@ -206,7 +211,15 @@ impl Arena {
     }
 
     /// Removes `holder`'s component `c` reference fields from the reverse index.
+    #[inline]
     fn drop_refs_of(&mut self, holder: Id, c: ComponentId) {
+        if self.components.registry.info(c).has_refs {
+            self.drop_ref_fields_of(holder, c);
+        }
+    }
+
+    /// [`drop_refs_of`](Self::drop_refs_of) for a component with reference fields.
+    fn drop_ref_fields_of(&mut self, holder: Id, c: ComponentId) {
         let info = self.components.registry.info(c);
         for (f, def) in info.schema.fields.iter().enumerate() {
             if def.ty == FieldType::InstanceRef

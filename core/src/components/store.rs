@@ -222,14 +222,24 @@ impl ComponentStore {
     }
 
     /// The table reached from `from` by adding (`add`) or removing `c`.
+    #[inline]
     pub(crate) fn neighbour(&mut self, from: Option<u32>, c: ComponentId, add: bool) -> Option<u32> {
+        if let Some(from) = from
+            && let Some(&(_, _, to)) =
+                self.tables[from as usize].edges.iter().find(|(ec, ea, _)| *ec == c && *ea == add)
+        {
+            return Some(to);
+        }
+        self.new_neighbour(from, c, add)
+    }
+
+    /// [`neighbour`](Self::neighbour) for a transition not cached yet.
+    #[inline(never)]
+    fn new_neighbour(&mut self, from: Option<u32>, c: ComponentId, add: bool) -> Option<u32> {
         let Some(from) = from else {
             return add.then(|| self.table_for(&[c]));
         };
         let table = &self.tables[from as usize];
-        if let Some(&(_, _, to)) = table.edges.iter().find(|(ec, ea, _)| *ec == c && *ea == add) {
-            return Some(to);
-        }
         let mut set: Vec<ComponentId> = table.components.to_vec();
         match (set.binary_search(&c), add) {
             (Err(pos), true) => set.insert(pos, c),

@@ -11,8 +11,7 @@
 //! and groups older than its revision without reading their rows.
 //!
 //! Invariant: chunk `k` holds rows `k * CHUNK_ROWS ..`; every chunk but the last is full;
-//! the owning table tracks the row count; a word lane's chunk of `n` rows has exactly
-//! `ceil(n / words per block)` blocks (the row-move paths index words unchecked on it). A column keeps the emptied buffer of the last
+//! the owning table tracks the row count. A column keeps the emptied buffer of the last
 //! chunk it dropped (`spare`, empty, of the lane's kind) for its next new chunk. Padding
 //! rows (past the row count in a word lane's last block) hold anything: chunk passes may
 //! write them, popping a row leaves its word, and every append writes its rows' words.
@@ -203,88 +202,58 @@ impl Column {
     /// Word lanes, for row moves: removes row `i_row` of chunk `k_row` and returns its word,
     /// filling its place with the word of the last row (`i_last` of chunk `k_last`) passed
     /// through `moved`, then drops the last row (as [`pop`](Self::pop)). The written chunk
-    /// and group are stamped with `rev` if given (row-tick lanes: lane and id chunks'
-    /// revisions are not read, see [`Table::chunk_revision`](super::table::Table)).
+    /// and group are stamped `rev` only when `stamp` (row-tick lanes: lane and id chunks'
+    /// revisions are not read, see [`Table`](super::table::Table)).
     #[inline(always)]
     pub fn swap_remove_word_at(
-        &mut self,
-        at_row: (usize, usize),
-        at_last: (usize, usize),
-        rev: Option<u64>,
-        moved: impl FnOnce(u64) -> u64,
-    ) -> u64 {
-        if self.kind == LaneKind::W64 {
-            self.swap_remove_typed::<u64>(at_row, at_last, rev, moved)
-        } else {
-            self.swap_remove_typed::<u32>(at_row, at_last, rev, moved)
-        }
-    }
-
-    #[inline(always)]
-    fn swap_remove_typed<W: Word>(
         &mut self,
         (k_row, i_row): (usize, usize),
         (k_last, i_last): (usize, usize),
         rev: Option<u64>,
         moved: impl FnOnce(u64) -> u64,
     ) -> u64 {
+        let wide = self.kind == LaneKind::W64;
         let taken = if (k_row, i_row) == (k_last, i_last) {
-            get::<W>(bytemuck::cast_slice(self.blocks(k_row)), i_row)
-        } else if k_row == k_last {
-            // One chunk holds both rows: it is made private once.
-            let chunk = self.chunks.make_mut(k_row);
-            stamp_row(chunk, i_row, rev);
-            let blocks = words_mut(&mut chunk.data);
-            let words: &mut [W] = bytemuck::cast_slice_mut(blocks);
-            let filler = moved(get(words, i_last));
-            let taken = get(words, i_row);
-            set(words, i_row, filler);
-            // `i_last > i_row`: the chunk keeps a row, the block may fall empty.
-            if i_last & W::MASK == 0 {
-                blocks.pop();
-            }
-            return taken;
+            load(self.blocks(k_row), i_row, wide)
         } else {
-            let filler = moved(get::<W>(bytemuck::cast_slice(self.blocks(k_last)), i_last));
+            let filler = moved(load(self.blocks(k_last), i_last, wide));
             let chunk = self.chunks.make_mut(k_row);
-            stamp_row(chunk, i_row, rev);
-            let words: &mut [W] = bytemuck::cast_slice_mut(words_mut(&mut chunk.data));
-            let taken = get(words, i_row);
-            set(words, i_row, filler);
+            if let Some(rev) = rev {
+                chunk.revision = rev;
+                chunk.groups[i_row / GROUP_ROWS] = rev;
+            }
+            let blocks = words_mut(&mut chunk.data);
+            let taken = load(blocks, i_row, wide);
+            store(blocks, i_row, filler, wide);
             taken
         };
         if i_last == 0 {
             self.pop_chunk();
-        } else if i_last & W::MASK == 0 {
+        } else if i_last & block_mask(wide) == 0 {
             words_mut(&mut self.chunks.make_mut(k_last).data).pop();
         }
         taken
     }
 
     /// Word lanes, for row moves: appends `word` as row `i` of chunk `k` (the next row),
-    /// stamping the chunk and group `rev` if `stamp` (see
+    /// stamping the chunk and group `rev` only when `stamp` (see
     /// [`swap_remove_word_at`](Self::swap_remove_word_at)).
     #[inline(always)]
-    pub fn push_word_at(&mut self, at: (usize, usize), word: u64, rev: u64, stamp: bool) {
-        if self.kind == LaneKind::W64 {
-            self.push_typed::<u64>(at, word, rev, stamp);
-        } else {
-            self.push_typed::<u32>(at, word, rev, stamp);
-        }
-    }
-
-    #[inline(always)]
-    fn push_typed<W: Word>(&mut self, (k, i): (usize, usize), word: u64, rev: u64, stamp: bool) {
+    pub fn push_word_at(&mut self, (k, i): (usize, usize), word: u64, rev: u64, stamp: bool) {
+        let wide = self.kind == LaneKind::W64;
         if k == self.chunks.len() {
             self.push_chunk(rev);
         }
         let chunk = self.chunks.make_mut(k);
-        stamp_row(chunk, i, stamp.then_some(rev));
+        if stamp {
+            chunk.revision = rev;
+            chunk.groups[i / GROUP_ROWS] = rev;
+        }
         let blocks = words_mut(&mut chunk.data);
-        if i & W::MASK == 0 {
+        if i & block_mask(wide) == 0 {
             blocks.push(Block([0; 8]));
         }
-        set(bytemuck::cast_slice_mut::<Block, W>(blocks), i, word);
+        store(blocks, i, word, wide);
     }
 
     /// Appends `n` rows holding zero (word lanes) or the empty string, copying or creating
@@ -441,63 +410,10 @@ impl Column {
     }
 }
 
-/// A lane word: `u32` in 32-bit lanes, `u64` in 64-bit lanes.
-trait Word: bytemuck::Pod {
-    /// Words per block, minus one (`i & MASK == 0`: row `i` starts a block).
-    const MASK: usize;
-    fn widen(self) -> u64;
-    fn narrow(w: u64) -> Self;
-}
-
-impl Word for u32 {
-    const MASK: usize = 7;
-    #[inline(always)]
-    fn widen(self) -> u64 {
-        self as u64
-    }
-    #[inline(always)]
-    fn narrow(w: u64) -> Self {
-        w as u32
-    }
-}
-
-impl Word for u64 {
-    const MASK: usize = 3;
-    #[inline(always)]
-    fn widen(self) -> u64 {
-        self
-    }
-    #[inline(always)]
-    fn narrow(w: u64) -> Self {
-        w
-    }
-}
-
-/// Word `i` of a chunk's words, a row the chunk holds.
+/// `i % words per block` of a lane (`wide`: 64-bit).
 #[inline(always)]
-fn get<W: Word>(words: &[W], i: usize) -> u64 {
-    debug_assert!(i < words.len(), "row {i} past the chunk's blocks");
-    // SAFETY: callers pass a row the chunk holds (rows below the table's length, or a row
-    // just appended), and a word lane's chunk of `n` rows has `ceil(n / words per block)`
-    // blocks (the module invariant), so `i < words.len()`.
-    unsafe { words.get_unchecked(i) }.widen()
-}
-
-/// Writes word `i` of a chunk's words, a row the chunk holds.
-#[inline(always)]
-fn set<W: Word>(words: &mut [W], i: usize, w: u64) {
-    debug_assert!(i < words.len(), "row {i} past the chunk's blocks");
-    // SAFETY: as in `get`: row `i` is held by the chunk, so its word is in `words`.
-    *unsafe { words.get_unchecked_mut(i) } = W::narrow(w);
-}
-
-/// Stamps `chunk` and the group of its row `i` with `rev`, if given.
-#[inline(always)]
-fn stamp_row(chunk: &mut Chunk, i: usize, rev: Option<u64>) {
-    if let Some(rev) = rev {
-        chunk.revision = rev;
-        chunk.groups[i / GROUP_ROWS] = rev;
-    }
+fn block_mask(wide: bool) -> usize {
+    if wide { 3 } else { 7 }
 }
 
 /// A word lane's blocks (a string lane has none: the callers are word-lane paths).
@@ -506,6 +422,26 @@ fn words_mut(data: &mut ChunkData) -> &mut Vec<Block> {
     match data {
         ChunkData::Words(blocks) => blocks,
         ChunkData::Strs(_) => unreachable!("word lanes only"),
+    }
+}
+
+/// Word `i` of `blocks` (`wide`: 64-bit words).
+#[inline(always)]
+fn load(blocks: &[Block], i: usize, wide: bool) -> u64 {
+    if wide {
+        bytemuck::cast_slice::<Block, u64>(blocks)[i]
+    } else {
+        bytemuck::cast_slice::<Block, u32>(blocks)[i] as u64
+    }
+}
+
+/// Writes word `i` of `blocks` (`wide`: 64-bit words).
+#[inline(always)]
+fn store(blocks: &mut [Block], i: usize, w: u64, wide: bool) {
+    if wide {
+        bytemuck::cast_slice_mut::<Block, u64>(blocks)[i] = w;
+    } else {
+        bytemuck::cast_slice_mut::<Block, u32>(blocks)[i] = w as u32;
     }
 }
 

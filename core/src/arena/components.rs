@@ -112,6 +112,9 @@ impl Arena {
             return Ok(false);
         }
         let rev = self.revisions.bump();
+        // Stamped first (nothing below reads the node's stamps, and the call cannot fail from
+        // here): the node page lookups overlap the row move instead of trailing it.
+        self.stamp(slot, rev);
         if !self.components.registry.info(c).requires.is_empty() {
             self.add_requirements(id, c, rev);
             loc = self.components.loc(id);
@@ -126,7 +129,6 @@ impl Arena {
         if let Some(v) = values {
             self.write_row(id, c, v, rev);
         }
-        self.stamp(slot, rev);
         Ok(!had)
     }
 
@@ -183,12 +185,12 @@ impl Arena {
             return Ok(false);
         };
         let rev = self.revisions.bump();
+        self.stamp(slot, rev); // first, as in `add_component`
         if self.components.registry.dependents(c).is_empty() {
             self.remove_component_from(id, loc, c, rev);
         } else {
             self.remove_component_at(id, c, rev);
         }
-        self.stamp(slot, rev);
         Ok(true)
     }
 
@@ -290,6 +292,7 @@ impl Arena {
         let slot = self.live_slot(id)?;
         let ids = self.pod_ids::<B>()?;
         let rev = self.revisions.bump();
+        self.stamp(slot, rev); // first, as in `add_component`
         let mut loc = self.components.loc(id);
         for (&c, bytes) in ids.iter().zip(bundle.bytes()) {
             if !self.components.registry.info(c).requires.is_empty() {
@@ -305,7 +308,6 @@ impl Arena {
             }
             self.write_pod_bytes(loc.expect("row placed"), c, bytes, rev, !added);
         }
-        self.stamp(slot, rev);
         Ok(())
     }
 

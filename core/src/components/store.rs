@@ -269,12 +269,16 @@ impl ComponentStore {
             (Some(l), _) => {
                 // Both tables at once: the row's columns move in one pass.
                 let (src, dst) = self.tables.make_mut_pair(l.table as usize, to as usize);
+                // The new locations are known before the move (the row goes to the end of
+                // `dst`, the last row of `src` fills its place): recorded first, their page
+                // lookups overlap the move.
+                let new_loc = RowLoc { table: to, row: dst.len as u32 };
+                self.locs.relocate(id, new_loc);
                 let (row, moved) = super::row_move::move_row(src, dst, l.row as usize, rev);
+                debug_assert_eq!(row, new_loc.row as usize);
                 if let Some(moved) = moved {
                     self.locs.relocate(moved, l);
                 }
-                let new_loc = RowLoc { table: to, row: row as u32 };
-                self.locs.relocate(id, new_loc);
                 Some(new_loc)
             }
             (None, u32::MAX) => {

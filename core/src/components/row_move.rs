@@ -149,7 +149,7 @@ impl Mover {
         let (row, len, rev) = (self.row, self.len, self.rev);
         for col in &mut src.columns[a.first_lane..a.first_lane + a.lanes] {
             if col.kind == LaneKind::Str {
-                col.swap_remove(row, len, rev);
+                drop_str(col, row, len, rev);
             } else {
                 col.swap_remove_word_at(self.at_row, self.at_last, None, |w| w);
             }
@@ -163,7 +163,7 @@ impl Mover {
         let (new_row, rev) = (self.new_row, self.rev);
         for col in &mut dst.columns[b.first_lane..b.first_lane + b.lanes] {
             if col.kind == LaneKind::Str {
-                col.push_empty(new_row, rev);
+                add_str(col, new_row, rev);
             } else {
                 col.push_word_at(self.at_new, 0, rev, false);
             }
@@ -176,12 +176,34 @@ impl Mover {
     #[inline(always)]
     fn move_lane(&self, from: &mut Column, to: &mut Column) {
         if from.kind == LaneKind::Str {
-            let value = from.get(self.row);
-            from.swap_remove(self.row, self.len, self.rev);
-            to.push(self.new_row, value, self.rev);
+            move_str(from, to, self.row, self.len, self.new_row, self.rev);
         } else {
             let word = from.swap_remove_word_at(self.at_row, self.at_last, None, |w| w);
             to.push_word_at(self.at_new, word, self.rev, false);
         }
     }
+}
+
+/// Moves `row` of string lane `from` (of `len` rows, swap-removed) to `new_row` of `to` (out
+/// of line: the word lanes' path stays small).
+#[cold]
+#[inline(never)]
+fn move_str(from: &mut Column, to: &mut Column, row: usize, len: usize, new_row: usize, rev: u64) {
+    let value = from.get(row);
+    from.swap_remove(row, len, rev);
+    to.push(new_row, value, rev);
+}
+
+/// Swap-removes `row` of string lane `col` (of `len` rows).
+#[cold]
+#[inline(never)]
+fn drop_str(col: &mut Column, row: usize, len: usize, rev: u64) {
+    col.swap_remove(row, len, rev);
+}
+
+/// Appends an empty string as `new_row` of string lane `col`.
+#[cold]
+#[inline(never)]
+fn add_str(col: &mut Column, new_row: usize, rev: u64) {
+    col.push_empty(new_row, rev);
 }

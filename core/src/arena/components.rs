@@ -134,7 +134,7 @@ impl Arena {
 
     /// Writes the defaults into component `c` of the row at `loc`, just added (its lanes
     /// zero, its tick `rev`, logged): nothing to write when every default is zero.
-    #[inline]
+    #[inline(always)]
     fn write_row_defaults(&mut self, loc: RowLoc, c: ComponentId, rev: u64) {
         if !self.components.registry.info(c).zero_defaults {
             self.write_nonzero_defaults(loc, c, rev);

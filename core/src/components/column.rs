@@ -8,7 +8,9 @@
 //! Copy-on-write: cloning a column copies its chunk pointers; writing a row copies that one
 //! chunk if it is shared. Each chunk records the revision of its last write, and of the last
 //! write to each group of [`GROUP_ROWS`] rows, so a consumer asking what changed skips chunks
-//! and groups older than its revision without reading their rows.
+//! and groups older than its revision without reading their rows. Only row-tick lanes' revisions
+//! are read (see [`Table::chunk_revision`](super::table::Table::chunk_revision)): row moves
+//! (`swap_remove_word_at`, `push_word_at`) stamp them and leave lane and id chunks' as they are.
 //!
 //! Invariant: chunk `k` holds rows `k * CHUNK_ROWS ..`; every chunk but the last is full;
 //! the owning table tracks the row count. A column keeps the emptied buffer of the last

@@ -122,7 +122,12 @@ impl<T: Clone> CowVec<T> {
     #[inline(always)]
     pub fn make_mut(&mut self, i: usize) -> &mut T {
         let epoch = *self.epoch.get_mut();
-        own(&mut self.items[i], &mut self.tags[i], epoch)
+        debug_assert_eq!(self.items.len(), self.tags.len());
+        let tag = &mut self.tags[i];
+        // SAFETY: `items` and `tags` always have the same length (every push and pop touches
+        // both, clones copy both), and `tags[i]` exists.
+        let item = unsafe { self.items.get_unchecked_mut(i) };
+        own(item, tag, epoch)
     }
 
     /// Items `a` and `b` both made private, at once (`a != b`).

@@ -37,6 +37,13 @@ impl NodeStore {
         {
             return Some(slot);
         }
+        self.locate_mapped(id)
+    }
+
+    /// [`locate`](Self::locate) for an id off its direct slot (out of line, so the direct
+    /// case inlines into callers).
+    #[inline(never)]
+    fn locate_mapped(&self, id: Id) -> Option<Slot> {
         self.map.get(id)
     }
 

@@ -112,6 +112,9 @@ impl Arena {
             return Ok(false);
         }
         let rev = self.revisions.bump();
+        // Stamped first (nothing below reads the node's stamps, and the call cannot fail from
+        // here): the node page lookups overlap the row move instead of trailing it.
+        self.stamp(slot, rev);
         if !self.components.registry.info(c).requires.is_empty() {
             self.add_requirements(id, c, rev);
             loc = self.components.loc(id);
@@ -126,17 +129,21 @@ impl Arena {
         if let Some(v) = values {
             self.write_row(id, c, v, rev);
         }
-        self.stamp(slot, rev);
         Ok(!had)
     }
 
     /// Writes the defaults into component `c` of the row at `loc`, just added (its lanes
     /// zero, its tick `rev`, logged): nothing to write when every default is zero.
+    #[inline(always)]
     fn write_row_defaults(&mut self, loc: RowLoc, c: ComponentId, rev: u64) {
-        let info = self.components.registry.info(c);
-        if info.zero_defaults {
-            return;
+        if !self.components.registry.info(c).zero_defaults {
+            self.write_nonzero_defaults(loc, c, rev);
         }
+    }
+
+    /// [`write_row_defaults`](Self::write_row_defaults) for a component with a nonzero default.
+    fn write_nonzero_defaults(&mut self, loc: RowLoc, c: ComponentId, rev: u64) {
+        let info = self.components.registry.info(c);
         let lanes: SmallVec<[LaneValue; 8]> =
             info.schema.fields.iter().flat_map(|f| encode(&FieldValue::default_of(f.ty))).collect();
         let table = self.components.tables.make_mut(loc.table as usize);
@@ -178,12 +185,12 @@ impl Arena {
             return Ok(false);
         };
         let rev = self.revisions.bump();
+        self.stamp(slot, rev); // first, as in `add_component`
         if self.components.registry.dependents(c).is_empty() {
             self.remove_component_from(id, loc, c, rev);
         } else {
             self.remove_component_at(id, c, rev);
         }
-        self.stamp(slot, rev);
         Ok(true)
     }
 
@@ -206,7 +213,15 @@ impl Arena {
     }
 
     /// Removes `holder`'s component `c` reference fields from the reverse index.
+    #[inline]
     fn drop_refs_of(&mut self, holder: Id, c: ComponentId) {
+        if self.components.registry.info(c).has_refs {
+            self.drop_ref_fields_of(holder, c);
+        }
+    }
+
+    /// [`drop_refs_of`](Self::drop_refs_of) for a component with reference fields.
+    fn drop_ref_fields_of(&mut self, holder: Id, c: ComponentId) {
         let info = self.components.registry.info(c);
         for (f, def) in info.schema.fields.iter().enumerate() {
             if def.ty == FieldType::InstanceRef
@@ -277,6 +292,7 @@ impl Arena {
         let slot = self.live_slot(id)?;
         let ids = self.pod_ids::<B>()?;
         let rev = self.revisions.bump();
+        self.stamp(slot, rev); // first, as in `add_component`
         let mut loc = self.components.loc(id);
         for (&c, bytes) in ids.iter().zip(bundle.bytes()) {
             if !self.components.registry.info(c).requires.is_empty() {
@@ -292,7 +308,6 @@ impl Arena {
             }
             self.write_pod_bytes(loc.expect("row placed"), c, bytes, rev, !added);
         }
-        self.stamp(slot, rev);
         Ok(())
     }
 

@@ -8,7 +8,9 @@
 //! Copy-on-write: cloning a column copies its chunk pointers; writing a row copies that one
 //! chunk if it is shared. Each chunk records the revision of its last write, and of the last
 //! write to each group of [`GROUP_ROWS`] rows, so a consumer asking what changed skips chunks
-//! and groups older than its revision without reading their rows.
+//! and groups older than its revision without reading their rows. Only row-tick lanes' revisions
+//! are read (see [`Table::chunk_revision`](super::table::Table::chunk_revision)): row moves
+//! (`swap_remove_word_at`, `push_word_at`) stamp them and leave lane and id chunks' as they are.
 //!
 //! Invariant: chunk `k` holds rows `k * CHUNK_ROWS ..`; every chunk but the last is full;
 //! the owning table tracks the row count. A column keeps the emptied buffer of the last
@@ -155,16 +157,6 @@ impl Column {
         chunk
     }
 
-    /// Chunk `k`, which exists, made private for a write to its row `i`, that row's group
-    /// stamped `rev` (no check for a chunk to create: rewrites of rows already there).
-    #[inline(always)]
-    fn existing_chunk_for_row_write(&mut self, k: usize, i: usize, rev: u64) -> &mut Chunk {
-        let chunk = self.chunks.make_mut(k);
-        chunk.revision = rev;
-        chunk.groups[i / GROUP_ROWS] = rev;
-        chunk
-    }
-
     #[inline(always)]
     fn chunk_unstamped(&mut self, k: usize, rev: u64) -> &mut Chunk {
         if k == self.chunks.len() {
@@ -202,20 +194,6 @@ impl Column {
         }
     }
 
-    /// Appends a row holding `word` to a word lane.
-    #[inline(always)]
-    pub fn push_word(&mut self, row: usize, word: u64, rev: u64) {
-        debug_assert_ne!(self.kind, LaneKind::Str, "word lanes only");
-        let (k, i) = split(row);
-        let per_block = self.words_per_block();
-        if let ChunkData::Words(blocks) = &mut self.chunk_for_row_write(k, i, rev).data {
-            if i / per_block == blocks.len() {
-                blocks.push(Block([0; 8]));
-            }
-            write_word(blocks, per_block, i, LaneValue::Word(word));
-        }
-    }
-
     /// Appends a row holding zero (word lanes) or the empty string.
     #[inline]
     pub fn push_empty(&mut self, row: usize, rev: u64) {
@@ -223,37 +201,61 @@ impl Column {
         self.push(row, empty, rev);
     }
 
-    /// Removes `row` of a word column holding `len` rows and returns its word; the last row's
-    /// word, passed through `moved`, fills its place (row moves between tables take each
-    /// lane's word this way: the written chunk is looked up once, and popping a word lane
-    /// touches a chunk only when a block or the chunk falls empty).
+    /// Word lanes, for row moves: removes row `i_row` of chunk `k_row` and returns its word,
+    /// filling its place with the word of the last row (`i_last` of chunk `k_last`) passed
+    /// through `moved`, then drops the last row (as [`pop`](Self::pop)). The written chunk
+    /// and group are stamped `rev` only when `stamp` (row-tick lanes: lane and id chunks'
+    /// revisions are not read, see [`Table`](super::table::Table)).
     #[inline(always)]
-    pub fn take_word_swap_remove(
+    pub fn swap_remove_word_at(
         &mut self,
-        row: usize,
-        len: usize,
-        rev: u64,
+        (k_row, i_row): (usize, usize),
+        (k_last, i_last): (usize, usize),
+        rev: Option<u64>,
         moved: impl FnOnce(u64) -> u64,
     ) -> u64 {
-        debug_assert_ne!(self.kind, LaneKind::Str, "word lanes only");
-        let last = len - 1;
-        let per_block = self.words_per_block();
-        let taken = if row == last {
-            self.word(row)
+        let wide = self.kind == LaneKind::W64;
+        let taken = if (k_row, i_row) == (k_last, i_last) {
+            load(self.blocks(k_row), i_row, wide)
         } else {
-            let filler = moved(self.word(last));
-            let (k, i) = split(row);
-            match &mut self.existing_chunk_for_row_write(k, i, rev).data {
-                ChunkData::Words(blocks) => {
-                    let taken = read_word(blocks, per_block, i);
-                    write_word(blocks, per_block, i, LaneValue::Word(filler));
-                    taken
-                }
-                ChunkData::Strs(_) => 0,
+            let filler = moved(load(self.blocks(k_last), i_last, wide));
+            let chunk = self.chunks.make_mut(k_row);
+            if let Some(rev) = rev {
+                chunk.revision = rev;
+                chunk.groups[i_row / GROUP_ROWS] = rev;
             }
+            let blocks = words_mut(&mut chunk.data);
+            let taken = load(blocks, i_row, wide);
+            store(blocks, i_row, filler, wide);
+            taken
         };
-        self.pop(len);
+        if i_last == 0 {
+            self.pop_chunk();
+        } else if i_last & block_mask(wide) == 0 {
+            words_mut(&mut self.chunks.make_mut(k_last).data).pop();
+        }
         taken
+    }
+
+    /// Word lanes, for row moves: appends `word` as row `i` of chunk `k` (the next row),
+    /// stamping the chunk and group `rev` only when `stamp` (see
+    /// [`swap_remove_word_at`](Self::swap_remove_word_at)).
+    #[inline(always)]
+    pub fn push_word_at(&mut self, (k, i): (usize, usize), word: u64, rev: u64, stamp: bool) {
+        let wide = self.kind == LaneKind::W64;
+        if k == self.chunks.len() {
+            self.push_chunk(rev);
+        }
+        let chunk = self.chunks.make_mut(k);
+        if stamp {
+            chunk.revision = rev;
+            chunk.groups[i / GROUP_ROWS] = rev;
+        }
+        let blocks = words_mut(&mut chunk.data);
+        if i & block_mask(wide) == 0 {
+            blocks.push(Block([0; 8]));
+        }
+        store(blocks, i, word, wide);
     }
 
     /// Appends `n` rows holding zero (word lanes) or the empty string, copying or creating
@@ -407,6 +409,41 @@ impl Column {
                 Some(ChunkData::Strs(s)) => s.capacity() * std::mem::size_of::<Option<Arc<str>>>(),
                 None => 0,
             }
+    }
+}
+
+/// `i % words per block` of a lane (`wide`: 64-bit).
+#[inline(always)]
+fn block_mask(wide: bool) -> usize {
+    if wide { 3 } else { 7 }
+}
+
+/// A word lane's blocks (a string lane has none: the callers are word-lane paths).
+#[inline(always)]
+fn words_mut(data: &mut ChunkData) -> &mut Vec<Block> {
+    match data {
+        ChunkData::Words(blocks) => blocks,
+        ChunkData::Strs(_) => unreachable!("word lanes only"),
+    }
+}
+
+/// Word `i` of `blocks` (`wide`: 64-bit words).
+#[inline(always)]
+fn load(blocks: &[Block], i: usize, wide: bool) -> u64 {
+    if wide {
+        bytemuck::cast_slice::<Block, u64>(blocks)[i]
+    } else {
+        bytemuck::cast_slice::<Block, u32>(blocks)[i] as u64
+    }
+}
+
+/// Writes word `i` of `blocks` (`wide`: 64-bit words).
+#[inline(always)]
+fn store(blocks: &mut [Block], i: usize, w: u64, wide: bool) {
+    if wide {
+        bytemuck::cast_slice_mut::<Block, u64>(blocks)[i] = w;
+    } else {
+        bytemuck::cast_slice_mut::<Block, u32>(blocks)[i] = w as u32;
     }
 }
 

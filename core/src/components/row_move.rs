@@ -37,13 +37,22 @@ pub(crate) fn move_row(src: &mut Table, dst: &mut Table, row: usize, rev: u64) -
     let new_row = dst.len;
     // The last row's id, read once: it fills `row` and is the instance that moved.
     let mut moved = None;
-    let id = src.ids.take_word_swap_remove(row, len, rev, |w| {
+    let mover = Mover {
+        row,
+        len,
+        new_row,
+        rev,
+        changes_chunk,
+        at_row: (row_chunk, row % CHUNK_ROWS),
+        at_last: (last_chunk, last % CHUNK_ROWS),
+        at_new: (new_row / CHUNK_ROWS, new_row % CHUNK_ROWS),
+    };
+    let id = src.ids.swap_remove_word_at(mover.at_row, mover.at_last, None, |w| {
         moved = Some(Id(w));
         w
     });
-    dst.ids.push_word(new_row, id, rev);
+    dst.ids.push_word_at(mover.at_new, id, rev, false);
 
-    let mover = Mover { row, len, new_row, rev, changes_chunk };
     let (mut s, mut d) = (0, 0);
     loop {
         match (src.slots.get(s).copied(), dst.slots.get(d).copied()) {
@@ -82,6 +91,10 @@ struct Mover {
     rev: u64,
     /// Whether the source's last row moves to another chunk (to fill `row`).
     changes_chunk: bool,
+    /// (chunk, index in chunk) of `row`, of the source's last row, and of `new_row`.
+    at_row: (usize, usize),
+    at_last: (usize, usize),
+    at_new: (usize, usize),
 }
 
 impl Mover {
@@ -96,11 +109,12 @@ impl Mover {
             (0, 0)
         };
         let mut filler_written = 0;
-        let tick = src.columns[slot.tick].take_word_swap_remove(row, self.len, self.rev, |tick| {
-            filler_written = tick.max(bulk_last);
-            // Changing chunk, the row folds its chunk's bulk revision into its own tick.
-            if self.changes_chunk { filler_written } else { tick }
-        });
+        let tick =
+            src.columns[slot.tick].swap_remove_word_at(self.at_row, self.at_last, Some(self.rev), |tick| {
+                filler_written = tick.max(bulk_last);
+                // Changing chunk, the row folds its chunk's bulk revision into its own tick.
+                if self.changes_chunk { filler_written } else { tick }
+            });
         (tick.max(bulk_row), filler_written)
     }
 
@@ -116,14 +130,14 @@ impl Mover {
 
     /// A component both tables hold: its lanes and revision move with the row.
     fn shared(&self, src: &mut Table, s: usize, a: CompSlot, dst: &mut Table, d: usize, b: CompSlot) {
-        let (row, len, rev) = (self.row, self.len, self.rev);
+        let rev = self.rev;
         for lane in 0..a.lanes {
             let from = &mut src.columns[a.first_lane + lane];
             let to = &mut dst.columns[b.first_lane + lane];
-            move_lane(from, to, row, len, self.new_row, rev);
+            self.move_lane(from, to);
         }
         let (written, filler_written) = self.take_tick(src, s, a);
-        dst.columns[b.tick].push_word(self.new_row, written, rev);
+        dst.columns[b.tick].push_word_at(self.at_new, written, rev, true);
         self.log_filler(src, s, filler_written);
         if written > dst.logs[d].horizon() {
             dst.logs[d].push(rev.max(written), self.new_row, 1, self.new_row + 1);
@@ -135,9 +149,9 @@ impl Mover {
         let (row, len, rev) = (self.row, self.len, self.rev);
         for col in &mut src.columns[a.first_lane..a.first_lane + a.lanes] {
             if col.kind == LaneKind::Str {
-                col.swap_remove(row, len, rev);
+                drop_str(col, row, len, rev);
             } else {
-                col.take_word_swap_remove(row, len, rev, |w| w);
+                col.swap_remove_word_at(self.at_row, self.at_last, None, |w| w);
             }
         }
         let (_, filler_written) = self.take_tick(src, s, a);
@@ -149,25 +163,47 @@ impl Mover {
         let (new_row, rev) = (self.new_row, self.rev);
         for col in &mut dst.columns[b.first_lane..b.first_lane + b.lanes] {
             if col.kind == LaneKind::Str {
-                col.push_empty(new_row, rev);
+                add_str(col, new_row, rev);
             } else {
-                col.push_word(new_row, 0, rev);
+                col.push_word_at(self.at_new, 0, rev, false);
             }
         }
-        dst.columns[b.tick].push_word(new_row, rev, rev);
+        dst.columns[b.tick].push_word_at(self.at_new, rev, rev, true);
         dst.logs[d].push(rev, new_row, 1, new_row + 1);
+    }
+
+    /// Moves the row of source lane `from` to destination lane `to`.
+    #[inline(always)]
+    fn move_lane(&self, from: &mut Column, to: &mut Column) {
+        if from.kind == LaneKind::Str {
+            move_str(from, to, self.row, self.len, self.new_row, self.rev);
+        } else {
+            let word = from.swap_remove_word_at(self.at_row, self.at_last, None, |w| w);
+            to.push_word_at(self.at_new, word, self.rev, false);
+        }
     }
 }
 
-/// Moves `row` of lane `from` (of `len` rows, swap-removed) to `new_row` of lane `to`.
-#[inline]
-fn move_lane(from: &mut Column, to: &mut Column, row: usize, len: usize, new_row: usize, rev: u64) {
-    if from.kind == LaneKind::Str {
-        let value = from.get(row);
-        from.swap_remove(row, len, rev);
-        to.push(new_row, value, rev);
-    } else {
-        let word = from.take_word_swap_remove(row, len, rev, |w| w);
-        to.push_word(new_row, word, rev);
-    }
+/// Moves `row` of string lane `from` (of `len` rows, swap-removed) to `new_row` of `to` (out
+/// of line: the word lanes' path stays small).
+#[cold]
+#[inline(never)]
+fn move_str(from: &mut Column, to: &mut Column, row: usize, len: usize, new_row: usize, rev: u64) {
+    let value = from.get(row);
+    from.swap_remove(row, len, rev);
+    to.push(new_row, value, rev);
+}
+
+/// Swap-removes `row` of string lane `col` (of `len` rows).
+#[cold]
+#[inline(never)]
+fn drop_str(col: &mut Column, row: usize, len: usize, rev: u64) {
+    col.swap_remove(row, len, rev);
+}
+
+/// Appends an empty string as `new_row` of string lane `col`.
+#[cold]
+#[inline(never)]
+fn add_str(col: &mut Column, new_row: usize, rev: u64) {
+    col.push_empty(new_row, rev);
 }

@@ -284,6 +284,8 @@ pub struct ComponentInfo {
     /// Whether every field's default is stored as zero lanes (the empty string as no
     /// string), as a freshly added component's lanes already are.
     pub zero_defaults: bool,
+    /// Whether any field is an instance reference (kept in the arena's reverse index).
+    pub has_refs: bool,
 }
 
 impl ComponentInfo {
@@ -353,7 +355,9 @@ impl SchemaRegistry {
                 .iter()
                 .all(|l| matches!(l, super::column::LaneValue::Word(0) | super::column::LaneValue::Str(None)))
         });
+        let has_refs = schema.fields.iter().any(|f| f.ty == FieldType::InstanceRef);
         self.infos.push(ComponentInfo {
+            has_refs,
             schema,
             requires,
             field_lanes,

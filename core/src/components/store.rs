@@ -222,14 +222,24 @@ impl ComponentStore {
     }
 
     /// The table reached from `from` by adding (`add`) or removing `c`.
+    #[inline]
     pub(crate) fn neighbour(&mut self, from: Option<u32>, c: ComponentId, add: bool) -> Option<u32> {
+        if let Some(from) = from
+            && let Some(&(_, _, to)) =
+                self.tables[from as usize].edges.iter().find(|(ec, ea, _)| *ec == c && *ea == add)
+        {
+            return Some(to);
+        }
+        self.new_neighbour(from, c, add)
+    }
+
+    /// [`neighbour`](Self::neighbour) for a transition not cached yet.
+    #[inline(never)]
+    fn new_neighbour(&mut self, from: Option<u32>, c: ComponentId, add: bool) -> Option<u32> {
         let Some(from) = from else {
             return add.then(|| self.table_for(&[c]));
         };
         let table = &self.tables[from as usize];
-        if let Some(&(_, _, to)) = table.edges.iter().find(|(ec, ea, _)| *ec == c && *ea == add) {
-            return Some(to);
-        }
         let mut set: Vec<ComponentId> = table.components.to_vec();
         match (set.binary_search(&c), add) {
             (Err(pos), true) => set.insert(pos, c),
@@ -259,12 +269,16 @@ impl ComponentStore {
             (Some(l), _) => {
                 // Both tables at once: the row's columns move in one pass.
                 let (src, dst) = self.tables.make_mut_pair(l.table as usize, to as usize);
+                // The new locations are known before the move (the row goes to the end of
+                // `dst`, the last row of `src` fills its place): recorded first, their page
+                // lookups overlap the move.
+                let new_loc = RowLoc { table: to, row: dst.len as u32 };
+                self.locs.relocate(id, new_loc);
                 let (row, moved) = super::row_move::move_row(src, dst, l.row as usize, rev);
+                debug_assert_eq!(row, new_loc.row as usize);
                 if let Some(moved) = moved {
                     self.locs.relocate(moved, l);
                 }
-                let new_loc = RowLoc { table: to, row: row as u32 };
-                self.locs.relocate(id, new_loc);
                 Some(new_loc)
             }
             (None, u32::MAX) => {

@@ -287,12 +287,12 @@ impl Table {
         }
     }
 
-    /// Revision of the newest write to component slot `s` in chunk `k` (single-row or bulk).
+    /// Revision of the newest write to component slot `s` in chunk `k` (single-row or bulk):
+    /// its tick lane's chunk revision or its bulk revision (every lane write also writes
+    /// the row's tick or stamps the chunk's bulk revision, so the lanes' own chunk
+    /// revisions are never newer, and row moves do not stamp them).
     pub fn chunk_revision(&self, s: usize, k: usize) -> u64 {
-        let slot = self.slots[s];
-        let lanes = self.columns[slot.first_lane..slot.first_lane + slot.lanes].iter();
-        let newest = lanes.map(|c| c.chunk_revision(k)).max().unwrap_or(0);
-        newest.max(self.columns[slot.tick].chunk_revision(k)).max(self.bulk[s][k])
+        self.columns[self.slots[s].tick].chunk_revision(k).max(self.bulk[s][k])
     }
 
     /// Heap bytes held.

@@ -105,6 +105,8 @@ impl WriteLog {
     /// Seals the full open segment, then drops the oldest sealed ones until the log, with a
     /// full open segment, keeps at most its capacity (or a quarter of `table_len` rows'
     /// worth, whichever is less, but not below `MIN_KEEP`).
+    #[cold]
+    #[inline(never)]
     fn seal(&mut self, table_len: usize) {
         let next = match std::mem::take(&mut self.spare) {
             v if v.capacity() >= self.segment => v,

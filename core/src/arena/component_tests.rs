@@ -1,8 +1,8 @@
 //! Unit tests of component edits through the arena.
 
 use super::*;
-use crate::components::{FieldDef, Lane};
-use crate::{ArenaConfig, ArenaError, GraftPolicy};
+use crate::components::{FieldDef, Lane, Query};
+use crate::{AncestryQuery, ArenaConfig, ArenaError, GraftPolicy};
 use glam::Vec3;
 
 fn health() -> Schema {

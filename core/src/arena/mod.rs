@@ -2,7 +2,8 @@
 //! reclamation and snapshots. The rest lives in the sibling modules: `alloc` (node
 //! allocation, checkpoints and rollback), `edit` (properties, attributes, tags, handles),
 //! `hierarchy` (reparenting and queries), `destroy`, `copy` (clone and graft), `components`
-//! (game-defined components), `memory` (the memory report), `node_data` and `rng`.
+//! (game-defined components), `component_queries` (chunk passes, ancestry queries),
+//! `memory` (the memory report), `node_data` and `rng`.
 //!
 //! Invariants kept across every public call:
 //! - parent and child links agree in both directions, and the tree has no cycle;
@@ -12,6 +13,7 @@
 //! - destroyed nodes are tombstones until the second event drain after their destruction.
 
 mod alloc;
+mod component_queries;
 mod components;
 mod copy;
 mod destroy;
@@ -22,7 +24,7 @@ mod memory;
 mod node_data;
 mod rng;
 
-pub use components::AncestryQuery;
+pub use component_queries::AncestryQuery;
 pub use copy::GraftPolicy;
 pub use edit::NodeMut;
 pub use memory::MemoryReport;

@@ -1,7 +1,8 @@
 //! Probe for `frag_iter` and `add_remove` (issue 3), robust on a loaded machine: the best of
 //! N interleaved rounds of our workload and hecs's, the same work as the criterion groups
 //! (`ecs_suite`): double `Data` over 26 archetypes × 20 rows; add `B` to 10,000 instances
-//! holding `A` (`add_component`, and `insert_pod`), then remove it.
+//! holding `A` (`add_component`, and `insert_pod`), then remove it. Arguments: rounds, then
+//! `frag`, `frag_ours` (our pass alone, for callgrind) or `add_remove` to run one part.
 use arbor_core::{Arena, Class, Query};
 use std::time::Instant;
 use wide::f32x8;
@@ -44,7 +45,7 @@ fn main() {
     let entities: Vec<hecs::Entity> = ar_world.spawn_batch((0..10_000).map(|_| (A(0.0),))).collect();
 
     for _ in 0..rounds {
-        if only.is_empty() || only == "frag" {
+        if only.is_empty() || only.starts_with("frag") {
             frag_ours = frag_ours.min(best(5, 2000, || {
                 arena.for_each_chunk_mut(&mut q, &[], &writes, |mut c| {
                     for d in c.write_blocks::<f32x8>(0) {
@@ -52,6 +53,9 @@ fn main() {
                     }
                 })
             }));
+        }
+        // `frag_ours`: our pass alone (10,000 passes per round), for instruction counts.
+        if only.is_empty() || only == "frag" {
             frag_hecs = frag_hecs.min(best(5, 2000, || {
                 for d in world.query_mut::<&mut Data>() {
                     d.0 *= 2.0;

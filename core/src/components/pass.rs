@@ -5,7 +5,9 @@
 //! holds, for one table, just the column indexes to lend and the component slots to stamp,
 //! in fixed arrays, so the pass does no re-resolution, walks no `SmallVec`s and builds each
 //! [`ChunkLanes`] from arrays. Passes asking for more lanes than a [`ChunkLanes`] holds
-//! inline have no plans and take the general path.
+//! inline have no plans and take the general path. The commonest shapes (one written lane
+//! and up to two read ones; a three-lane vector read and another written) run with their
+//! counts known at compile time ([`Fixed`]), so their passes are straight-line code.
 //!
 //! Invariant: a plan is built by [`Plan::new`] from a [`Resolved`] of its table, so its
 //! written columns are distinct from each other and from every read column, and every column
@@ -46,6 +48,48 @@ pub(super) struct Shape {
     slots: u8,
 }
 
+/// Lane and slot counts of a pass: a [`Shape`] read at run time, or [`Fixed`] counts for
+/// the commonest shapes, so their passes compile to straight-line code.
+pub(super) trait Counts: Copy {
+    fn reads(self) -> usize;
+    fn writes(self) -> usize;
+    fn slots(self) -> usize;
+}
+
+impl Counts for Shape {
+    #[inline(always)]
+    fn reads(self) -> usize {
+        self.reads.into()
+    }
+    #[inline(always)]
+    fn writes(self) -> usize {
+        self.writes.into()
+    }
+    #[inline(always)]
+    fn slots(self) -> usize {
+        self.slots.into()
+    }
+}
+
+/// Counts known at compile time.
+#[derive(Clone, Copy)]
+pub(super) struct Fixed<const R: usize, const W: usize, const S: usize>;
+
+impl<const R: usize, const W: usize, const S: usize> Counts for Fixed<R, W, S> {
+    #[inline(always)]
+    fn reads(self) -> usize {
+        R
+    }
+    #[inline(always)]
+    fn writes(self) -> usize {
+        W
+    }
+    #[inline(always)]
+    fn slots(self) -> usize {
+        S
+    }
+}
+
 impl Shape {
     /// The shape of a pass reading `reads` and writing `writes` lanes, `None` if a
     /// [`ChunkLanes`] cannot hold them inline.
@@ -83,12 +127,12 @@ impl Plan {
 
 /// Lends chunk `k` of `table` as `p` plans it, stamping its written chunks with `rev`.
 #[inline(always)]
-fn plan_lanes<'a>(table: &'a mut Table, p: &Plan, shape: Shape, k: usize, rev: u64) -> ChunkLanes<'a> {
+fn plan_lanes<'a>(table: &'a mut Table, p: &Plan, shape: impl Counts, k: usize, rev: u64) -> ChunkLanes<'a> {
     let len = table.chunk_len(k);
     let columns: &'a mut [Column] = &mut table.columns;
     let base = columns.as_mut_ptr();
     let mut writes: [&'a mut [Block]; LANES_INLINE] = Default::default();
-    for (w, &c) in writes.iter_mut().zip(&p.writes[..shape.writes as usize]) {
+    for (w, &c) in writes.iter_mut().zip(&p.writes[..shape.writes()]) {
         // SAFETY: `c < cols_end <= columns.len()` (checked by the caller for this table) and
         // `table` is borrowed exclusively for 'a; the plan's written columns are distinct from
         // each other and from every read column (module invariant), so this is the only
@@ -97,7 +141,7 @@ fn plan_lanes<'a>(table: &'a mut Table, p: &Plan, shape: Shape, k: usize, rev: u
         *w = col.pass_blocks_mut(k, rev);
     }
     let mut reads: [&'a [Block]; LANES_INLINE] = Default::default();
-    for (r, &c) in reads.iter_mut().zip(&p.reads[..shape.reads as usize]) {
+    for (r, &c) in reads.iter_mut().zip(&p.reads[..shape.reads()]) {
         // SAFETY: in bounds (as above); no written column is `c`, so only shared references
         // to column `c` exist for 'a.
         let col = unsafe { &*base.add(c as usize) };
@@ -105,8 +149,8 @@ fn plan_lanes<'a>(table: &'a mut Table, p: &Plan, shape: Shape, k: usize, rev: u
     }
     ChunkLanes {
         ids: &table.ids,
-        reads: SmallVec::from_buf_and_len(reads, shape.reads as usize),
-        writes: SmallVec::from_buf_and_len(writes, shape.writes as usize),
+        reads: SmallVec::from_buf_and_len(reads, shape.reads()),
+        writes: SmallVec::from_buf_and_len(writes, shape.writes()),
         first_row: (k * CHUNK_ROWS) as u32,
         len: len as u32,
     }
@@ -115,30 +159,46 @@ fn plan_lanes<'a>(table: &'a mut Table, p: &Plan, shape: Shape, k: usize, rev: u
 impl ComponentStore {
     /// The sequential chunk pass over planned tables (tables past the store's, on an older
     /// snapshot, are skipped): see [`for_each_chunk_mut`](Self::for_each_chunk_mut).
-    #[inline(always)]
+    #[inline]
     pub(super) fn planned_pass(
         &mut self,
         plans: &[Plan],
         shape: Shape,
         rev: u64,
-        mut f: impl FnMut(ChunkLanes<'_>),
+        f: impl FnMut(ChunkLanes<'_>),
     ) {
+        match (shape.reads, shape.writes, shape.slots) {
+            (0, 1, 1) => self.pass_with(plans, Fixed::<0, 1, 1>, rev, f),
+            (1, 1, 1) => self.pass_with(plans, Fixed::<1, 1, 1>, rev, f),
+            (2, 1, 1) => self.pass_with(plans, Fixed::<2, 1, 1>, rev, f),
+            (3, 3, 1) => self.pass_with(plans, Fixed::<3, 3, 1>, rev, f),
+            _ => self.pass_with(plans, shape, rev, f),
+        }
+    }
+
+    /// [`planned_pass`](Self::planned_pass) with counts `shape`.
+    #[inline(always)]
+    fn pass_with(&mut self, plans: &[Plan], shape: impl Counts, rev: u64, mut f: impl FnMut(ChunkLanes<'_>)) {
+        // Plans go in table order: on an older snapshot, skip those past its tables.
         let count = self.tables.len();
+        let plans = match plans.last() {
+            Some(last) if last.table as usize >= count => {
+                &plans[..plans.partition_point(|p| (p.table as usize) < count)]
+            }
+            _ => plans,
+        };
         for p in plans {
-            let t = p.table as usize;
-            if t >= count {
-                break; // Plans go in table order: the rest are past this snapshot's tables.
-            }
-            if self.tables[t].len == 0 {
-                continue;
-            }
-            let table = self.tables.make_mut(t);
+            let Some(table) = self.tables.make_mut_if(p.table as usize, |t| t.len != 0) else { continue };
             assert!(p.cols_end as usize <= table.columns.len(), "lanes planned for this table");
-            for &s in &p.slots[..shape.slots as usize] {
+            for &s in &p.slots[..shape.slots()] {
                 table.stamp_bulk(s as usize, rev);
             }
-            let chunks = table.chunk_count();
-            for k in 0..chunks {
+            if table.len <= CHUNK_ROWS {
+                // One chunk (most tables of a fragmented world).
+                f(plan_lanes(table, p, shape, 0, rev));
+                continue;
+            }
+            for k in 0..table.chunk_count() {
                 f(plan_lanes(table, p, shape, k, rev));
             }
         }

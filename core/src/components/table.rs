@@ -210,9 +210,13 @@ impl Table {
 
     /// Stamps every chunk of component slot `s` with bulk revision `rev` (a chunk pass wrote
     /// them all) and logs the whole table.
+    #[inline]
     pub fn stamp_bulk(&mut self, s: usize, rev: u64) {
         self.bulk_stamped = true;
-        self.bulk[s].iter_mut().for_each(|b| *b = rev);
+        match &mut self.bulk[s][..] {
+            [only] => *only = rev,
+            all => all.fill(rev),
+        }
         self.logs[s].push(rev, 0, self.len, self.len);
     }
 

@@ -30,6 +30,8 @@ fn best(rounds: usize, inner: usize, mut f: impl FnMut()) -> f64 {
 fn main() {
     let rounds: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(50);
     let only = std::env::args().nth(2).unwrap_or_default();
+    // Passes per timed batch (five batches per round).
+    let inner: usize = std::env::args().nth(3).and_then(|a| a.parse().ok()).unwrap_or(2000);
     let (mut frag_ours, mut frag_hecs, mut ar_ours, mut ar_hecs) = (f64::MAX, f64::MAX, f64::MAX, f64::MAX);
     let mut ar_pod = f64::MAX;
 
@@ -51,7 +53,7 @@ fn main() {
     }
     for _ in 0..rounds {
         if only.is_empty() || only.starts_with("frag") {
-            frag_ours = frag_ours.min(best(5, 2000, || {
+            frag_ours = frag_ours.min(best(5, inner, || {
                 arena.for_each_chunk_mut(&mut q, &[], &writes, |mut c| {
                     for d in c.write_blocks::<f32x8>(0) {
                         *d *= 2.0;
@@ -61,7 +63,7 @@ fn main() {
         }
         // `frag_ours`: our pass alone (10,000 passes per round), for instruction counts.
         if only.is_empty() || only == "frag" {
-            frag_hecs = frag_hecs.min(best(5, 2000, || {
+            frag_hecs = frag_hecs.min(best(5, inner, || {
                 for d in world.query_mut::<&mut Data>() {
                     d.0 *= 2.0;
                 }

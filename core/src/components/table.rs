@@ -35,8 +35,9 @@ pub(crate) struct CompSlot {
 /// One archetype table.
 ///
 /// `repr(C, align(64))`: the fields every chunk pass reads or stamps (`len`, `bulk_stamped`,
-/// `columns`, `bulk`) come first and share one cache line (the `Arc`'s counts sit on a line
-/// of their own, which passes never touch): a pass over many small tables touches fewer lines.
+/// `columns`, `bulk`, `logs`: boxed slices, as tables never change their component set)
+/// come first and fill one cache line (the `Arc`'s counts sit on a line of their own, which
+/// passes never touch): a pass over many small tables touches fewer lines.
 #[derive(Clone, Debug)]
 #[repr(C, align(64))]
 pub(crate) struct Table {
@@ -45,11 +46,11 @@ pub(crate) struct Table {
     /// this table stamps one): row moves skip the bulk bookkeeping of tables never written
     /// in bulk.
     pub bulk_stamped: bool,
-    pub columns: Vec<Column>,
+    pub columns: Box<[Column]>,
     /// Per component slot, per chunk: revision of the last bulk (whole-chunk) write.
-    pub bulk: Vec<smallvec::SmallVec<[u64; 1]>>,
+    pub bulk: Box<[smallvec::SmallVec<[u64; 1]>]>,
     /// Per component slot: the rows written at each recent revision.
-    pub logs: Vec<WriteLog>,
+    pub logs: Box<[WriteLog]>,
     pub components: Box<[ComponentId]>,
     pub slots: Vec<CompSlot>,
     pub ids: Column,
@@ -71,9 +72,10 @@ impl Table {
             columns.push(Column::new(LaneKind::W64));
             slots.push(CompSlot { id: c, first_lane, lanes: info.lane_kinds.len(), tick });
         }
-        let bulk = vec![smallvec::SmallVec::new(); slots.len()];
-        let logs = vec![WriteLog::new(log_capacity); slots.len()];
+        let bulk = vec![smallvec::SmallVec::new(); slots.len()].into_boxed_slice();
+        let logs = vec![WriteLog::new(log_capacity); slots.len()].into_boxed_slice();
         let ids = Column::new(LaneKind::W64);
+        let columns = columns.into_boxed_slice();
         Table { components, slots, ids, columns, bulk, bulk_stamped: false, logs, len: 0, edges: Vec::new() }
     }
 

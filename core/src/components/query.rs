@@ -223,6 +223,20 @@ impl Query {
     /// The matching tables of `store` with `reads` / `writes` resolved in each, resolving
     /// only tables that are new or lanes that changed since the last pass; with the pass's
     /// shape and plans if it has them (plans may run past `store`'s tables).
+    /// Whether the plans of the last pass hold for this one: same store, no new tables, the
+    /// same lanes (what every pass over an unchanged world checks, kept short).
+    #[inline]
+    fn plans_current(&self, store: &ComponentStore, reads: &[Lane], writes: &[Lane]) -> bool {
+        self.lanes.as_ref().is_some_and(|cache| {
+            cache.shape.is_some()
+                && self.uid == store.uid
+                && self.seen == store.tables.len()
+                && cache.resolved.len() == self.tables.len()
+                && cache.reads.as_slice() == reads
+                && cache.writes.as_slice() == writes
+        })
+    }
+
     fn resolved(
         &mut self,
         store: &ComponentStore,
@@ -427,13 +441,28 @@ impl ComponentStore {
         reads: &[Lane],
         writes: &[Lane],
         rev: u64,
+        f: impl FnMut(ChunkLanes<'_>),
+    ) {
+        if !query.plans_current(self, reads, writes) {
+            let (tables, resolved, plans) = query.resolved(self, reads, writes);
+            if plans.is_none() {
+                self.resolved_pass(tables, resolved, rev, f);
+                return;
+            }
+        }
+        let cache = query.lanes.as_ref().expect("resolved");
+        let shape = cache.shape.expect("a pass with plans");
+        self.planned_pass(&cache.plans, shape, rev, f);
+    }
+
+    /// [`for_each_chunk_mut`](Self::for_each_chunk_mut) for a pass without plans.
+    fn resolved_pass(
+        &mut self,
+        tables: &[u32],
+        resolved: &[Option<Resolved>],
+        rev: u64,
         mut f: impl FnMut(ChunkLanes<'_>),
     ) {
-        let (tables, resolved, plans) = query.resolved(self, reads, writes);
-        if let Some((shape, plans)) = plans {
-            self.planned_pass(plans, shape, rev, f);
-            return;
-        }
         for (&t, r) in tables.iter().zip(resolved) {
             let Some(r) = r else { continue };
             if self.tables[t as usize].len == 0 {

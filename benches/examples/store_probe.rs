@@ -1,7 +1,9 @@
 //! Probe for `frag_iter` and `add_remove` (issue 3), robust on a loaded machine: the best of
 //! N interleaved rounds of our workload and hecs's, the same work as the criterion groups
 //! (`ecs_suite`): double `Data` over 26 archetypes × 20 rows; add `B` to 10,000 instances
-//! holding `A` (`add_component`, and `insert_pod`), then remove it.
+//! holding `A` (`add_component`, and `insert_pod`), then remove it. Arguments: rounds, then
+//! `frag`, `frag_ours` (our pass alone, for callgrind) or `add_remove` to run one part, or
+//! `simple` for `simple_iter` alone (ours: `position += velocity` over 10,000 rows).
 use arbor_core::{Arena, Class, Query};
 use std::time::Instant;
 use wide::f32x8;
@@ -28,6 +30,8 @@ fn best(rounds: usize, inner: usize, mut f: impl FnMut()) -> f64 {
 fn main() {
     let rounds: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(50);
     let only = std::env::args().nth(2).unwrap_or_default();
+    // Passes per timed batch (five batches per round).
+    let inner: usize = std::env::args().nth(3).and_then(|a| a.parse().ok()).unwrap_or(2000);
     let (mut frag_ours, mut frag_hecs, mut ar_ours, mut ar_hecs) = (f64::MAX, f64::MAX, f64::MAX, f64::MAX);
     let mut ar_pod = f64::MAX;
 
@@ -43,16 +47,23 @@ fn main() {
     let mut ar_world = hecs::World::new();
     let entities: Vec<hecs::Entity> = ar_world.spawn_batch((0..10_000).map(|_| (A(0.0),))).collect();
 
+    if only == "simple" {
+        simple_iter(rounds);
+        return;
+    }
     for _ in 0..rounds {
-        if only.is_empty() || only == "frag" {
-            frag_ours = frag_ours.min(best(5, 2000, || {
+        if only.is_empty() || only.starts_with("frag") {
+            frag_ours = frag_ours.min(best(5, inner, || {
                 arena.for_each_chunk_mut(&mut q, &[], &writes, |mut c| {
                     for d in c.write_blocks::<f32x8>(0) {
                         *d *= 2.0;
                     }
                 })
             }));
-            frag_hecs = frag_hecs.min(best(5, 2000, || {
+        }
+        // `frag_ours`: our pass alone (10,000 passes per round), for instruction counts.
+        if only.is_empty() || only == "frag" {
+            frag_hecs = frag_hecs.min(best(5, inner, || {
                 for d in world.query_mut::<&mut Data>() {
                     d.0 *= 2.0;
                 }
@@ -96,4 +107,30 @@ fn main() {
         ar_hecs * 1e3,
         ar_hecs / ar_ours
     );
+}
+
+/// `simple_iter`'s pass (ours), best of `rounds` rounds of 100 passes.
+fn simple_iter(rounds: usize) {
+    let (mut arena, [_, pos, _, vel]) = arbor_four();
+    arena.spawn_batch(Class::Folder, "E", None, (0..10_000).map(|_| four())).unwrap();
+    let mut q = Query::new(&[pos, vel]);
+    let lanes = |c, n: u16| {
+        let first = arena.components().lane(c, "Value").unwrap();
+        (0..n).map(|k| first.offset(k)).collect::<Vec<_>>()
+    };
+    let (reads, writes) = (lanes(vel, 3), lanes(pos, 3));
+    let mut ours = f64::MAX;
+    for _ in 0..rounds {
+        ours = ours.min(best(1, 100, || {
+            arena.for_each_chunk_mut(&mut q, &reads, &writes, |mut c| {
+                let (vel, mut pos) = c.split_blocks::<f32x8>();
+                for (p, v) in pos.iter_mut().zip(&vel) {
+                    for (p, v) in p.iter_mut().zip(v.iter()) {
+                        *p += *v;
+                    }
+                }
+            })
+        }));
+    }
+    println!("best of {rounds}: simple_iter ours {:.3} us", ours * 1e6);
 }

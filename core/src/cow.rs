@@ -130,6 +130,17 @@ impl<T: Clone> CowVec<T> {
         own(item, tag, epoch)
     }
 
+    /// Item `i` made private to this vector if `want` accepts it (left shared otherwise).
+    #[inline(always)]
+    pub fn make_mut_if(&mut self, i: usize, want: impl FnOnce(&T) -> bool) -> Option<&mut T> {
+        let epoch = *self.epoch.get_mut();
+        let item = &mut self.items[i];
+        if !want(item) {
+            return None;
+        }
+        Some(own(item, &mut self.tags[i], epoch))
+    }
+
     /// Items `a` and `b` both made private, at once (`a != b`).
     pub fn make_mut_pair(&mut self, a: usize, b: usize) -> (&mut T, &mut T) {
         assert_ne!(a, b, "one item cannot be borrowed twice");

@@ -542,3 +542,54 @@ fn chunk_passes_hand_out_lanes_in_request_order() {
         );
     }
 }
+
+#[test]
+fn planned_passes_copy_shared_chunks_stamp_every_chunk_and_skip_tables_past_a_snapshot() {
+    let mut arena = Arena::new();
+    let pos = arena.register_pod::<Position>().unwrap();
+    let vel = arena.register_pod::<Velocity>().unwrap();
+    let big = arena
+        .spawn_batch(Class::Part, "P", None, (0..2500).map(|i| (Position { p: [i as f32; 3] },)))
+        .unwrap();
+    let old = arena.components.clone();
+    let snap = arena.snapshot();
+    let x = arena.components().lane(pos, "Value").unwrap();
+    let mut q = Query::new(&[pos]);
+    // One written lane (a fixed shape), then two written lanes of two components (run-time counts).
+    let before = arena.revisions().global;
+    arena.for_each_chunk_mut(&mut q, &[], &[x], |mut c| c.write::<f32>(0).iter_mut().for_each(|v| *v += 1.0));
+    assert_eq!(arena.components().get_pod::<Position>(big[2400]).unwrap().p, [2401.0, 2400.0, 2400.0]);
+    assert_eq!(snap.components().get_pod::<Position>(big[2400]).unwrap().p, [2400.0; 3], "snapshot kept");
+    let (was, now) = (&old.tables[0], &arena.components.tables[0]);
+    let lane = now.slots[0].first_lane;
+    assert!((0..3).all(|k| !was.columns[lane].shares_chunk(&now.columns[lane], k)), "every chunk copied");
+    assert!((0..3).all(|k| was.columns[lane + 1].shares_chunk(&now.columns[lane + 1], k)), "y untouched");
+    assert_eq!(arena.components().changed_since(&mut q, pos, before).len(), 2500);
+    let both = arena.spawn_batch(
+        Class::Part,
+        "B",
+        None,
+        (0..3).map(|_| (Position { p: [0.0; 3] }, Velocity { v: [1.0; 3] })),
+    );
+    let both = both.unwrap();
+    let v = arena.components().lane(vel, "Value").unwrap();
+    let mut q2 = Query::new(&[pos, vel]);
+    arena.for_each_chunk_mut(&mut q2, &[], &[x.offset(2), v], |mut c| {
+        c.write::<f32>(0).fill(5.0);
+        c.write::<f32>(1).fill(6.0);
+    });
+    assert_eq!(arena.components().get_pod::<Position>(both[1]).unwrap().p, [0.0, 0.0, 5.0]);
+    assert_eq!(arena.components().get_pod::<Velocity>(both[1]).unwrap().v, [6.0, 1.0, 1.0]);
+    // A store from before the second table: the query's plans past its tables are skipped.
+    let mut rows = 0;
+    arena.for_each_chunk_mut(&mut q, &[], &[x], |c| rows += c.len());
+    assert_eq!(rows, 2503);
+    let mut older = old;
+    older.for_each_chunk_mut(&mut q, &[], &[x], 99, |mut c| {
+        rows += c.len();
+        c.write::<f32>(0).iter_mut().for_each(|v| *v += 1.0);
+    });
+    assert_eq!(rows, 2503 + 2500);
+    assert_eq!(older.get_pod::<Position>(big[7]).unwrap().p, [8.0, 7.0, 7.0], "only its own copy written");
+    assert_eq!(snap.components().get_pod::<Position>(big[7]).unwrap().p, [7.0; 3]);
+}

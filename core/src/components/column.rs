@@ -382,6 +382,19 @@ impl Column {
         }
     }
 
+    /// Chunk `k`'s blocks for writing in a chunk pass, stamped `rev` (empty for a string lane):
+    /// [`blocks_mut`](Self::blocks_mut) for a chunk that exists.
+    #[inline(always)]
+    pub fn pass_blocks_mut(&mut self, k: usize, rev: u64) -> &mut [Block] {
+        let chunk = self.chunks.make_mut(k);
+        chunk.revision = rev;
+        chunk.bulk = rev;
+        match &mut chunk.data {
+            ChunkData::Words(blocks) => blocks,
+            ChunkData::Strs(_) => &mut [],
+        }
+    }
+
     /// Every chunk's blocks for writing, each stamped `rev` (string lanes yield nothing).
     pub fn all_blocks_mut(&mut self, rev: u64) -> impl Iterator<Item = &mut [Block]> + '_ {
         self.chunks.iter_mut().filter_map(move |chunk| {

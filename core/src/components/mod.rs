@@ -6,6 +6,7 @@
 //!   a revision; `row_move`: moving a row between two tables (adding or removing a
 //!   component) in one pass over both;
 //! - `locs`: where each instance's row is, in id-indexed copy-on-write pages;
+//! - `pass`: compact per-table plans that sequential chunk passes follow;
 //! - `writelog`: per table and component, the rows written at each recent revision, so
 //!   change detection visits only them;
 //! - [`ComponentStore`]: tables, row locations and schemas, shared by snapshots;
@@ -21,6 +22,7 @@ mod changes;
 mod chunk_lanes;
 mod column;
 mod locs;
+mod pass;
 mod pod;
 mod query;
 mod row_move;

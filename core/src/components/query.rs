@@ -8,6 +8,7 @@
 
 use super::chunk_lanes::{ChunkLanes, LANES_INLINE, WideLanes};
 use super::column::{Block, CHUNK_ROWS, Column};
+use super::pass::{Plan, Planned, Shape};
 use super::schema::{ComponentId, FieldType, LaneKind, SchemaRegistry};
 use super::store::ComponentStore;
 use super::table::Table;
@@ -33,6 +34,10 @@ struct LaneCache {
     reads: SmallVec<[Lane; 8]>,
     writes: SmallVec<[Lane; 8]>,
     resolved: Vec<Option<Resolved>>,
+    /// The pass's shape if [`ChunkLanes`] holds its lanes inline; then one plan per table
+    /// resolved so far in which the lanes resolved (in table order).
+    shape: Option<Shape>,
+    plans: Vec<Plan>,
 }
 
 impl Query {
@@ -65,7 +70,10 @@ impl Query {
                 self.tables.push(t as u32);
             }
         }
-        self.seen = self.seen.max(store.tables.len());
+        if self.seen <= store.tables.len() {
+            self.seen = store.tables.len();
+            return &self.tables;
+        }
         // An older snapshot of the same store holds a prefix of its tables: lend only those.
         let n = self.tables.partition_point(|&t| (t as usize) < store.tables.len());
         &self.tables[..n]
@@ -134,14 +142,14 @@ impl<'a> ChunkView<'a> {
 /// Where requested lanes sit in one table: the columns touched, in column order, each with
 /// the request slot it fills; and the component slots written.
 #[derive(Clone, Debug)]
-struct Resolved {
+pub(super) struct Resolved {
     roles: SmallVec<[(usize, Role); 8]>,
     /// The read columns, in request order.
-    read_cols: SmallVec<[usize; 4]>,
+    pub read_cols: SmallVec<[usize; 4]>,
     /// The written columns, in request order (distinct from each other and from every read
     /// column: [`resolve`] refuses anything else).
-    write_cols: SmallVec<[usize; 4]>,
-    written_slots: SmallVec<[usize; 4]>,
+    pub write_cols: SmallVec<[usize; 4]>,
+    pub written_slots: SmallVec<[usize; 4]>,
     /// The requested lanes holding 64-bit words, for splitting chunks by rows.
     wide_lanes: Option<WideLanes>,
 }
@@ -213,24 +221,50 @@ fn resolve(table: &Table, registry: &SchemaRegistry, reads: &[Lane], writes: &[L
 
 impl Query {
     /// The matching tables of `store` with `reads` / `writes` resolved in each, resolving
-    /// only tables that are new or lanes that changed since the last pass.
+    /// only tables that are new or lanes that changed since the last pass; with the pass's
+    /// shape and plans if it has them (plans may run past `store`'s tables).
+    /// Whether the plans of the last pass hold for this one: same store, no new tables, the
+    /// same lanes (what every pass over an unchanged world checks, kept short).
+    #[inline]
+    fn plans_current(&self, store: &ComponentStore, reads: &[Lane], writes: &[Lane]) -> bool {
+        self.lanes.as_ref().is_some_and(|cache| {
+            cache.shape.is_some()
+                && self.uid == store.uid
+                && self.seen == store.tables.len()
+                && cache.resolved.len() == self.tables.len()
+                && cache.reads.as_slice() == reads
+                && cache.writes.as_slice() == writes
+        })
+    }
+
     fn resolved(
         &mut self,
         store: &ComponentStore,
         reads: &[Lane],
         writes: &[Lane],
-    ) -> (&[u32], &[Option<Resolved>]) {
+    ) -> (&[u32], &[Option<Resolved>], Planned<'_>) {
         // On an older snapshot the store holds only a prefix of the cached tables.
         let n = self.tables(store).len();
         let stale = self.lanes.as_ref().is_none_or(|c| c.reads[..] != *reads || c.writes[..] != *writes);
         if stale {
-            self.lanes = Some(LaneCache { reads: reads.into(), writes: writes.into(), resolved: Vec::new() });
+            self.lanes = Some(LaneCache {
+                reads: reads.into(),
+                writes: writes.into(),
+                resolved: Vec::new(),
+                shape: Shape::new(reads.len(), writes.len()),
+                plans: Vec::new(),
+            });
         }
         let cache = self.lanes.as_mut().expect("just ensured");
         for &t in self.tables.get(cache.resolved.len()..n).unwrap_or_default() {
-            cache.resolved.push(resolve(&store.tables[t as usize], &store.registry, reads, writes));
+            let r = resolve(&store.tables[t as usize], &store.registry, reads, writes);
+            if let (Some(shape), Some(r)) = (cache.shape.as_mut(), &r) {
+                cache.plans.push(Plan::new(t, r, shape));
+            }
+            cache.resolved.push(r);
         }
-        (&self.tables[..n], &cache.resolved[..n])
+        let plans = cache.shape.map(|shape| (shape, &cache.plans[..]));
+        (&self.tables[..n], &cache.resolved[..n], plans)
     }
 }
 
@@ -407,9 +441,28 @@ impl ComponentStore {
         reads: &[Lane],
         writes: &[Lane],
         rev: u64,
+        f: impl FnMut(ChunkLanes<'_>),
+    ) {
+        if !query.plans_current(self, reads, writes) {
+            let (tables, resolved, plans) = query.resolved(self, reads, writes);
+            if plans.is_none() {
+                self.resolved_pass(tables, resolved, rev, f);
+                return;
+            }
+        }
+        let cache = query.lanes.as_ref().expect("resolved");
+        let shape = cache.shape.expect("a pass with plans");
+        self.planned_pass(&cache.plans, shape, rev, f);
+    }
+
+    /// [`for_each_chunk_mut`](Self::for_each_chunk_mut) for a pass without plans.
+    fn resolved_pass(
+        &mut self,
+        tables: &[u32],
+        resolved: &[Option<Resolved>],
+        rev: u64,
         mut f: impl FnMut(ChunkLanes<'_>),
     ) {
-        let (tables, resolved) = query.resolved(self, reads, writes);
         for (&t, r) in tables.iter().zip(resolved) {
             let Some(r) = r else { continue };
             if self.tables[t as usize].len == 0 {
@@ -437,7 +490,7 @@ impl ComponentStore {
         rev: u64,
         f: impl Fn(ChunkLanes<'_>) + Sync + Send,
     ) {
-        let (tables, resolved) = query.resolved(self, reads, writes);
+        let (tables, resolved, _) = query.resolved(self, reads, writes);
         let mut wanted: Vec<Option<&Resolved>> = vec![None; self.tables.len()];
         for (&t, r) in tables.iter().zip(resolved) {
             wanted[t as usize] = r.as_ref().filter(|_| self.tables[t as usize].len > 0);

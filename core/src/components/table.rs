@@ -33,21 +33,27 @@ pub(crate) struct CompSlot {
 }
 
 /// One archetype table.
+///
+/// `repr(C, align(64))`: the fields every chunk pass reads or stamps (`len`, `bulk_stamped`,
+/// `columns`, `bulk`, `logs`: boxed slices, as tables never change their component set)
+/// come first and fill one cache line (the `Arc`'s counts sit on a line of their own, which
+/// passes never touch): a pass over many small tables touches fewer lines.
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub(crate) struct Table {
-    pub components: Box<[ComponentId]>,
-    pub slots: Vec<CompSlot>,
-    pub ids: Column,
-    pub columns: Vec<Column>,
-    /// Per component slot, per chunk: revision of the last bulk (whole-chunk) write.
-    pub bulk: Vec<Vec<u64>>,
+    pub len: usize,
     /// Whether any `bulk` revision may be nonzero (false until the first chunk pass over
     /// this table stamps one): row moves skip the bulk bookkeeping of tables never written
     /// in bulk.
     pub bulk_stamped: bool,
+    pub columns: Box<[Column]>,
+    /// Per component slot, per chunk: revision of the last bulk (whole-chunk) write.
+    pub bulk: Box<[smallvec::SmallVec<[u64; 1]>]>,
     /// Per component slot: the rows written at each recent revision.
-    pub logs: Vec<WriteLog>,
-    pub len: usize,
+    pub logs: Box<[WriteLog]>,
+    pub components: Box<[ComponentId]>,
+    pub slots: Vec<CompSlot>,
+    pub ids: Column,
     /// Cached transitions: (component, added?) → destination table.
     pub edges: Vec<(ComponentId, bool, u32)>,
 }
@@ -66,9 +72,10 @@ impl Table {
             columns.push(Column::new(LaneKind::W64));
             slots.push(CompSlot { id: c, first_lane, lanes: info.lane_kinds.len(), tick });
         }
-        let bulk = vec![Vec::new(); slots.len()];
-        let logs = vec![WriteLog::new(log_capacity); slots.len()];
+        let bulk = vec![smallvec::SmallVec::new(); slots.len()].into_boxed_slice();
+        let logs = vec![WriteLog::new(log_capacity); slots.len()].into_boxed_slice();
         let ids = Column::new(LaneKind::W64);
+        let columns = columns.into_boxed_slice();
         Table { components, slots, ids, columns, bulk, bulk_stamped: false, logs, len: 0, edges: Vec::new() }
     }
 
@@ -210,9 +217,13 @@ impl Table {
 
     /// Stamps every chunk of component slot `s` with bulk revision `rev` (a chunk pass wrote
     /// them all) and logs the whole table.
+    #[inline]
     pub fn stamp_bulk(&mut self, s: usize, rev: u64) {
         self.bulk_stamped = true;
-        self.bulk[s].iter_mut().for_each(|b| *b = rev);
+        match &mut self.bulk[s][..] {
+            [only] => *only = rev,
+            all => all.fill(rev),
+        }
         self.logs[s].push(rev, 0, self.len, self.len);
     }
 

@@ -42,18 +42,22 @@ pub(crate) struct Entry {
 }
 
 /// A bounded, segmented write log (see the module docs).
+///
+/// `repr(C, align(64))`: what a push reads and writes (the open segment, `last`, `segment`)
+/// and `horizon` share the first cache line, so stamping a table touches one line per log.
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub(crate) struct WriteLog {
-    sealed: VecDeque<Arc<Vec<Entry>>>,
-    sealed_len: usize,
     open: Vec<Entry>,
-    /// Entries per segment.
-    segment: usize,
-    capacity: usize,
-    /// Newest revision whose entries were dropped (0: none).
-    horizon: u64,
     /// Revision of the newest entry ever pushed.
     last: u64,
+    /// Entries per segment.
+    segment: usize,
+    /// Newest revision whose entries were dropped (0: none).
+    horizon: u64,
+    sealed_len: usize,
+    capacity: usize,
+    sealed: VecDeque<Arc<Vec<Entry>>>,
     /// A dropped segment's buffer (empty), reused for the next open segment.
     spare: Vec<Entry>,
 }

@@ -1,0 +1,206 @@
+//! Compact per-table plans for sequential chunk passes
+//! ([`for_each_chunk_mut`](super::ComponentStore::for_each_chunk_mut)).
+//!
+//! A pass over many small tables spends most of its time per table, not per row: a plan
+//! holds, for one table, just the column indexes to lend and the component slots to stamp,
+//! in fixed arrays, so the pass does no re-resolution, walks no `SmallVec`s and builds each
+//! [`ChunkLanes`] from arrays. Passes asking for more lanes than a [`ChunkLanes`] holds
+//! inline have no plans and take the general path. The commonest shapes (one written lane
+//! and up to two read ones; a three-lane vector read and another written) run with their
+//! counts known at compile time ([`Fixed`]), so their passes are straight-line code.
+//!
+//! Invariant: a plan is built by [`Plan::new`] from a [`Resolved`] of its table, so its
+//! written columns are distinct from each other and from every read column, and every column
+//! it names is below `cols_end`, which the pass checks against the table's column count once
+//! per table (tables never change their columns).
+
+use super::chunk_lanes::{ChunkLanes, LANES_INLINE};
+use super::column::{Block, CHUNK_ROWS, Column};
+use super::query::Resolved;
+use super::store::ComponentStore;
+use super::table::Table;
+use smallvec::SmallVec;
+
+/// The columns and slots one table lends and stamps in a pass (see the module docs).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Plan {
+    /// The table's index in the store.
+    pub table: u32,
+    /// One past the highest column named below.
+    cols_end: u32,
+    /// Read columns, in request order (the first `Shape::reads`).
+    reads: [u32; LANES_INLINE],
+    /// Written columns, in request order (the first `Shape::writes`).
+    writes: [u32; LANES_INLINE],
+    /// Written component slots (the first `Shape::slots`).
+    slots: [u32; LANES_INLINE],
+}
+
+/// A pass's shape and plans, if it has them.
+pub(super) type Planned<'a> = Option<(Shape, &'a [Plan])>;
+
+/// How many lanes a pass reads and writes, and how many components it writes (the same in
+/// every table the pass resolves in).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Shape {
+    reads: u8,
+    writes: u8,
+    slots: u8,
+}
+
+/// Lane and slot counts of a pass: a [`Shape`] read at run time, or [`Fixed`] counts for
+/// the commonest shapes, so their passes compile to straight-line code.
+pub(super) trait Counts: Copy {
+    fn reads(self) -> usize;
+    fn writes(self) -> usize;
+    fn slots(self) -> usize;
+}
+
+impl Counts for Shape {
+    #[inline(always)]
+    fn reads(self) -> usize {
+        self.reads.into()
+    }
+    #[inline(always)]
+    fn writes(self) -> usize {
+        self.writes.into()
+    }
+    #[inline(always)]
+    fn slots(self) -> usize {
+        self.slots.into()
+    }
+}
+
+/// Counts known at compile time.
+#[derive(Clone, Copy)]
+pub(super) struct Fixed<const R: usize, const W: usize, const S: usize>;
+
+impl<const R: usize, const W: usize, const S: usize> Counts for Fixed<R, W, S> {
+    #[inline(always)]
+    fn reads(self) -> usize {
+        R
+    }
+    #[inline(always)]
+    fn writes(self) -> usize {
+        W
+    }
+    #[inline(always)]
+    fn slots(self) -> usize {
+        S
+    }
+}
+
+impl Shape {
+    /// The shape of a pass reading `reads` and writing `writes` lanes, `None` if a
+    /// [`ChunkLanes`] cannot hold them inline.
+    pub fn new(reads: usize, writes: usize) -> Option<Self> {
+        (reads <= LANES_INLINE && writes <= LANES_INLINE).then_some(Shape {
+            reads: reads as u8,
+            writes: writes as u8,
+            slots: 0,
+        })
+    }
+}
+
+impl Plan {
+    /// The plan of table `table` for `r` (resolved for it), and the number of slots it writes.
+    pub fn new(table: u32, r: &Resolved, shape: &mut Shape) -> Self {
+        let fill = |from: &[usize]| {
+            let mut out = [0u32; LANES_INLINE];
+            for (o, &c) in out.iter_mut().zip(from) {
+                *o = c as u32;
+            }
+            out
+        };
+        debug_assert_eq!((r.read_cols.len(), r.write_cols.len()), (shape.reads.into(), shape.writes.into()));
+        shape.slots = r.written_slots.len() as u8;
+        let cols_end = r.read_cols.iter().chain(&r.write_cols).map(|&c| c + 1).max().unwrap_or(0);
+        Plan {
+            table,
+            cols_end: cols_end as u32,
+            reads: fill(&r.read_cols),
+            writes: fill(&r.write_cols),
+            slots: fill(&r.written_slots),
+        }
+    }
+}
+
+/// Lends chunk `k` of `table` as `p` plans it, stamping its written chunks with `rev`.
+#[inline(always)]
+fn plan_lanes<'a>(table: &'a mut Table, p: &Plan, shape: impl Counts, k: usize, rev: u64) -> ChunkLanes<'a> {
+    let len = table.chunk_len(k);
+    let columns: &'a mut [Column] = &mut table.columns;
+    let base = columns.as_mut_ptr();
+    let mut writes: [&'a mut [Block]; LANES_INLINE] = Default::default();
+    for (w, &c) in writes.iter_mut().zip(&p.writes[..shape.writes()]) {
+        // SAFETY: `c < cols_end <= columns.len()` (checked by the caller for this table) and
+        // `table` is borrowed exclusively for 'a; the plan's written columns are distinct from
+        // each other and from every read column (module invariant), so this is the only
+        // reference to column `c`.
+        let col = unsafe { &mut *base.add(c as usize) };
+        *w = col.pass_blocks_mut(k, rev);
+    }
+    let mut reads: [&'a [Block]; LANES_INLINE] = Default::default();
+    for (r, &c) in reads.iter_mut().zip(&p.reads[..shape.reads()]) {
+        // SAFETY: in bounds (as above); no written column is `c`, so only shared references
+        // to column `c` exist for 'a.
+        let col = unsafe { &*base.add(c as usize) };
+        *r = col.blocks(k);
+    }
+    ChunkLanes {
+        ids: &table.ids,
+        reads: SmallVec::from_buf_and_len(reads, shape.reads()),
+        writes: SmallVec::from_buf_and_len(writes, shape.writes()),
+        first_row: (k * CHUNK_ROWS) as u32,
+        len: len as u32,
+    }
+}
+
+impl ComponentStore {
+    /// The sequential chunk pass over planned tables (tables past the store's, on an older
+    /// snapshot, are skipped): see [`for_each_chunk_mut`](Self::for_each_chunk_mut).
+    #[inline]
+    pub(super) fn planned_pass(
+        &mut self,
+        plans: &[Plan],
+        shape: Shape,
+        rev: u64,
+        f: impl FnMut(ChunkLanes<'_>),
+    ) {
+        match (shape.reads, shape.writes, shape.slots) {
+            (0, 1, 1) => self.pass_with(plans, Fixed::<0, 1, 1>, rev, f),
+            (1, 1, 1) => self.pass_with(plans, Fixed::<1, 1, 1>, rev, f),
+            (2, 1, 1) => self.pass_with(plans, Fixed::<2, 1, 1>, rev, f),
+            (3, 3, 1) => self.pass_with(plans, Fixed::<3, 3, 1>, rev, f),
+            _ => self.pass_with(plans, shape, rev, f),
+        }
+    }
+
+    /// [`planned_pass`](Self::planned_pass) with counts `shape`.
+    #[inline(always)]
+    fn pass_with(&mut self, plans: &[Plan], shape: impl Counts, rev: u64, mut f: impl FnMut(ChunkLanes<'_>)) {
+        // Plans go in table order: on an older snapshot, skip those past its tables.
+        let count = self.tables.len();
+        let plans = match plans.last() {
+            Some(last) if last.table as usize >= count => {
+                &plans[..plans.partition_point(|p| (p.table as usize) < count)]
+            }
+            _ => plans,
+        };
+        for p in plans {
+            let Some(table) = self.tables.make_mut_if(p.table as usize, |t| t.len != 0) else { continue };
+            assert!(p.cols_end as usize <= table.columns.len(), "lanes planned for this table");
+            for &s in &p.slots[..shape.slots()] {
+                table.stamp_bulk(s as usize, rev);
+            }
+            if table.len <= CHUNK_ROWS {
+                // One chunk (most tables of a fragmented world).
+                f(plan_lanes(table, p, shape, 0, rev));
+                continue;
+            }
+            for k in 0..table.chunk_count() {
+                f(plan_lanes(table, p, shape, k, rev));
+            }
+        }
+    }
+}

@@ -16,6 +16,7 @@
 
 use super::PoseCell;
 use arbor_core::LocalTransform;
+use std::ops::{Add, Mul, Sub};
 use wide::f32x4;
 
 /// A world transform as seven floats: position x, y, z, then rotation x, y, z, w.
@@ -39,34 +40,34 @@ impl Frame {
     /// The frame of `pose`.
     #[inline(always)]
     pub fn new(pose: Pose) -> Self {
-        let one = 1.0;
         let [_, _, _, x, y, z, w] = pose;
-        let (x2, y2, z2) = (x + x, y + y, z + z);
-        let (xx, xy, xz) = (x * x2, x * y2, x * z2);
-        let (yy, yz, zz) = (y * y2, y * z2, z * z2);
-        let (wx, wy, wz) = (w * x2, w * y2, w * z2);
-        let m = [
-            one - (yy + zz),
-            xy - wz,
-            xz + wy,
-            xy + wz,
-            one - (xx + zz),
-            yz - wx,
-            xz - wy,
-            yz + wx,
-            one - (xx + yy),
-        ];
-        Self { pose, m }
+        Self { pose, m: rotation_matrix(1.0, [x, y, z, w]) }
     }
 }
 
-/// `parent ∘ local`: `local` and the result are `[px, py, pz, qx, qy, qz, qw]`.
+/// Lane arithmetic shared by the scalar path (`f32`) and the four-roots path (`f32x4`, one
+/// root per lane), so both run the very same operations in the same order.
+pub(crate) trait Lanes: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {}
+
+impl<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>> Lanes for T {}
+
+/// The row-major rotation matrix of the unit quaternion `[x, y, z, w]` (`one` is 1 in
+/// every lane).
 #[inline(always)]
-pub(crate) fn compose(parent: &Frame, local: Pose) -> Pose {
-    let m = &parent.m;
-    let p = &parent.pose;
+pub(crate) fn rotation_matrix<T: Lanes>(one: T, [x, y, z, w]: [T; 4]) -> [T; 9] {
+    let (x2, y2, z2) = (x + x, y + y, z + z);
+    let (xx, xy, xz) = (x * x2, x * y2, x * z2);
+    let (yy, yz, zz) = (y * y2, y * z2, z * z2);
+    let (wx, wy, wz) = (w * x2, w * y2, w * z2);
+    [one - (yy + zz), xy - wz, xz + wy, xy + wz, one - (xx + zz), yz - wx, xz - wy, yz + wx, one - (xx + yy)]
+}
+
+/// `parent ∘ local` term by term: the parent's rotation matrix `m`, position `p` and
+/// rotation `b` (`[x, y, z, w]`) applied to `local` (`[px, py, pz, qx, qy, qz, qw]`).
+#[inline(always)]
+pub(crate) fn compose_terms<T: Lanes>(m: &[T; 9], p: [T; 3], b: [T; 4], local: [T; 7]) -> [T; 7] {
     let [lx, ly, lz, ax, ay, az, aw] = local;
-    let (bx, by, bz, bw) = (p[3], p[4], p[5], p[6]);
+    let [bx, by, bz, bw] = b;
     [
         m[0] * lx + m[1] * ly + m[2] * lz + p[0],
         m[3] * lx + m[4] * ly + m[5] * lz + p[1],
@@ -76,6 +77,13 @@ pub(crate) fn compose(parent: &Frame, local: Pose) -> Pose {
         bw * az + bx * ay - by * ax + bz * aw,
         bw * aw - bx * ax - by * ay - bz * az,
     ]
+}
+
+/// `parent ∘ local`: `local` and the result are `[px, py, pz, qx, qy, qz, qw]`.
+#[inline(always)]
+pub(crate) fn compose(parent: &Frame, local: Pose) -> Pose {
+    let p = &parent.pose;
+    compose_terms(&parent.m, [p[0], p[1], p[2]], [p[3], p[4], p[5], p[6]], local)
 }
 
 /// A parent's frame as four-lane columns, for composing one child at a time with `f32x4`:

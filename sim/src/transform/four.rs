@@ -14,6 +14,7 @@
 //! [`compose`]: super::compose::compose
 
 use super::PoseCell;
+use super::compose::{compose_terms, rotation_matrix};
 use arbor_core::LocalTransform;
 use wide::f32x4;
 
@@ -107,22 +108,7 @@ impl Frames {
         let p = parents.map(halves);
         let [px, py, pz, x] = transpose([p[0].0, p[1].0, p[2].0, p[3].0]);
         let [y, z, w, _] = transpose([p[0].1, p[1].1, p[2].1, p[3].1]);
-        let one = f32x4::splat(1.0);
-        let (x2, y2, z2) = (x + x, y + y, z + z);
-        let (xx, xy, xz) = (x * x2, x * y2, x * z2);
-        let (yy, yz, zz) = (y * y2, y * z2, z * z2);
-        let (wx, wy, wz) = (w * x2, w * y2, w * z2);
-        let m = [
-            one - (yy + zz),
-            xy - wz,
-            xz + wy,
-            xy + wz,
-            one - (xx + zz),
-            yz - wx,
-            xz - wy,
-            yz + wx,
-            one - (xx + yy),
-        ];
+        let m = rotation_matrix(f32x4::splat(1.0), [x, y, z, w]);
         Self { m, p: [px, py, pz], b: [x, y, z, w] }
     }
 
@@ -130,18 +116,7 @@ impl Frames {
     /// the tag lane: `compose` term for term.
     #[inline(always)]
     pub fn compose(&self, locals: [&LocalTransform; 4], tags: [u32; 4]) -> [[f32x4; 2]; 4] {
-        let [lx, ly, lz, ax, ay, az, aw] = local_columns(locals);
-        let (m, p) = (&self.m, &self.p);
-        let [bx, by, bz, bw] = self.b;
-        let out = [
-            m[0] * lx + m[1] * ly + m[2] * lz + p[0],
-            m[3] * lx + m[4] * ly + m[5] * lz + p[1],
-            m[6] * lx + m[7] * ly + m[8] * lz + p[2],
-            bw * ax + bx * aw + by * az - bz * ay,
-            bw * ay - bx * az + by * aw + bz * ax,
-            bw * az + bx * ay - by * ax + bz * aw,
-            bw * aw - bx * ax - by * ay - bz * az,
-        ];
+        let out = compose_terms(&self.m, self.p, self.b, local_columns(locals));
         let tags: f32x4 = bytemuck::cast(tags);
         let lo = opaque(transpose([out[0], out[1], out[2], out[3]]));
         let hi = opaque(transpose([out[4], out[5], out[6], tags]));

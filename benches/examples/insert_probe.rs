@@ -37,6 +37,17 @@ fn main() {
         }
         return;
     }
+    if std::env::args().nth(2).as_deref() == Some("create-each") {
+        // For profilers: 10,000 separate `create` calls (criterion's `arbor_nodes_only`).
+        for _ in 0..rounds {
+            let mut arena = fresh();
+            for _ in 0..N {
+                arena.create(Class::Folder, "E", None).unwrap();
+            }
+            std::hint::black_box(&arena);
+        }
+        return;
+    }
     let (mut spawn, mut nodes, mut hecs_best) = (f64::MAX, f64::MAX, f64::MAX);
     let mut keep = Vec::new();
     for _ in 0..rounds {

@@ -481,3 +481,25 @@ fn detached_batches_fill_vacant_slots_then_whole_fresh_pages() {
     assert_eq!(created, ids, "one journal entry per node, in order");
     assert_eq!(arena.revisions().global, since + 150, "one revision per node");
 }
+
+#[test]
+fn repeated_names_intern_to_the_pool_ids() {
+    let mut arena = Arena::new();
+    let snap_names = arena.names().len();
+    let a = arena.intern("A");
+    assert_eq!(arena.intern("A"), a, "the cached name");
+    let b = arena.intern("B");
+    assert_ne!(a, b);
+    assert_eq!((arena.intern("A"), arena.intern("B"), arena.intern("")), (a, b, NameId(0)));
+    // Prefixes and longer strings are not mistaken for the cached name.
+    let ab = arena.intern("AB");
+    assert!(ab != a && arena.intern("A") == a && arena.intern("AB") == ab);
+    assert_eq!(arena.names().len(), snap_names + 3);
+    for (text, id) in [("A", a), ("B", b), ("AB", ab)] {
+        assert_eq!((arena.names().find(text), arena.names().text(id)), (Some(id), text));
+    }
+    let ids = arena.create_batch(Class::Folder, "AB", None, 3).unwrap();
+    let x = arena.create(Class::Folder, "B", None).unwrap();
+    assert!(ids.iter().all(|&id| arena.get(id).unwrap().name() == ab));
+    assert_eq!(arena.get(x).unwrap().name(), b);
+}

@@ -32,7 +32,8 @@ impl Arena {
         Guid(self.rng.next_u128())
     }
 
-    /// Allocates a node; `id` is minted unless given. It starts detached.
+    /// Allocates a node; `id` is minted unless given. It starts detached. A refusal (full
+    /// arena, exhausted ids) happens before anything is written (`create` relies on it).
     pub(crate) fn new_node(
         &mut self,
         id: Option<Id>,

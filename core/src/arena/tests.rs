@@ -503,3 +503,21 @@ fn repeated_names_intern_to_the_pool_ids() {
     assert!(ids.iter().all(|&id| arena.get(id).unwrap().name() == ab));
     assert_eq!(arena.get(x).unwrap().name(), b);
 }
+
+#[test]
+fn a_refused_create_changes_nothing() {
+    let config = ArenaConfig { max_nodes: 4, ..Default::default() };
+    let (mut arena, mut twin) = (Arena::with_config(config.clone()), Arena::with_config(config));
+    arena.create(Class::Folder, "A", None).unwrap();
+    twin.create(Class::Folder, "A", None).unwrap();
+    let since = arena.revisions().global;
+    let journal = arena.topology_since(0).unwrap().count();
+    arena.create(Class::Folder, "B", None).unwrap();
+    assert_eq!(arena.create(Class::Folder, "C", None), Err(ArenaError::Full(4)));
+    assert_eq!(arena.revisions().global, since + 1, "no revision for the refusal");
+    assert_eq!(arena.topology_since(0).unwrap().count(), journal + 1);
+    let b = twin.create(Class::Folder, "B", None).unwrap();
+    assert_eq!(arena.revisions(), twin.revisions());
+    let (x, y) = (arena.get(b).unwrap(), twin.get(b).unwrap());
+    assert_eq!((x.guid(), x.revision()), (y.guid(), y.revision()));
+}

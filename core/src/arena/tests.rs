@@ -494,7 +494,12 @@ fn repeated_names_intern_to_the_pool_ids() {
     // Prefixes and longer strings are not mistaken for the cached name.
     let ab = arena.intern("AB");
     assert!(ab != a && arena.intern("A") == a && arena.intern("AB") == ab);
-    assert_eq!(arena.names().len(), snap_names + 3);
+    // Long names (compared by `memcmp`) and names differing only in their last byte.
+    let long = arena.intern("A very long name, longer than sixteen bytes");
+    assert_eq!(arena.intern("A very long name, longer than sixteen bytes"), long);
+    assert_ne!(arena.intern("A very long name, longer than sixteen byteS"), long);
+    assert_ne!(arena.intern("AC"), ab);
+    assert_eq!(arena.names().len(), snap_names + 6);
     for (text, id) in [("A", a), ("B", b), ("AB", ab)] {
         assert_eq!((arena.names().find(text), arena.names().text(id)), (Some(id), text));
     }

@@ -111,8 +111,9 @@ impl Arena {
         let last = Slot(first_slot + run as u32 - 1);
         if self.child_pos.len() <= last.index() {
             let len = (last.index() + 1).next_multiple_of(PAGE_SIZE);
-            // Room for the whole batch at once, not a page at a time.
-            self.child_pos.reserve((first_slot as usize + count).saturating_sub(self.child_pos.len()));
+            // Room for the whole batch (whole pages) at once, not a page at a time.
+            let batch_end = (first_slot as usize + count).next_multiple_of(PAGE_SIZE);
+            self.child_pos.reserve(batch_end - self.child_pos.len());
             self.child_pos.resize(len, u32::MAX);
             self.indexes.ensure_slot(Slot(len as u32 - 1));
         }

@@ -1,6 +1,8 @@
 //! Probe for `simple_insert` (issue 3), robust on a loaded machine: the best of N rounds of
 //! `spawn_batch` of 10,000 detached Folders × four POD components into a fresh arena, of the
-//! 10,000 `create` calls alone, and of hecs's `spawn_batch`, interleaved.
+//! 10,000 `create` calls alone, of one `create_batch` of 10,000 (the tree half of
+//! `spawn_batch`), and of hecs's `spawn_batch`, interleaved. Second argument `spawn-only`,
+//! `nodes-only` (`create_batch`) or `create-each` repeats one workload for profilers.
 use arbor_core::{Arena, Class};
 use std::time::Instant;
 
@@ -37,7 +39,18 @@ fn main() {
         }
         return;
     }
-    let (mut spawn, mut nodes, mut hecs_best) = (f64::MAX, f64::MAX, f64::MAX);
+    if std::env::args().nth(2).as_deref() == Some("create-each") {
+        // For profilers: 10,000 separate `create` calls (criterion's `arbor_nodes_only`).
+        for _ in 0..rounds {
+            let mut arena = fresh();
+            for _ in 0..N {
+                arena.create(Class::Folder, "E", None).unwrap();
+            }
+            std::hint::black_box(&arena);
+        }
+        return;
+    }
+    let (mut spawn, mut nodes, mut batch, mut hecs_best) = (f64::MAX, f64::MAX, f64::MAX, f64::MAX);
     let mut keep = Vec::new();
     for _ in 0..rounds {
         let mut arena = fresh();
@@ -52,6 +65,11 @@ fn main() {
         }
         nodes = nodes.min(t.elapsed().as_secs_f64());
         keep.push((arena, Vec::new()));
+        let mut arena = fresh();
+        let t = Instant::now();
+        let ids = arena.create_batch(Class::Folder, "E", None, N).unwrap();
+        batch = batch.min(t.elapsed().as_secs_f64());
+        keep.push((arena, ids));
         let mut world = hecs::World::new();
         let t = Instant::now();
         world.spawn_batch((0..N).map(|_| four())).for_each(drop);
@@ -61,9 +79,10 @@ fn main() {
     }
     let per = |t: f64| t * 1e9 / N as f64;
     println!(
-        "best of {rounds}: spawn_batch {:.1} ns/entity, create alone {:.1} ns/entity, hecs spawn_batch {:.1} ns/entity",
+        "best of {rounds}: spawn_batch {:.1} ns/entity, create alone {:.1} ns/entity, create_batch alone {:.1} ns/entity, hecs spawn_batch {:.1} ns/entity",
         per(spawn),
         per(nodes),
+        per(batch),
         per(hecs_best)
     );
 }

@@ -97,6 +97,16 @@ impl<T> CowVec<T> {
         self.tags.push(*self.epoch.get_mut());
     }
 
+    /// Appends an item already behind its own `Arc` (built in place), which must be the only
+    /// pointer to its allocation.
+    #[inline]
+    pub fn push_unique(&mut self, mut item: Arc<T>) {
+        // Keeps the module invariant: the new tag matches the epoch, so the item must be unique.
+        assert!(Arc::get_mut(&mut item).is_some(), "a pushed Arc must be unique");
+        self.items.push(item);
+        self.tags.push(*self.epoch.get_mut());
+    }
+
     /// Removes the last item and returns it if no clone shares it (for reuse of its
     /// allocations).
     #[inline]
@@ -236,5 +246,24 @@ mod tests {
             *x += 1;
         }
         assert_eq!(a.iter().copied().collect::<Vec<_>>(), vec![4]);
+    }
+
+    #[test]
+    fn pushed_unique_arcs_are_owned() {
+        let mut a: CowVec<u64> = CowVec::default();
+        a.push_unique(Arc::new(1));
+        *a.make_mut(0) = 2;
+        let b = a.clone();
+        *a.make_mut(0) = 3;
+        assert_eq!((a[0], b[0]), (3, 2));
+    }
+
+    #[test]
+    #[should_panic(expected = "unique")]
+    fn a_shared_arc_is_refused() {
+        let mut a: CowVec<u64> = CowVec::default();
+        let item = Arc::new(1);
+        let _keep = item.clone();
+        a.push_unique(item);
     }
 }

@@ -14,6 +14,7 @@ use crate::id::Id;
 use crate::names::NameId;
 use crate::value::{Appearance, AttributeValue, Guid, NodeExtras, NodeFlags, PersistentId};
 use glam::{Quat, Vec3};
+use std::sync::Arc;
 
 /// log2 of the nodes per page.
 pub const PAGE_SHIFT: u32 = 6;
@@ -59,11 +60,80 @@ pub(crate) struct NodePage {
     pub guids: [Guid; PAGE_SIZE],
     pub sizes: [Vec3; PAGE_SIZE],
     pub appearances: [Appearance; PAGE_SIZE],
-    pub extras: Box<[Option<Box<NodeExtras>>]>,
+    /// Inline, so a fresh page is one allocation (a `None` is a null pointer).
+    pub extras: [Option<Box<NodeExtras>>; PAGE_SIZE],
+}
+
+/// Writes `value` into every element of the column at `col`, in place.
+///
+/// # Safety
+/// `col` must be valid for writes and aligned; its old contents are overwritten without
+/// being dropped.
+#[inline(always)]
+unsafe fn fill_with<T>(col: *mut [T; PAGE_SIZE], mut value: impl FnMut() -> T) {
+    let first = col.cast::<T>();
+    for k in 0..PAGE_SIZE {
+        // SAFETY: `k < PAGE_SIZE`, so `first + k` lies inside the column the caller vouched
+        // for; `write` does not read or drop the (uninitialised) old value.
+        unsafe { first.add(k).write(value()) };
+    }
 }
 
 impl NodePage {
-    /// An empty page.
+    /// An empty page, built in place in its own `Arc` allocation.
+    ///
+    /// `Arc::new(NodePage::new())` builds the page (about 9 KB) on the stack and then copies
+    /// it into the heap, which was most of the cost of creating nodes in bulk; here every
+    /// column is written once, straight into the allocation. The result equals
+    /// [`NodePage::new`] column for column (tested).
+    pub fn new_shared() -> Arc<Self> {
+        let mut page = Arc::<Self>::new_uninit();
+        let p = Arc::get_mut(&mut page).expect("a fresh Arc is unique").as_mut_ptr();
+        // SAFETY: `p` points at the fresh, unique, properly aligned allocation for one
+        // `NodePage`. Each column is a field projection (`&raw mut`, no reference to
+        // uninitialised memory is formed) and is written whole exactly once with its vacant
+        // default; every field is listed (`Self::FIELDS_FILLED` below fails to compile if a
+        // column is added without being filled here), so the page is fully initialised before
+        // `assume_init`. Nothing here can panic part way, so no partly written page is dropped.
+        unsafe {
+            fill_with(&raw mut (*p).ids, || Id::NONE);
+            fill_with(&raw mut (*p).parents, || Id::NONE);
+            fill_with(&raw mut (*p).flags, || NodeFlags(0));
+            fill_with(&raw mut (*p).transforms, LocalTransform::default);
+            fill_with(&raw mut (*p).children, ChildArray::default);
+            fill_with(&raw mut (*p).classes, || Class::Folder);
+            fill_with(&raw mut (*p).names, || NameId(0));
+            fill_with(&raw mut (*p).revisions, || 0);
+            fill_with(&raw mut (*p).guids, || Guid(0));
+            fill_with(&raw mut (*p).sizes, || DEFAULT_SIZE);
+            fill_with(&raw mut (*p).appearances, Appearance::default);
+            fill_with(&raw mut (*p).extras, || None);
+            page.assume_init()
+        }
+    }
+
+    /// Compile-time guard for [`new_shared`](Self::new_shared): this exhaustive pattern stops
+    /// compiling when a column is added, as a reminder to fill it there.
+    #[allow(dead_code)]
+    const FIELDS_FILLED: fn(&Self) = |page| {
+        let Self {
+            ids: _,
+            parents: _,
+            flags: _,
+            transforms: _,
+            children: _,
+            classes: _,
+            names: _,
+            revisions: _,
+            guids: _,
+            sizes: _,
+            appearances: _,
+            extras: _,
+        } = page;
+    };
+
+    /// An empty page (built by value; see [`new_shared`](Self::new_shared)).
+    #[cfg(test)]
     pub fn new() -> Self {
         Self {
             ids: [Id::NONE; PAGE_SIZE],
@@ -77,7 +147,7 @@ impl NodePage {
             sizes: [DEFAULT_SIZE; PAGE_SIZE],
             appearances: [Appearance::default(); PAGE_SIZE],
             children: std::array::from_fn(|_| ChildArray::default()),
-            extras: (0..PAGE_SIZE).map(|_| None).collect(),
+            extras: std::array::from_fn(|_| None),
         }
     }
 
@@ -109,8 +179,7 @@ impl NodePage {
                     + e.attributes.capacity() * std::mem::size_of::<(NameId, AttributeValue)>()
                     + e.tags.capacity() * std::mem::size_of::<NameId>()
             })
-            .sum::<usize>()
-            + std::mem::size_of_val(&*self.extras);
+            .sum::<usize>();
         children + extras
     }
 
@@ -258,5 +327,45 @@ impl std::fmt::Debug for NodeRef<'_> {
             .field("flags", &self.flags())
             .field("revision", &self.revision())
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn in_place_page_equals_the_by_value_page() {
+        let (a, b) = (NodePage::new_shared(), NodePage::new());
+        assert_eq!(a.ids, b.ids);
+        assert_eq!(a.parents, b.parents);
+        assert_eq!(a.flags, b.flags);
+        assert_eq!(a.transforms, b.transforms);
+        assert_eq!(a.children, b.children);
+        assert_eq!(a.classes, b.classes);
+        assert_eq!(a.names, b.names);
+        assert_eq!(a.revisions, b.revisions);
+        assert_eq!(a.guids, b.guids);
+        assert_eq!(a.sizes, b.sizes);
+        assert_eq!(a.appearances, b.appearances);
+        assert!(a.extras.iter().all(Option::is_none));
+        assert_eq!(a.heap_bytes(), 0);
+        assert_eq!(Arc::strong_count(&a), 1);
+    }
+
+    #[test]
+    fn in_place_pages_are_usable_and_clone_by_column() {
+        let mut a = NodePage::new_shared();
+        let page = Arc::get_mut(&mut a).unwrap();
+        page.ids[3] = Id(4);
+        page.children[3].push(Id(9));
+        page.extras_mut(3).tags.push(NameId(1));
+        let b = (*a).clone();
+        assert_eq!(b.ids[3], Id(4));
+        assert_eq!(b.children[3].iter().collect::<Vec<_>>(), vec![Id(9)]);
+        assert_eq!(b.extras[3].as_ref().unwrap().tags, vec![NameId(1)]);
+        let page = Arc::get_mut(&mut a).unwrap();
+        page.clear(3);
+        assert!(page.extras[3].is_none() && page.children[3].is_empty());
     }
 }

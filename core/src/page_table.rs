@@ -54,7 +54,7 @@ impl PageTable {
             self.dirs.push(Directory::default());
         }
         let last = self.dirs.len() - 1;
-        self.dirs.make_mut(last).pages.push(NodePage::new());
+        self.dirs.make_mut(last).pages.push_unique(NodePage::new_shared());
         self.pages += 1;
     }
 

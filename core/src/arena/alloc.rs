@@ -32,7 +32,8 @@ impl Arena {
         Guid(self.rng.next_u128())
     }
 
-    /// Allocates a node; `id` is minted unless given. It starts detached.
+    /// Allocates a node; `id` is minted unless given. It starts detached. A refusal (full
+    /// arena, exhausted ids) happens before anything is written (`create` relies on it).
     pub(crate) fn new_node(
         &mut self,
         id: Option<Id>,
@@ -100,32 +101,44 @@ impl Arena {
             self.store.table.grow();
         }
         self.store.slots += run as u32;
-        for j in 0..run {
-            let (id, slot) = (Id(first_id.0 + j as u64), Slot(first_slot + j as u32));
-            if id.direct_slot() != Some(slot) {
-                self.store.map.insert(id, slot);
+        // Ids and slots both advance by one: if the first id maps to its slot directly, so do
+        // the rest, and the map needs no entry.
+        if Id(first_id.0).direct_slot() != Some(Slot(first_slot)) {
+            for j in 0..run {
+                self.store.map.insert(Id(first_id.0 + j as u64), Slot(first_slot + j as u32));
             }
         }
         let last = Slot(first_slot + run as u32 - 1);
         if self.child_pos.len() <= last.index() {
             let len = (last.index() + 1).next_multiple_of(PAGE_SIZE);
+            // Room for the whole batch (whole pages) at once, not a page at a time.
+            let batch_end = (first_slot as usize + count).next_multiple_of(PAGE_SIZE);
+            self.child_pos.reserve(batch_end - self.child_pos.len());
             self.child_pos.resize(len, u32::MAX);
             self.indexes.ensure_slot(Slot(len as u32 - 1));
         }
+        // Node `j` gets id `first_id + j` and revision `rev0 + j`, exactly as `run` single
+        // creations would; each column is written in its own loop.
+        let rev0 = self.revisions.global + 1;
+        self.revisions.global += run as u64;
         let (page, first) = self.store.table.page_mut(first_slot);
-        for j in 0..run {
-            let id = Id(first_id.0 + j as u64);
-            let rev = self.revisions.bump();
-            let i = first + j;
-            page.ids[i] = id;
-            page.classes[i] = class;
-            page.names[i] = name;
-            page.flags[i] = NodeFlags::NEW;
-            page.revisions[i] = rev;
-            page.guids[i] = Guid(self.rng.next_u128());
-            self.topology.push(rev, TopologyChange::Created { id, parent: None });
-            out.push(id);
+        let cols = first..first + run;
+        for (j, id) in page.ids[cols.clone()].iter_mut().enumerate() {
+            *id = Id(first_id.0 + j as u64);
         }
+        page.classes[cols.clone()].fill(class);
+        page.names[cols.clone()].fill(name);
+        page.flags[cols.clone()].fill(NodeFlags::NEW);
+        for (j, rev) in page.revisions[cols.clone()].iter_mut().enumerate() {
+            *rev = rev0 + j as u64;
+        }
+        for guid in &mut page.guids[cols] {
+            *guid = Guid(self.rng.next_u128());
+        }
+        self.topology.push_run(run, |j| {
+            (rev0 + j as u64, TopologyChange::Created { id: Id(first_id.0 + j as u64), parent: None })
+        });
+        out.extend((0..run as u64).map(|j| Id(first_id.0 + j)));
         self.revisions.topology = self.revisions.global;
         self.occupied += run;
         self.live += run;

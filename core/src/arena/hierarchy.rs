@@ -120,16 +120,12 @@ impl Arena {
             self.validate_destination(class, p, None)?;
         }
         let name = self.intern(name);
-        let cp = self.checkpoint();
-        let rev = self.revisions.bump();
-        let id = match self.new_node(id, class, name, NodeFlags::NEW, rev) {
-            Ok(id) => id,
-            Err(e) => {
-                // A full arena refuses the creation, changing nothing (not even the revision).
-                self.rollback(cp, &[]);
-                return Err(e);
-            }
-        };
+        // `new_node` refuses (a full arena, exhausted ids) before writing anything, so the
+        // revision is taken only once it succeeded: a refusal changes nothing, with no
+        // checkpoint to restore.
+        let rev = self.revisions.global + 1;
+        let id = self.new_node(id, class, name, NodeFlags::NEW, rev)?;
+        self.revisions.global = rev;
         self.topology.push(rev, TopologyChange::Created { id, parent });
         self.revisions.topology = rev;
         if let Some(p) = parent {

@@ -481,3 +481,48 @@ fn detached_batches_fill_vacant_slots_then_whole_fresh_pages() {
     assert_eq!(created, ids, "one journal entry per node, in order");
     assert_eq!(arena.revisions().global, since + 150, "one revision per node");
 }
+
+#[test]
+fn repeated_names_intern_to_the_pool_ids() {
+    let mut arena = Arena::new();
+    let snap_names = arena.names().len();
+    let a = arena.intern("A");
+    assert_eq!(arena.intern("A"), a, "the cached name");
+    let b = arena.intern("B");
+    assert_ne!(a, b);
+    assert_eq!((arena.intern("A"), arena.intern("B"), arena.intern("")), (a, b, NameId(0)));
+    // Prefixes and longer strings are not mistaken for the cached name.
+    let ab = arena.intern("AB");
+    assert!(ab != a && arena.intern("A") == a && arena.intern("AB") == ab);
+    // Long names (compared by `memcmp`) and names differing only in their last byte.
+    let long = arena.intern("A very long name, longer than sixteen bytes");
+    assert_eq!(arena.intern("A very long name, longer than sixteen bytes"), long);
+    assert_ne!(arena.intern("A very long name, longer than sixteen byteS"), long);
+    assert_ne!(arena.intern("AC"), ab);
+    assert_eq!(arena.names().len(), snap_names + 6);
+    for (text, id) in [("A", a), ("B", b), ("AB", ab)] {
+        assert_eq!((arena.names().find(text), arena.names().text(id)), (Some(id), text));
+    }
+    let ids = arena.create_batch(Class::Folder, "AB", None, 3).unwrap();
+    let x = arena.create(Class::Folder, "B", None).unwrap();
+    assert!(ids.iter().all(|&id| arena.get(id).unwrap().name() == ab));
+    assert_eq!(arena.get(x).unwrap().name(), b);
+}
+
+#[test]
+fn a_refused_create_changes_nothing() {
+    let config = ArenaConfig { max_nodes: 4, ..Default::default() };
+    let (mut arena, mut twin) = (Arena::with_config(config.clone()), Arena::with_config(config));
+    arena.create(Class::Folder, "A", None).unwrap();
+    twin.create(Class::Folder, "A", None).unwrap();
+    let since = arena.revisions().global;
+    let journal = arena.topology_since(0).unwrap().count();
+    arena.create(Class::Folder, "B", None).unwrap();
+    assert_eq!(arena.create(Class::Folder, "C", None), Err(ArenaError::Full(4)));
+    assert_eq!(arena.revisions().global, since + 1, "no revision for the refusal");
+    assert_eq!(arena.topology_since(0).unwrap().count(), journal + 1);
+    let b = twin.create(Class::Folder, "B", None).unwrap();
+    assert_eq!(arena.revisions(), twin.revisions());
+    let (x, y) = (arena.get(b).unwrap(), twin.get(b).unwrap());
+    assert_eq!((x.guid(), x.revision()), (y.guid(), y.revision()));
+}

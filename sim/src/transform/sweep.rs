@@ -15,12 +15,13 @@
 //! frame's, the compose and three stores into the cell
 //! ([`PageCells`](super::sink::PageCells): position, rotation, tag; no shuffles). Everything
 //! else is off it: the Workspace, a new parent and a deferred node all have a parent id
-//! other than the frame's, so they take the branch that prepares frames (out of line,
-//! reading the parent's cell in place: a cell returned through memory cannot be forwarded
-//! from the two stores that wrote it); bounds are checked once per page; a page's ids are
-//! or'ed together and their high bits stored only when that shows one at or above 2^32 (or
-//! the columns are wide). Large tree, all dirty, one thread: 10.9M → 7.1M instructions per
-//! pass (callgrind), best-of 0.59 → 0.45 ms.
+//! other than the frame's, so they take the branch that prepares frames (the parent's slot
+//! found out of line, marked cold; the frame built in line from the parent's cell, and the
+//! old frame dropped on every path through that branch, so the optimiser keeps the frame in
+//! registers with nothing to save around the call); bounds are checked once per page; a
+//! page's ids are or'ed together and their high bits stored only when that shows one at or
+//! above 2^32 (or the columns are wide). Large tree, all dirty, one thread: 10.9M → 6.1M
+//! instructions per pass (callgrind), best-of 0.59 → 0.40 ms.
 //!
 //! A node whose parent sits at a higher slot (moved under a later node, or created in a
 //! reused slot) is *deferred*: the sweep leaves it, and may compute its descendants from its
@@ -39,7 +40,6 @@
 //! Invariants: each range writes only its own slots; a slot is read before the end of the
 //! sweep only after its writer published it; deferred nodes are not written by the sweep.
 
-use super::PoseCell;
 use super::compose::{Frame, Frame4, IDENTITY, Pose, compose, local_pose};
 use super::prefetch::prefetch;
 use super::roots::in_world;
@@ -112,24 +112,6 @@ impl Shared<'_, '_> {
         let (mut lo, hi) = rayon::join(|| self.run(rs.start..mid), || self.run(mid..rs.end));
         lo.extend(hi);
         lo
-    }
-
-    /// The world stored in `slot` once it is published: at once for a slot of range `r`
-    /// itself (written earlier by this thread) or one `seen` already covers, else after
-    /// waiting for its range. Inlined: returned through memory, the cell's two halves would be
-    /// read back across the two stores that wrote them, which the store buffer cannot
-    /// forward.
-    #[inline(always)]
-    fn parent_cell(&self, r: usize, slot: u32, seen: &mut Range<u32>) -> PoseCell {
-        if (slot as usize) < self.bounds[r].start * PAGE_SIZE && !seen.contains(&slot) {
-            *seen = self.wait_for(r, slot);
-        }
-        // SAFETY: `slot` is below this node's slot, so it belongs to range `r` (written
-        // earlier by this thread, sequenced before) or to a lower range whose `Release`
-        // publication of a count above `slot` this thread has observed with `Acquire`
-        // (`wait_for`, now or for an earlier parent in `seen`); no range writes it again
-        // during the sweep.
-        unsafe { self.cols.read(slot) }
     }
 
     /// Waits until the lower range owning `slot` has published it (`Acquire`); returns the
@@ -207,11 +189,16 @@ impl Shared<'_, '_> {
                         written_ids |= id.0;
                         continue;
                     }
-                    let Some(f) = self.frame_of::<F>(r, pid, (base + i) as u32, &mut seen) else {
+                    let Some(ps) = self.parent_slot(r, pid, (base + i) as u32, &mut seen) else {
                         out.deferred.push(id);
+                        // No frame: the old one is dead across the call above on every
+                        // path, so the optimiser keeps it in registers without saving it.
+                        (frame, parent) = (F::of(&IDENTITY), NO_FRAME);
                         continue;
                     };
-                    (frame, parent) = (f, pid);
+                    // SAFETY: `parent_slot` returned `ps` published (see `parent_slot`).
+                    let cell = unsafe { self.cols.read(ps) };
+                    (frame, parent) = (F::of(&cell.pose()), pid);
                 }
                 let id = ids[i];
                 let (pos, rot) = frame.world(&locals[i]);
@@ -236,18 +223,28 @@ impl Shared<'_, '_> {
         out
     }
 
-    /// The frame of `pid`, the parent of the node in `slot`, once its world is published;
-    /// `None` when the parent sits at `slot` or above (the node is deferred). Out of line:
-    /// about one node in ten changes parent on a tree built parent first, and the hot loop
-    /// keeps its registers. Marked cold so that the optimiser lays the loop out for the
-    /// siblings that share the frame and keeps the frame in registers across them (it spills
-    /// and reloads it around this call instead): 7.34M → 7.14M instructions per all-dirty
-    /// pass, a quarter fewer data reads.
+    /// The slot of `pid`, the parent of the node in `slot`, once its world is published: at
+    /// once for a slot of range `r` itself (written earlier by this thread) or one `seen`
+    /// already covers, else after waiting for its range; `None` when the parent sits at
+    /// `slot` or above (the node is deferred). Cold and out of line: about one node in ten
+    /// changes parent on a tree built parent first, and marked cold the loop is laid out for
+    /// the siblings that share a frame, which stays in registers across them (7.34M → 7.14M
+    /// instructions per all-dirty pass, a quarter fewer data reads). The frame is prepared by
+    /// the caller from the returned slot: a cell returned through memory would be read back
+    /// across the two stores that wrote it, which the store buffer cannot forward.
+    ///
+    /// A returned slot is below `slot`, so it belongs to range `r` (written earlier by this
+    /// thread, sequenced before) or to a lower range whose `Release` publication of a count
+    /// above it this thread has observed with `Acquire` (`wait_for`, now or for an earlier
+    /// parent in `seen`); no range writes it again during the sweep.
     #[cold]
     #[inline(never)]
-    fn frame_of<F: SweepFrame>(&self, r: usize, pid: Id, slot: u32, seen: &mut Range<u32>) -> Option<F> {
+    fn parent_slot(&self, r: usize, pid: Id, slot: u32, seen: &mut Range<u32>) -> Option<u32> {
         let ps = self.view.slot_of(pid).map(|s| s.0).filter(|&ps| ps < slot)?;
-        Some(F::of(&self.parent_cell(r, ps, seen).pose()))
+        if (ps as usize) < self.bounds[r].start * PAGE_SIZE && !seen.contains(&ps) {
+            *seen = self.wait_for(r, ps);
+        }
+        Some(ps)
     }
 }
 

@@ -124,6 +124,14 @@
 //! which is why the parallel walk writes through raw pointers. `arena_walk`: 4.58 ms for
 //! `get` alone over 101,000 nodes (1.06 ms in a quiet moment), the floor under any pass
 //! built on the public per-node API, which the pass no longer uses.
+//!
+//! The all-dirty sweep's per-node path (`sweep.rs`: flag check, one parent compare, compose,
+//! three cell stores; new parents, the Workspace and deferred nodes off it, the frame kept
+//! in registers across siblings). Callgrind, one thread, per all-dirty pass: large 10.9M →
+//! 6.15M instructions (108 → 61 per node), wide 23.5M → 11.4M, deep 71.4M → 60.1M, chain
+//! 563k → 474k; 1% dirty on the large tree unchanged (513k). Best-of on the large tree (old
+//! and new probe binaries alternating, second core busy): t1 0.59 ms → 0.39–0.40 ms, plain
+//! 0.76 ms in the same runs (1.9×).
 
 #[path = "common/transform_fixture.rs"]
 mod fixture;

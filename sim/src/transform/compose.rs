@@ -166,6 +166,16 @@ impl Frame4 {
     /// `parent ∘ local` as a cell (tag lane zero), bit-identical to [`compose`].
     #[inline(always)]
     pub fn compose(&self, local: &LocalTransform) -> PoseCell {
+        let (pos, rot) = self.world(local);
+        let (p, q) = (pos.to_array(), rot.to_array());
+        PoseCell([p[0], p[1], p[2], q[0], q[1], q[2], q[3], 0.0])
+    }
+
+    /// `parent ∘ local` as two vectors: the position in the first three lanes (the fourth
+    /// is no part of the world) and the rotation `[x, y, z, w]`; bit-identical to
+    /// [`compose`].
+    #[inline(always)]
+    pub fn world(&self, local: &LocalTransform) -> (f32x4, f32x4) {
         let [lx, ly, lz] = local.position.to_array();
         let a = local.rotation.to_array();
         let c = &self.c;
@@ -175,8 +185,7 @@ impl Frame4 {
             + b[1] * f32x4::new([a[3], a[2], a[1], a[0]])
             + b[2] * f32x4::new([a[2], a[3], a[0], a[1]])
             + b[3] * f32x4::new([a[1], a[0], a[3], a[2]]);
-        let (p, q) = (pos.to_array(), rot.to_array());
-        PoseCell([p[0], p[1], p[2], q[0], q[1], q[2], q[3], 0.0])
+        (pos, rot)
     }
 }
 

@@ -196,7 +196,7 @@ impl<'c> RawColumns<'c> {
     }
 }
 
-impl RawColumns<'_> {
+impl<'c> RawColumns<'c> {
     /// The cell in `slot`.
     ///
     /// # Panics
@@ -213,6 +213,82 @@ impl RawColumns<'_> {
         // SAFETY: `slot < len` (checked above), the column is borrowed for `'c`, and the
         // caller guarantees the read races with no write.
         unsafe { self.poses.add(slot).read() }
+    }
+
+    /// Whether every write must store its id's high bits (see the module docs).
+    #[inline]
+    pub fn wide(&self) -> bool {
+        self.wide
+    }
+
+    /// Stores `id`'s high bits in `slot` (whatever `wide` says), flagging an id at or above
+    /// 2^32: for a caller that writes cells through [`PageCells`] and the high bits apart.
+    ///
+    /// # Panics
+    /// If `slot` is outside the columns.
+    ///
+    /// # Safety
+    /// As for [`page_cells`](Self::page_cells): `slot` belongs to the caller alone.
+    #[inline]
+    pub unsafe fn put_high(&self, slot: u32, id: Id) {
+        let slot = slot as usize;
+        assert!(slot < self.len, "slot {slot} outside the world columns");
+        let high = high_bits(id);
+        // SAFETY: `slot < len` (checked above), the column is borrowed for `'c`, and the
+        // caller guarantees no other thread touches this element meanwhile.
+        unsafe { self.high.add(slot).write(high) };
+        if high != 0 {
+            self.saw_wide.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The cells of slots `start .. start + n`, bounds checked once, for a caller that writes
+    /// them one by one (the sweep, a page at a time).
+    ///
+    /// # Panics
+    /// If the slots are outside the columns.
+    ///
+    /// # Safety
+    /// Until the caller is done with the returned value, no other thread may read or write
+    /// these cells (the sweep: they are the current page of the caller's own range, which no
+    /// other range reads before the caller publishes its progress past them).
+    #[inline]
+    pub unsafe fn page_cells(&self, start: usize, n: usize) -> PageCells<'c> {
+        assert!(start.checked_add(n).is_some_and(|end| end <= self.len), "slots outside the world columns");
+        // SAFETY: `start + n <= len` (checked above): the offset stays inside the column.
+        PageCells { cells: unsafe { self.poses.add(start) }, n, columns: PhantomData }
+    }
+}
+
+/// A run of cells of the pose column written by one thread (see
+/// [`RawColumns::page_cells`]): position, rotation and tag stored straight from the
+/// compose's two vectors, three stores and no shuffle.
+pub(crate) struct PageCells<'c> {
+    cells: *mut PoseCell,
+    n: usize,
+    columns: PhantomData<&'c mut [PoseCell]>,
+}
+
+impl PageCells<'_> {
+    /// Writes cell `i`: the position from the first three lanes of `pos` (its fourth lane is
+    /// ignored), the rotation `rot` and the tag.
+    ///
+    /// # Panics
+    /// If `i` is outside the run.
+    #[inline(always)]
+    pub fn put(&mut self, i: usize, pos: f32x4, rot: f32x4, tag: u32) {
+        assert!(i < self.n, "cell {i} outside the run");
+        // SAFETY: `i < n` (checked above) and the run lies inside the column (checked by
+        // `page_cells`), whose caller owns these cells for the run's life. A cell is 32 bytes
+        // aligned to 32: the position vector is an aligned store to bytes 0..16, the rotation
+        // an unaligned one to bytes 12..28 (overwriting the position's ignored fourth lane
+        // with rotation x), the tag bytes 28..32; all inside the cell.
+        unsafe {
+            let lanes = self.cells.add(i).cast::<f32>();
+            lanes.cast::<f32x4>().write(pos);
+            lanes.add(3).cast::<f32x4>().write_unaligned(rot);
+            lanes.add(7).cast::<u32>().write(tag);
+        }
     }
 }
 

@@ -138,7 +138,26 @@ impl<T: Clone> CowVec<T> {
         if !want(item) {
             return None;
         }
-        Some(own(item, &mut self.tags[i], epoch))
+        // SAFETY: `items` and `tags` always have the same length (see `make_mut`), and
+        // `items[i]` exists.
+        let tag = unsafe { self.tags.get_unchecked_mut(i) };
+        Some(own(item, tag, epoch))
+    }
+
+    /// Item `i`, made private to this vector (copied if a clone shares it), with no bounds
+    /// check (for chunk passes, which know the item exists).
+    ///
+    /// # Safety
+    ///
+    /// `i < self.len()`.
+    #[inline(always)]
+    pub unsafe fn make_mut_unchecked(&mut self, i: usize) -> &mut T {
+        let epoch = *self.epoch.get_mut();
+        debug_assert!(i < self.items.len() && self.items.len() == self.tags.len());
+        // SAFETY: `i < len` (the caller's contract), and `items` and `tags` always have the
+        // same length (see `make_mut`).
+        let (item, tag) = unsafe { (self.items.get_unchecked_mut(i), self.tags.get_unchecked_mut(i)) };
+        own(item, tag, epoch)
     }
 
     /// Items `a` and `b` both made private, at once (`a != b`).
@@ -222,6 +241,25 @@ mod tests {
         a.make_mut(0).push(12);
         assert_eq!(&c[0][..], &[1, 10, 11]);
         assert_eq!(&a[0][..], &[1, 10, 11, 12]);
+    }
+
+    #[test]
+    fn unchecked_make_mut_copies_shared_items_and_drops_cleanly() {
+        let mut a: CowVec<Vec<u32>> = CowVec::default();
+        a.push(vec![1]);
+        a.push(vec![2]);
+        // SAFETY: both items exist.
+        unsafe { a.make_mut_unchecked(1).push(3) };
+        let snap = a.clone();
+        // SAFETY: item 1 exists; the snapshot shares it, so it must be copied.
+        unsafe { a.make_mut_unchecked(1).push(4) };
+        assert_eq!((&a[1][..], &snap[1][..]), (&[2, 3, 4][..], &[2, 3][..]));
+        assert!(!a.shares(&snap, 1) && a.shares(&snap, 0));
+        drop(snap);
+        // Owned again after the snapshot is gone (adopted without a copy).
+        // SAFETY: item 0 exists.
+        unsafe { a.make_mut_unchecked(0).push(5) };
+        assert_eq!(&a[0][..], &[1, 5]);
     }
 
     #[test]

@@ -383,10 +383,16 @@ impl Column {
     }
 
     /// Chunk `k`'s blocks for writing in a chunk pass, stamped `rev` (empty for a string lane):
-    /// [`blocks_mut`](Self::blocks_mut) for a chunk that exists.
+    /// [`blocks_mut`](Self::blocks_mut) for a chunk that exists, with no bounds check.
+    ///
+    /// # Safety
+    ///
+    /// Chunk `k` exists: `k` is below the chunk count of the owning table (every column has
+    /// exactly the table's rows, see [`Table`](super::table::Table)).
     #[inline(always)]
-    pub fn pass_blocks_mut(&mut self, k: usize, rev: u64) -> &mut [Block] {
-        let chunk = self.chunks.make_mut(k);
+    pub unsafe fn pass_blocks_mut(&mut self, k: usize, rev: u64) -> &mut [Block] {
+        // SAFETY: chunk `k` exists (the caller's contract).
+        let chunk = unsafe { self.chunks.make_mut_unchecked(k) };
         chunk.revision = rev;
         chunk.bulk = rev;
         match &mut chunk.data {

@@ -125,10 +125,19 @@ impl Plan {
     }
 }
 
-/// Lends chunk `k` of `table` as `p` plans it, stamping its written chunks with `rev`.
+/// Lends chunk `k` of `table` (holding `len` rows: read once by the caller) as `p` plans it,
+/// stamping its written chunks with `rev`. `k` must be below the table's chunk count.
 #[inline(always)]
-fn plan_lanes<'a>(table: &'a mut Table, p: &Plan, shape: impl Counts, k: usize, rev: u64) -> ChunkLanes<'a> {
-    let len = table.chunk_len(k);
+fn plan_lanes<'a>(
+    table: &'a mut Table,
+    len: usize,
+    p: &Plan,
+    shape: impl Counts,
+    k: usize,
+    rev: u64,
+) -> ChunkLanes<'a> {
+    debug_assert!(len == table.len && k < table.chunk_count());
+    let chunk_len = (len - k * CHUNK_ROWS).min(CHUNK_ROWS);
     let columns: &'a mut [Column] = &mut table.columns;
     let base = columns.as_mut_ptr();
     let mut writes: [&'a mut [Block]; LANES_INLINE] = Default::default();
@@ -138,7 +147,9 @@ fn plan_lanes<'a>(table: &'a mut Table, p: &Plan, shape: impl Counts, k: usize, 
         // each other and from every read column (module invariant), so this is the only
         // reference to column `c`.
         let col = unsafe { &mut *base.add(c as usize) };
-        *w = col.pass_blocks_mut(k, rev);
+        // SAFETY: `k` is below the table's chunk count (the caller's contract), and every
+        // column of a table has exactly its rows (`Table` invariant), so chunk `k` exists.
+        *w = unsafe { col.pass_blocks_mut(k, rev) };
     }
     let mut reads: [&'a [Block]; LANES_INLINE] = Default::default();
     for (r, &c) in reads.iter_mut().zip(&p.reads[..shape.reads()]) {
@@ -152,7 +163,7 @@ fn plan_lanes<'a>(table: &'a mut Table, p: &Plan, shape: impl Counts, k: usize, 
         reads: SmallVec::from_buf_and_len(reads, shape.reads()),
         writes: SmallVec::from_buf_and_len(writes, shape.writes()),
         first_row: (k * CHUNK_ROWS) as u32,
-        len: len as u32,
+        len: chunk_len as u32,
     }
 }
 
@@ -190,17 +201,33 @@ impl ComponentStore {
         for p in plans {
             let Some(table) = self.tables.make_mut_if(p.table as usize, |t| t.len != 0) else { continue };
             assert!(p.cols_end as usize <= table.columns.len(), "lanes planned for this table");
+            // Read once: the stamps' stores would make the compiler read it again.
+            let len = table.len;
             for &s in &p.slots[..shape.slots()] {
                 table.stamp_bulk(s as usize, rev);
             }
-            if table.len <= CHUNK_ROWS {
-                // One chunk (most tables of a fragmented world).
-                f(plan_lanes(table, p, shape, 0, rev));
+            if len <= CHUNK_ROWS {
+                // One chunk (most tables of a fragmented world; `len != 0`, so chunk 0 exists).
+                f(plan_lanes(table, len, p, shape, 0, rev));
                 continue;
             }
-            for k in 0..table.chunk_count() {
-                f(plan_lanes(table, p, shape, k, rev));
-            }
+            chunks_cold(table, p, shape, rev, &mut f);
         }
+    }
+}
+
+/// Every chunk of a table of more than one chunk, lent as `p` plans it (out of line: most
+/// tables of a fragmented world have one chunk, and the per-table code stays compact).
+#[cold]
+#[inline(never)]
+fn chunks_cold(
+    table: &mut Table,
+    p: &Plan,
+    shape: impl Counts,
+    rev: u64,
+    f: &mut impl FnMut(ChunkLanes<'_>),
+) {
+    for k in 0..table.chunk_count() {
+        f(plan_lanes(table, table.len, p, shape, k, rev));
     }
 }

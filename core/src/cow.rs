@@ -160,6 +160,25 @@ impl<T: Clone> CowVec<T> {
         own(item, tag, epoch)
     }
 
+    /// Item `i` for writing if this vector already owns it (its tag is current), `None`
+    /// otherwise (shared or not yet proven unique: [`make_mut`](Self::make_mut) then copies
+    /// or adopts it). Touches no reference count and changes nothing.
+    ///
+    /// # Safety
+    ///
+    /// `i < self.len()`.
+    #[inline(always)]
+    pub unsafe fn owned_mut_unchecked(&mut self, i: usize) -> Option<&mut T> {
+        let epoch = *self.epoch.get_mut();
+        debug_assert!(i < self.items.len() && self.items.len() == self.tags.len());
+        // SAFETY: `i < len` (the caller's contract), and `items` and `tags` always have the
+        // same length (see `make_mut`).
+        let (item, tag) = unsafe { (self.items.get_unchecked_mut(i), *self.tags.get_unchecked(i)) };
+        // SAFETY: `tag == epoch` means this `Arc` is the only pointer to its allocation (the
+        // module invariant, as in `own`), and we hold `&mut` to it.
+        (tag == epoch).then(|| unsafe { &mut *Arc::as_ptr(item).cast_mut() })
+    }
+
     /// Items `a` and `b` both made private, at once (`a != b`).
     pub fn make_mut_pair(&mut self, a: usize, b: usize) -> (&mut T, &mut T) {
         assert_ne!(a, b, "one item cannot be borrowed twice");
@@ -260,6 +279,29 @@ mod tests {
         // SAFETY: item 0 exists.
         unsafe { a.make_mut_unchecked(0).push(5) };
         assert_eq!(&a[0][..], &[1, 5]);
+    }
+
+    #[test]
+    fn owned_items_are_lent_and_shared_ones_are_not() {
+        fn owned(a: &mut CowVec<Vec<u32>>) -> Option<&mut Vec<u32>> {
+            assert_eq!(a.len(), 1);
+            // SAFETY: item 0 exists (asserted above).
+            unsafe { a.owned_mut_unchecked(0) }
+        }
+        let mut a: CowVec<Vec<u32>> = CowVec::default();
+        a.push(vec![1]);
+        owned(&mut a).expect("created here: owned").push(2);
+        let snap = a.clone();
+        assert!(owned(&mut a).is_none(), "shared with a snapshot");
+        a.make_mut(0).push(3);
+        owned(&mut a).expect("copied: owned").push(4);
+        assert_eq!((&a[0][..], &snap[0][..]), (&[1, 2, 3, 4][..], &[1, 2][..]));
+        drop(snap);
+        drop(a.clone());
+        // Not proven unique since the clone: not lent until `make_mut` adopts it.
+        assert!(owned(&mut a).is_none());
+        a.make_mut(0).push(5);
+        assert_eq!(owned(&mut a).map(|v| v.len()), Some(5));
     }
 
     #[test]

@@ -401,6 +401,24 @@ impl Column {
         }
     }
 
+    /// [`pass_blocks_mut`](Self::pass_blocks_mut) if this column already owns chunk `k`
+    /// (`None`, changing nothing, if it would have to copy or adopt it first).
+    ///
+    /// # Safety
+    ///
+    /// Chunk `k` exists (as for [`pass_blocks_mut`](Self::pass_blocks_mut)).
+    #[inline(always)]
+    pub unsafe fn pass_blocks_owned(&mut self, k: usize, rev: u64) -> Option<&mut [Block]> {
+        // SAFETY: chunk `k` exists (the caller's contract).
+        let chunk = unsafe { self.chunks.owned_mut_unchecked(k) }?;
+        chunk.revision = rev;
+        chunk.bulk = rev;
+        Some(match &mut chunk.data {
+            ChunkData::Words(blocks) => blocks,
+            ChunkData::Strs(_) => &mut [],
+        })
+    }
+
     /// Every chunk's blocks for writing, each stamped `rev` (string lanes yield nothing).
     pub fn all_blocks_mut(&mut self, rev: u64) -> impl Iterator<Item = &mut [Block]> + '_ {
         self.chunks.iter_mut().filter_map(move |chunk| {

@@ -199,35 +199,100 @@ impl ComponentStore {
             _ => plans,
         };
         for p in plans {
-            let Some(table) = self.tables.make_mut_if(p.table as usize, |t| t.len != 0) else { continue };
-            assert!(p.cols_end as usize <= table.columns.len(), "lanes planned for this table");
-            // Read once: the stamps' stores would make the compiler read it again.
-            let len = table.len;
-            for &s in &p.slots[..shape.slots()] {
-                table.stamp_bulk(s as usize, rev);
+            if !self.table_fast(p, shape, rev, &mut f) {
+                self.table_slow(p, shape, rev, &mut f);
             }
-            if len <= CHUNK_ROWS {
-                // One chunk (most tables of a fragmented world; `len != 0`, so chunk 0 exists).
-                f(plan_lanes(table, len, p, shape, 0, rev));
-                continue;
+        }
+    }
+
+    /// One table's part of a pass when nothing rare happens: the table and its written
+    /// chunks are already private, it has one chunk, and each written slot's log entry
+    /// supersedes its newest. Returns false otherwise, before calling `f`, having made only
+    /// stamps that [`table_slow`](Self::table_slow), which then does the table's part, makes
+    /// with the same `rev` anyway. The fast path makes no calls but `f`, so the pass's loop
+    /// keeps its state in registers.
+    #[inline(always)]
+    fn table_fast(
+        &mut self,
+        p: &Plan,
+        shape: impl Counts,
+        rev: u64,
+        f: &mut impl FnMut(ChunkLanes<'_>),
+    ) -> bool {
+        let i = p.table as usize;
+        if i >= self.tables.len() {
+            return false;
+        }
+        // SAFETY: `i < len`, checked above.
+        let Some(table) = (unsafe { self.tables.owned_mut_unchecked(i) }) else { return false };
+        let len = table.len;
+        if len == 0 {
+            return true; // skipped, as `table_slow` does
+        }
+        if len > CHUNK_ROWS {
+            return false;
+        }
+        assert!(p.cols_end as usize <= table.columns.len(), "lanes planned for this table");
+        for &s in &p.slots[..shape.slots()] {
+            if !table.try_stamp_bulk_one(s as usize, rev, len) {
+                return false;
             }
-            chunks_cold(table, p, shape, rev, &mut f);
+        }
+        // `0 < len <= CHUNK_ROWS`: one chunk, chunk 0.
+        let Some(lanes) = owned_lanes(table, len, p, shape, rev) else { return false };
+        f(lanes);
+        true
+    }
+
+    /// One table's part of a pass in general (out of line: see
+    /// [`table_fast`](Self::table_fast)).
+    #[cold]
+    #[inline(never)]
+    fn table_slow(&mut self, p: &Plan, shape: impl Counts, rev: u64, f: &mut impl FnMut(ChunkLanes<'_>)) {
+        let Some(table) = self.tables.make_mut_if(p.table as usize, |t| t.len != 0) else { return };
+        assert!(p.cols_end as usize <= table.columns.len(), "lanes planned for this table");
+        for &s in &p.slots[..shape.slots()] {
+            table.stamp_bulk(s as usize, rev);
+        }
+        for k in 0..table.chunk_count() {
+            f(plan_lanes(table, table.len, p, shape, k, rev));
         }
     }
 }
 
-/// Every chunk of a table of more than one chunk, lent as `p` plans it (out of line: most
-/// tables of a fragmented world have one chunk, and the per-table code stays compact).
-#[cold]
-#[inline(never)]
-fn chunks_cold(
-    table: &mut Table,
+/// [`plan_lanes`] of chunk 0 of a table of one chunk (`len` rows, `0 < len <= CHUNK_ROWS`)
+/// if the table already owns every written chunk; `None` otherwise, having stamped only
+/// chunks `plan_lanes` stamps with the same `rev` anyway.
+#[inline(always)]
+fn owned_lanes<'a>(
+    table: &'a mut Table,
+    len: usize,
     p: &Plan,
     shape: impl Counts,
     rev: u64,
-    f: &mut impl FnMut(ChunkLanes<'_>),
-) {
-    for k in 0..table.chunk_count() {
-        f(plan_lanes(table, table.len, p, shape, k, rev));
+) -> Option<ChunkLanes<'a>> {
+    debug_assert!(len == table.len && len != 0 && len <= CHUNK_ROWS);
+    let columns: &'a mut [Column] = &mut table.columns;
+    let base = columns.as_mut_ptr();
+    let mut writes: [&'a mut [Block]; LANES_INLINE] = Default::default();
+    for (w, &c) in writes.iter_mut().zip(&p.writes[..shape.writes()]) {
+        // SAFETY: as in `plan_lanes`: `c < cols_end <= columns.len()` (checked by the caller),
+        // the written columns are distinct from each other and from every read column.
+        let col = unsafe { &mut *base.add(c as usize) };
+        // SAFETY: the table has rows, so every column has chunk 0 (`Table` invariant).
+        *w = unsafe { col.pass_blocks_owned(0, rev) }?;
     }
+    let mut reads: [&'a [Block]; LANES_INLINE] = Default::default();
+    for (r, &c) in reads.iter_mut().zip(&p.reads[..shape.reads()]) {
+        // SAFETY: in bounds (as above); no written column is `c`.
+        let col = unsafe { &*base.add(c as usize) };
+        *r = col.blocks(0);
+    }
+    Some(ChunkLanes {
+        ids: &table.ids,
+        reads: SmallVec::from_buf_and_len(reads, shape.reads()),
+        writes: SmallVec::from_buf_and_len(writes, shape.writes()),
+        first_row: 0,
+        len: len as u32,
+    })
 }

@@ -240,6 +240,21 @@ impl Table {
         log.push(rev, 0, len, len);
     }
 
+    /// [`stamp_bulk`](Self::stamp_bulk) for a table of one chunk (`len` rows) whose log
+    /// entry for the whole table supersedes its newest; returns false otherwise, having
+    /// made only stamps `stamp_bulk` with the same `rev` makes anyway (so the caller may
+    /// fall back to it).
+    #[inline(always)]
+    pub fn try_stamp_bulk_one(&mut self, s: usize, rev: u64, len: usize) -> bool {
+        let [only] = &mut self.bulk[s][..] else { return false };
+        *only = rev;
+        self.bulk_stamped = true;
+        // SAFETY: `bulk` and `logs` both hold one entry per component slot (module invariant;
+        // boxed slices, never resized) and `bulk[s]` exists, so `logs[s]` does.
+        let log = unsafe { self.logs.get_unchecked_mut(s) };
+        log.try_supersede(rev, 0, len)
+    }
+
     /// The revision at which `row`'s component slot `s` was last written (tick or bulk).
     #[inline]
     pub fn row_revision(&self, s: usize, row: usize) -> u64 {

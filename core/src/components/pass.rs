@@ -9,6 +9,13 @@
 //! and up to two read ones; a three-lane vector read and another written) run with their
 //! counts known at compile time ([`Fixed`]), so their passes are straight-line code.
 //!
+//! Such a pass is bound by how many words it reads per table (two loads per cycle), not by
+//! the latency of its chain of pointers: each table first tries a fast path that makes no
+//! calls but the callback (the table and its written chunks already private, one chunk, a
+//! log entry that supersedes the newest), so the loop keeps its state in registers; anything
+//! rare falls back, before the callback, to the general path out of line. Every stamp the
+//! fast path makes before falling back is one the general path makes with the same revision.
+//!
 //! Invariant: a plan is built by [`Plan::new`] from a [`Resolved`] of its table, so its
 //! written columns are distinct from each other and from every read column, and every column
 //! it names is below `cols_end`, which the pass checks against the table's column count once

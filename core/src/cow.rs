@@ -148,7 +148,45 @@ impl<T: Clone> CowVec<T> {
         if !want(item) {
             return None;
         }
-        Some(own(item, &mut self.tags[i], epoch))
+        // SAFETY: `items` and `tags` always have the same length (see `make_mut`), and
+        // `items[i]` exists.
+        let tag = unsafe { self.tags.get_unchecked_mut(i) };
+        Some(own(item, tag, epoch))
+    }
+
+    /// Item `i`, made private to this vector (copied if a clone shares it), with no bounds
+    /// check (for chunk passes, which know the item exists).
+    ///
+    /// # Safety
+    ///
+    /// `i < self.len()`.
+    #[inline(always)]
+    pub unsafe fn make_mut_unchecked(&mut self, i: usize) -> &mut T {
+        let epoch = *self.epoch.get_mut();
+        debug_assert!(i < self.items.len() && self.items.len() == self.tags.len());
+        // SAFETY: `i < len` (the caller's contract), and `items` and `tags` always have the
+        // same length (see `make_mut`).
+        let (item, tag) = unsafe { (self.items.get_unchecked_mut(i), self.tags.get_unchecked_mut(i)) };
+        own(item, tag, epoch)
+    }
+
+    /// Item `i` for writing if this vector already owns it (its tag is current), `None`
+    /// otherwise (shared or not yet proven unique: [`make_mut`](Self::make_mut) then copies
+    /// or adopts it). Touches no reference count and changes nothing.
+    ///
+    /// # Safety
+    ///
+    /// `i < self.len()`.
+    #[inline(always)]
+    pub unsafe fn owned_mut_unchecked(&mut self, i: usize) -> Option<&mut T> {
+        let epoch = *self.epoch.get_mut();
+        debug_assert!(i < self.items.len() && self.items.len() == self.tags.len());
+        // SAFETY: `i < len` (the caller's contract), and `items` and `tags` always have the
+        // same length (see `make_mut`).
+        let (item, tag) = unsafe { (self.items.get_unchecked_mut(i), *self.tags.get_unchecked(i)) };
+        // SAFETY: `tag == epoch` means this `Arc` is the only pointer to its allocation (the
+        // module invariant, as in `own`), and we hold `&mut` to it.
+        (tag == epoch).then(|| unsafe { &mut *Arc::as_ptr(item).cast_mut() })
     }
 
     /// Items `a` and `b` both made private, at once (`a != b`).
@@ -232,6 +270,48 @@ mod tests {
         a.make_mut(0).push(12);
         assert_eq!(&c[0][..], &[1, 10, 11]);
         assert_eq!(&a[0][..], &[1, 10, 11, 12]);
+    }
+
+    #[test]
+    fn unchecked_make_mut_copies_shared_items_and_drops_cleanly() {
+        let mut a: CowVec<Vec<u32>> = CowVec::default();
+        a.push(vec![1]);
+        a.push(vec![2]);
+        // SAFETY: both items exist.
+        unsafe { a.make_mut_unchecked(1).push(3) };
+        let snap = a.clone();
+        // SAFETY: item 1 exists; the snapshot shares it, so it must be copied.
+        unsafe { a.make_mut_unchecked(1).push(4) };
+        assert_eq!((&a[1][..], &snap[1][..]), (&[2, 3, 4][..], &[2, 3][..]));
+        assert!(!a.shares(&snap, 1) && a.shares(&snap, 0));
+        drop(snap);
+        // Owned again after the snapshot is gone (adopted without a copy).
+        // SAFETY: item 0 exists.
+        unsafe { a.make_mut_unchecked(0).push(5) };
+        assert_eq!(&a[0][..], &[1, 5]);
+    }
+
+    #[test]
+    fn owned_items_are_lent_and_shared_ones_are_not() {
+        fn owned(a: &mut CowVec<Vec<u32>>) -> Option<&mut Vec<u32>> {
+            assert_eq!(a.len(), 1);
+            // SAFETY: item 0 exists (asserted above).
+            unsafe { a.owned_mut_unchecked(0) }
+        }
+        let mut a: CowVec<Vec<u32>> = CowVec::default();
+        a.push(vec![1]);
+        owned(&mut a).expect("created here: owned").push(2);
+        let snap = a.clone();
+        assert!(owned(&mut a).is_none(), "shared with a snapshot");
+        a.make_mut(0).push(3);
+        owned(&mut a).expect("copied: owned").push(4);
+        assert_eq!((&a[0][..], &snap[0][..]), (&[1, 2, 3, 4][..], &[1, 2][..]));
+        drop(snap);
+        drop(a.clone());
+        // Not proven unique since the clone: not lent until `make_mut` adopts it.
+        assert!(owned(&mut a).is_none());
+        a.make_mut(0).push(5);
+        assert_eq!(owned(&mut a).map(|v| v.len()), Some(5));
     }
 
     #[test]

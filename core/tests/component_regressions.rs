@@ -274,3 +274,46 @@ fn a_chunk_pass_cannot_write_a_reference_lane() {
     assert_eq!(arena.field(holder, aim, "weight"), Some(FieldValue::F64(2.0)));
     assert_eq!(arena.component_referrers(target).count(), 1);
 }
+
+/// Passes over small tables take a fast path only when the table and its written chunks are
+/// already private and the pass's log entry supersedes the newest; otherwise (a snapshot
+/// shares them, a single-row write was logged since, a table of several chunks) the
+/// general path must still copy, stamp and log exactly as before.
+#[test]
+fn small_table_passes_fall_back_when_shared_or_logged_since() {
+    let mut arena = Arena::new();
+    let h = arena.register_component(health()).unwrap();
+    let hp = arena.components().lane(h, "hp").unwrap();
+    let ids: Vec<_> = (0..3).map(|_| arena.create(Class::Part, "P", None).unwrap()).collect();
+    for &id in &ids {
+        arena.add_component(id, h, None).unwrap();
+    }
+    let mut q = Query::new(&[h]);
+    let bump = |arena: &mut Arena, q: &mut Query| {
+        arena.for_each_chunk_mut(q, &[], &[hp], |mut c| c.write::<i32>(0).iter_mut().for_each(|x| *x += 1))
+    };
+    let hp_of = |arena: &Arena, id| arena.field(id, h, "hp");
+    for _ in 0..3 {
+        bump(&mut arena, &mut q);
+    }
+    assert_eq!(hp_of(&arena, ids[0]), Some(FieldValue::I32(3)));
+    // Shared with a snapshot: the pass copies, the snapshot keeps its values.
+    let snap = arena.snapshot();
+    let before = arena.revisions().global;
+    bump(&mut arena, &mut q);
+    assert_eq!(hp_of(&arena, ids[1]), Some(FieldValue::I32(4)));
+    assert_eq!(snap.components().field_by_name(ids[1], h, "hp"), Some(FieldValue::I32(3)));
+    assert_eq!(arena.components().changed_since(&mut q, h, before).len(), 3);
+    // A single-row write logged since the last pass: the next pass logs the whole table.
+    arena.set_field(ids[2], h, "hp", FieldValue::I32(10)).unwrap();
+    let before = arena.revisions().global;
+    bump(&mut arena, &mut q);
+    bump(&mut arena, &mut q);
+    assert_eq!(hp_of(&arena, ids[2]), Some(FieldValue::I32(12)));
+    assert_eq!(arena.components().changed_since(&mut q, h, before).len(), 3);
+    let after = arena.revisions().global;
+    assert!(arena.components().changed_since(&mut q, h, after).is_empty());
+    drop(snap);
+    bump(&mut arena, &mut q);
+    assert_eq!(hp_of(&arena, ids[0]), Some(FieldValue::I32(7)));
+}

@@ -383,16 +383,40 @@ impl Column {
     }
 
     /// Chunk `k`'s blocks for writing in a chunk pass, stamped `rev` (empty for a string lane):
-    /// [`blocks_mut`](Self::blocks_mut) for a chunk that exists.
+    /// [`blocks_mut`](Self::blocks_mut) for a chunk that exists, with no bounds check.
+    ///
+    /// # Safety
+    ///
+    /// Chunk `k` exists: `k` is below the chunk count of the owning table (every column has
+    /// exactly the table's rows, see [`Table`](super::table::Table)).
     #[inline(always)]
-    pub fn pass_blocks_mut(&mut self, k: usize, rev: u64) -> &mut [Block] {
-        let chunk = self.chunks.make_mut(k);
+    pub unsafe fn pass_blocks_mut(&mut self, k: usize, rev: u64) -> &mut [Block] {
+        // SAFETY: chunk `k` exists (the caller's contract).
+        let chunk = unsafe { self.chunks.make_mut_unchecked(k) };
         chunk.revision = rev;
         chunk.bulk = rev;
         match &mut chunk.data {
             ChunkData::Words(blocks) => blocks,
             ChunkData::Strs(_) => &mut [],
         }
+    }
+
+    /// [`pass_blocks_mut`](Self::pass_blocks_mut) if this column already owns chunk `k`
+    /// (`None`, changing nothing, if it would have to copy or adopt it first).
+    ///
+    /// # Safety
+    ///
+    /// Chunk `k` exists (as for [`pass_blocks_mut`](Self::pass_blocks_mut)).
+    #[inline(always)]
+    pub unsafe fn pass_blocks_owned(&mut self, k: usize, rev: u64) -> Option<&mut [Block]> {
+        // SAFETY: chunk `k` exists (the caller's contract).
+        let chunk = unsafe { self.chunks.owned_mut_unchecked(k) }?;
+        chunk.revision = rev;
+        chunk.bulk = rev;
+        Some(match &mut chunk.data {
+            ChunkData::Words(blocks) => blocks,
+            ChunkData::Strs(_) => &mut [],
+        })
     }
 
     /// Every chunk's blocks for writing, each stamped `rev` (string lanes yield nothing).

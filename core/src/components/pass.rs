@@ -9,6 +9,13 @@
 //! and up to two read ones; a three-lane vector read and another written) run with their
 //! counts known at compile time ([`Fixed`]), so their passes are straight-line code.
 //!
+//! Such a pass is bound by how many words it reads per table (two loads per cycle), not by
+//! the latency of its chain of pointers: each table first tries a fast path that makes no
+//! calls but the callback (the table and its written chunks already private, one chunk, a
+//! log entry that supersedes the newest), so the loop keeps its state in registers; anything
+//! rare falls back, before the callback, to the general path out of line. Every stamp the
+//! fast path makes before falling back is one the general path makes with the same revision.
+//!
 //! Invariant: a plan is built by [`Plan::new`] from a [`Resolved`] of its table, so its
 //! written columns are distinct from each other and from every read column, and every column
 //! it names is below `cols_end`, which the pass checks against the table's column count once
@@ -125,10 +132,19 @@ impl Plan {
     }
 }
 
-/// Lends chunk `k` of `table` as `p` plans it, stamping its written chunks with `rev`.
+/// Lends chunk `k` of `table` (holding `len` rows: read once by the caller) as `p` plans it,
+/// stamping its written chunks with `rev`. `k` must be below the table's chunk count.
 #[inline(always)]
-fn plan_lanes<'a>(table: &'a mut Table, p: &Plan, shape: impl Counts, k: usize, rev: u64) -> ChunkLanes<'a> {
-    let len = table.chunk_len(k);
+fn plan_lanes<'a>(
+    table: &'a mut Table,
+    len: usize,
+    p: &Plan,
+    shape: impl Counts,
+    k: usize,
+    rev: u64,
+) -> ChunkLanes<'a> {
+    debug_assert!(len == table.len && k < table.chunk_count());
+    let chunk_len = (len - k * CHUNK_ROWS).min(CHUNK_ROWS);
     let columns: &'a mut [Column] = &mut table.columns;
     let base = columns.as_mut_ptr();
     let mut writes: [&'a mut [Block]; LANES_INLINE] = Default::default();
@@ -138,7 +154,9 @@ fn plan_lanes<'a>(table: &'a mut Table, p: &Plan, shape: impl Counts, k: usize, 
         // each other and from every read column (module invariant), so this is the only
         // reference to column `c`.
         let col = unsafe { &mut *base.add(c as usize) };
-        *w = col.pass_blocks_mut(k, rev);
+        // SAFETY: `k` is below the table's chunk count (the caller's contract), and every
+        // column of a table has exactly its rows (`Table` invariant), so chunk `k` exists.
+        *w = unsafe { col.pass_blocks_mut(k, rev) };
     }
     let mut reads: [&'a [Block]; LANES_INLINE] = Default::default();
     for (r, &c) in reads.iter_mut().zip(&p.reads[..shape.reads()]) {
@@ -152,7 +170,7 @@ fn plan_lanes<'a>(table: &'a mut Table, p: &Plan, shape: impl Counts, k: usize, 
         reads: SmallVec::from_buf_and_len(reads, shape.reads()),
         writes: SmallVec::from_buf_and_len(writes, shape.writes()),
         first_row: (k * CHUNK_ROWS) as u32,
-        len: len as u32,
+        len: chunk_len as u32,
     }
 }
 
@@ -188,19 +206,100 @@ impl ComponentStore {
             _ => plans,
         };
         for p in plans {
-            let Some(table) = self.tables.make_mut_if(p.table as usize, |t| t.len != 0) else { continue };
-            assert!(p.cols_end as usize <= table.columns.len(), "lanes planned for this table");
-            for &s in &p.slots[..shape.slots()] {
-                table.stamp_bulk(s as usize, rev);
-            }
-            if table.len <= CHUNK_ROWS {
-                // One chunk (most tables of a fragmented world).
-                f(plan_lanes(table, p, shape, 0, rev));
-                continue;
-            }
-            for k in 0..table.chunk_count() {
-                f(plan_lanes(table, p, shape, k, rev));
+            if !self.table_fast(p, shape, rev, &mut f) {
+                self.table_slow(p, shape, rev, &mut f);
             }
         }
     }
+
+    /// One table's part of a pass when nothing rare happens: the table and its written
+    /// chunks are already private, it has one chunk, and each written slot's log entry
+    /// supersedes its newest. Returns false otherwise, before calling `f`, having made only
+    /// stamps that [`table_slow`](Self::table_slow), which then does the table's part, makes
+    /// with the same `rev` anyway. The fast path makes no calls but `f`, so the pass's loop
+    /// keeps its state in registers.
+    #[inline(always)]
+    fn table_fast(
+        &mut self,
+        p: &Plan,
+        shape: impl Counts,
+        rev: u64,
+        f: &mut impl FnMut(ChunkLanes<'_>),
+    ) -> bool {
+        let i = p.table as usize;
+        if i >= self.tables.len() {
+            return false;
+        }
+        // SAFETY: `i < len`, checked above.
+        let Some(table) = (unsafe { self.tables.owned_mut_unchecked(i) }) else { return false };
+        let len = table.len;
+        if len == 0 {
+            return true; // skipped, as `table_slow` does
+        }
+        if len > CHUNK_ROWS {
+            return false;
+        }
+        assert!(p.cols_end as usize <= table.columns.len(), "lanes planned for this table");
+        for &s in &p.slots[..shape.slots()] {
+            if !table.try_stamp_bulk_one(s as usize, rev, len) {
+                return false;
+            }
+        }
+        // `0 < len <= CHUNK_ROWS`: one chunk, chunk 0.
+        let Some(lanes) = owned_lanes(table, len, p, shape, rev) else { return false };
+        f(lanes);
+        true
+    }
+
+    /// One table's part of a pass in general (out of line: see
+    /// [`table_fast`](Self::table_fast)).
+    #[cold]
+    #[inline(never)]
+    fn table_slow(&mut self, p: &Plan, shape: impl Counts, rev: u64, f: &mut impl FnMut(ChunkLanes<'_>)) {
+        let Some(table) = self.tables.make_mut_if(p.table as usize, |t| t.len != 0) else { return };
+        assert!(p.cols_end as usize <= table.columns.len(), "lanes planned for this table");
+        for &s in &p.slots[..shape.slots()] {
+            table.stamp_bulk(s as usize, rev);
+        }
+        for k in 0..table.chunk_count() {
+            f(plan_lanes(table, table.len, p, shape, k, rev));
+        }
+    }
+}
+
+/// [`plan_lanes`] of chunk 0 of a table of one chunk (`len` rows, `0 < len <= CHUNK_ROWS`)
+/// if the table already owns every written chunk; `None` otherwise, having stamped only
+/// chunks `plan_lanes` stamps with the same `rev` anyway.
+#[inline(always)]
+fn owned_lanes<'a>(
+    table: &'a mut Table,
+    len: usize,
+    p: &Plan,
+    shape: impl Counts,
+    rev: u64,
+) -> Option<ChunkLanes<'a>> {
+    debug_assert!(len == table.len && len != 0 && len <= CHUNK_ROWS);
+    let columns: &'a mut [Column] = &mut table.columns;
+    let base = columns.as_mut_ptr();
+    let mut writes: [&'a mut [Block]; LANES_INLINE] = Default::default();
+    for (w, &c) in writes.iter_mut().zip(&p.writes[..shape.writes()]) {
+        // SAFETY: as in `plan_lanes`: `c < cols_end <= columns.len()` (checked by the caller),
+        // the written columns are distinct from each other and from every read column.
+        let col = unsafe { &mut *base.add(c as usize) };
+        // SAFETY: the table has rows, so every column has chunk 0 (`Table` invariant).
+        *w = unsafe { col.pass_blocks_owned(0, rev) }?;
+    }
+    let mut reads: [&'a [Block]; LANES_INLINE] = Default::default();
+    for (r, &c) in reads.iter_mut().zip(&p.reads[..shape.reads()]) {
+        // SAFETY: in bounds (as above); no written column is `c`.
+        let col = unsafe { &*base.add(c as usize) };
+        *r = col.blocks(0);
+    }
+    Some(ChunkLanes {
+        ids: &table.ids,
+        reads: SmallVec::from_buf_and_len(reads, shape.reads()),
+        writes: SmallVec::from_buf_and_len(writes, shape.writes()),
+        first_row: 0,
+        len: len as u32,
+    })
 }

@@ -15,13 +15,21 @@
 //! row now sits.
 //!
 //! Invariants: every column has exactly `len` rows; `ids[r]` is the instance owning row `r`;
-//! `components` is sorted and matches `slots`; every `bulk` revision is 0 while
-//! `bulk_stamped` is false.
+//! `components` is sorted and matches `slots`; `bulk` and `logs` hold one entry per slot;
+//! every `bulk` revision is 0 while `bulk_stamped` is false.
 
 use super::column::{CHUNK_ROWS, Column, LaneValue};
 use super::schema::{ComponentId, LaneKind, SchemaRegistry};
 use super::writelog::WriteLog;
 use crate::id::Id;
+
+/// `all.fill(rev)` out of line: tables of more than one chunk are rare in passes over many
+/// tables, whose per-table code stays compact.
+#[cold]
+#[inline(never)]
+fn fill_cold(all: &mut [u64], rev: u64) {
+    all.fill(rev);
+}
 
 /// Where one component's columns sit in a table.
 #[derive(Clone, Copy, Debug)]
@@ -219,12 +227,32 @@ impl Table {
     /// them all) and logs the whole table.
     #[inline]
     pub fn stamp_bulk(&mut self, s: usize, rev: u64) {
+        // Read before the stores below, so it is read once.
+        let len = self.len;
         self.bulk_stamped = true;
         match &mut self.bulk[s][..] {
             [only] => *only = rev,
-            all => all.fill(rev),
+            all => fill_cold(all, rev),
         }
-        self.logs[s].push(rev, 0, self.len, self.len);
+        // SAFETY: `bulk` and `logs` both hold one entry per component slot (module invariant;
+        // boxed slices, never resized) and `bulk[s]` exists, so `logs[s]` does.
+        let log = unsafe { self.logs.get_unchecked_mut(s) };
+        log.push(rev, 0, len, len);
+    }
+
+    /// [`stamp_bulk`](Self::stamp_bulk) for a table of one chunk (`len` rows) whose log
+    /// entry for the whole table supersedes its newest; returns false otherwise, having
+    /// made only stamps `stamp_bulk` with the same `rev` makes anyway (so the caller may
+    /// fall back to it).
+    #[inline(always)]
+    pub fn try_stamp_bulk_one(&mut self, s: usize, rev: u64, len: usize) -> bool {
+        let [only] = &mut self.bulk[s][..] else { return false };
+        *only = rev;
+        self.bulk_stamped = true;
+        // SAFETY: `bulk` and `logs` both hold one entry per component slot (module invariant;
+        // boxed slices, never resized) and `bulk[s]` exists, so `logs[s]` does.
+        let log = unsafe { self.logs.get_unchecked_mut(s) };
+        log.try_supersede(rev, 0, len)
     }
 
     /// The revision at which `row`'s component slot `s` was last written (tick or bulk).

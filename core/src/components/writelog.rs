@@ -106,6 +106,22 @@ impl WriteLog {
         self.open.push(entry);
     }
 
+    /// [`push`](Self::push) when the entry supersedes the newest one (repeated passes over
+    /// a whole table); returns false, changing nothing, otherwise.
+    #[inline(always)]
+    pub fn try_supersede(&mut self, rev: u64, row: usize, rows: usize) -> bool {
+        let rev = rev.max(self.last);
+        let entry = Entry { rev, row: row as u32, rows: rows as u32 };
+        match self.open.last_mut() {
+            Some(newest) if entry.row <= newest.row && newest.row + newest.rows <= entry.row + entry.rows => {
+                *newest = entry;
+                self.last = rev;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Seals the full open segment, then drops the oldest sealed ones until the log, with a
     /// full open segment, keeps at most its capacity (or a quarter of `table_len` rows'
     /// worth, whichever is less, but not below `MIN_KEEP`).

@@ -274,3 +274,26 @@ fn a_chunk_pass_cannot_write_a_reference_lane() {
     assert_eq!(arena.field(holder, aim, "weight"), Some(FieldValue::F64(2.0)));
     assert_eq!(arena.component_referrers(target).count(), 1);
 }
+
+#[test]
+fn a_batch_appended_into_chunks_a_snapshot_shares_leaves_the_snapshot_as_it_was() {
+    // 13 rows: a partial block; the next batch fills it, crosses chunk boundaries and ends
+    // in a partial block, writing each lane once into copies of the shared chunks.
+    let mut arena = Arena::new();
+    let h = arena.register_pod::<HealthPod>().unwrap();
+    let row = |i: usize| (HealthPod { hp: i as i32, regen: -(i as f32) },);
+    let first = arena.spawn_batch(Class::Part, "A", None, (0..13).map(row)).unwrap();
+    let snap = arena.snapshot();
+    let since = arena.revisions().global;
+    let second = arena.spawn_batch(Class::Part, "B", None, (13..2 * CHUNK_ROWS + 21).map(row)).unwrap();
+    for (i, &id) in first.iter().chain(&second).enumerate() {
+        assert_eq!(arena.components().get_pod::<HealthPod>(id), Some(row(i).0), "row {i}");
+        assert_eq!(arena.components().row_revision(id, h).map(|r| r > since), Some(i >= 13), "row {i}");
+    }
+    assert!(
+        first.iter().enumerate().all(|(i, &id)| snap.components().get_pod::<HealthPod>(id) == Some(row(i).0))
+    );
+    assert!(second.iter().all(|&id| !snap.components().has(id, h)));
+    let mut q = Query::new(&[h]);
+    assert_eq!(arena.components().changed_since(&mut q, h, since), second);
+}

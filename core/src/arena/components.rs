@@ -389,12 +389,24 @@ impl Arena {
                 let src = &words[..rows * stride];
                 for &(column, at, wide) in &feeds {
                     let start = first_row + tile;
+                    // Every word of lane `at` in the tile's rows, row `r`'s at `r * stride`.
+                    let lane = &src[at..];
+                    assert!((rows - 1) * stride + usize::from(wide) < lane.len());
                     if wide {
-                        let word =
-                            |r: usize| src[r * stride + at] as u64 | (src[r * stride + at + 1] as u64) << 32;
-                        table.fill_words(column, start, rows, rev, word);
+                        let word = |r: usize| {
+                            // SAFETY: `append_words` calls `word` with `r < rows` only, and
+                            // `(rows - 1) * stride + 1` is within `lane` (asserted).
+                            let (lo, hi) = unsafe {
+                                (*lane.get_unchecked(r * stride), *lane.get_unchecked(r * stride + 1))
+                            };
+                            lo as u64 | (hi as u64) << 32
+                        };
+                        table.append_words(column, start, rows, rev, word);
                     } else {
-                        table.fill_words(column, start, rows, rev, |r| src[r * stride + at] as u64);
+                        // SAFETY: `append_words` calls `word` with `r < rows` only, and
+                        // `(rows - 1) * stride` is within `lane` (asserted).
+                        let word = |r: usize| unsafe { *lane.get_unchecked(r * stride) } as u64;
+                        table.append_words(column, start, rows, rev, word);
                     }
                 }
             }

@@ -468,26 +468,39 @@ fn append_words(
         let words = unsafe {
             std::slice::from_raw_parts_mut(spare.as_mut_ptr().cast::<MaybeUninit<u64>>(), 4 * count)
         };
-        let (data, padding) = words.split_at_mut(rows);
-        for (w, slot) in data.iter_mut().enumerate() {
-            slot.write(word(w));
-        }
-        padding.fill(MaybeUninit::new(0));
+        write_blocks::<u64, 4>(words, rows, word);
     } else {
         // SAFETY: as above, `8 * count` uninitialised, aligned `u32`s.
         let words = unsafe {
             std::slice::from_raw_parts_mut(spare.as_mut_ptr().cast::<MaybeUninit<u32>>(), 8 * count)
         };
-        let (data, padding) = words.split_at_mut(rows);
-        for (w, slot) in data.iter_mut().enumerate() {
-            slot.write(word(w) as u32);
-        }
-        padding.fill(MaybeUninit::new(0));
+        write_blocks::<u32, 8>(words, rows, |w| word(w) as u32);
     }
     let len = blocks.len();
     // SAFETY: the `count` blocks past `len` are within capacity (reserved above) and every
     // word of them was written just now.
     unsafe { blocks.set_len(len + count) };
+}
+
+/// Writes `word(w)` into `words[w]` for `w < rows` and zero into the rest (`words.len()` a
+/// multiple of `N`, the words to a block): whole blocks `N` words at a time, unrolled.
+#[inline(always)]
+fn write_blocks<T: Copy + Default, const N: usize>(
+    words: &mut [MaybeUninit<T>],
+    rows: usize,
+    word: impl Fn(usize) -> T,
+) {
+    let whole = rows / N;
+    let (head, rest) = words.split_at_mut(whole * N);
+    for (b, block) in head.chunks_exact_mut(N).enumerate() {
+        for (j, slot) in block.iter_mut().enumerate() {
+            slot.write(word(b * N + j));
+        }
+    }
+    for (j, slot) in rest.iter_mut().enumerate() {
+        let w = whole * N + j;
+        slot.write(if w < rows { word(w) } else { T::default() });
+    }
 }
 
 /// Word `i` of `blocks` (`wide`: 64-bit words).

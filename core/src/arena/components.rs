@@ -357,6 +357,9 @@ impl Arena {
             member_at.push(stride);
             stride += self.components.registry.info(c).pod_bytes.expect("a POD component") / 4;
         }
+        // Bundles of tuples know their size at compile time: a constant stride.
+        assert!(B::WORDS == 0 || B::WORDS == stride, "a bundle's words match its registered lanes");
+        let stride = if B::WORDS != 0 { B::WORDS } else { stride };
         let mut set: SmallVec<[ComponentId; 4]> = members.clone();
         set.sort();
         set.dedup();

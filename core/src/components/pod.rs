@@ -30,6 +30,10 @@ pub trait PodComponent: bytemuck::Pod + Send + Sync + 'static {
 
 /// One or more POD components inserted together.
 pub trait PodBundle: Send + Sync + 'static {
+    /// The 32-bit words of all the components together (their total size / 4), or 0 if not
+    /// known at compile time: batch spawns then index bundles with a constant stride.
+    const WORDS: usize = 0;
+
     /// The component types, in order.
     fn type_ids() -> SmallVec<[TypeId; 4]>;
     /// Their schemas, in the same order.
@@ -53,6 +57,7 @@ pub trait PodBundle: Send + Sync + 'static {
 macro_rules! bundle {
     ($($t:ident $i:tt),+) => {
         impl<$($t: PodComponent),+> PodBundle for ($($t,)+) {
+            const WORDS: usize = 0 $(+ std::mem::size_of::<$t>() / 4)+;
             fn type_ids() -> SmallVec<[TypeId; 4]> {
                 smallvec::smallvec![$(TypeId::of::<$t>()),+]
             }

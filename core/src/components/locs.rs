@@ -110,18 +110,19 @@ impl RowLocs {
             if page.locs.is_empty() {
                 page.locs = vec![Self::ABSENT; PAGE_LEN];
             }
-            // Every following id on the same page, written through the one private page.
+            // Every following id on the same page, written through the one private page (each
+            // entry absent before: counted once for the run).
+            let run = k;
             while let Some(&id) = ids.get(k)
                 && let Some((q, i)) = dense(id)
                 && q == p
             {
-                if page.locs[i] == Self::ABSENT {
-                    page.count += 1;
-                    self.len += 1;
-                }
+                debug_assert_eq!(page.locs[i], Self::ABSENT, "an id given a second row");
                 page.locs[i] = RowLoc { table, row: (start + k) as u32 };
                 k += 1;
             }
+            page.count += (k - run) as u32;
+            self.len += k - run;
         }
     }
 

@@ -317,3 +317,71 @@ fn small_table_passes_fall_back_when_shared_or_logged_since() {
     bump(&mut arena, &mut q);
     assert_eq!(hp_of(&arena, ids[0]), Some(FieldValue::I32(7)));
 }
+
+#[test]
+fn a_batch_appended_into_chunks_a_snapshot_shares_leaves_the_snapshot_as_it_was() {
+    // 13 rows: a partial block; the next batch fills it, crosses chunk boundaries and ends
+    // in a partial block, writing each lane once into copies of the shared chunks.
+    let mut arena = Arena::new();
+    let h = arena.register_pod::<HealthPod>().unwrap();
+    let row = |i: usize| (HealthPod { hp: i as i32, regen: -(i as f32) },);
+    let first = arena.spawn_batch(Class::Part, "A", None, (0..13).map(row)).unwrap();
+    let snap = arena.snapshot();
+    let since = arena.revisions().global;
+    let second = arena.spawn_batch(Class::Part, "B", None, (13..2 * CHUNK_ROWS + 21).map(row)).unwrap();
+    for (i, &id) in first.iter().chain(&second).enumerate() {
+        assert_eq!(arena.components().get_pod::<HealthPod>(id), Some(row(i).0), "row {i}");
+        assert_eq!(arena.components().row_revision(id, h).map(|r| r > since), Some(i >= 13), "row {i}");
+    }
+    assert!(
+        first.iter().enumerate().all(|(i, &id)| snap.components().get_pod::<HealthPod>(id) == Some(row(i).0))
+    );
+    assert!(second.iter().all(|&id| !snap.components().has(id, h)));
+    let mut q = Query::new(&[h]);
+    assert_eq!(arena.components().changed_since(&mut q, h, since), second);
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+struct StampPod {
+    at: i64,
+}
+
+impl PodComponent for StampPod {
+    fn schema() -> Schema {
+        Schema::new("Stamp", vec![FieldDef::new("at", FieldType::I64)])
+    }
+}
+
+/// A bundle that is not a tuple: no compile-time size or offsets, so a batch spawn copies
+/// its words row by row.
+struct Boxed(Box<(StampPod, HealthPod)>);
+
+impl arbor_core::PodBundle for Boxed {
+    fn type_ids() -> smallvec::SmallVec<[std::any::TypeId; 4]> {
+        smallvec::smallvec![std::any::TypeId::of::<StampPod>(), std::any::TypeId::of::<HealthPod>()]
+    }
+    fn schemas() -> smallvec::SmallVec<[Schema; 4]> {
+        smallvec::smallvec![StampPod::schema(), health()]
+    }
+    fn bytes(&self) -> smallvec::SmallVec<[&[u8]; 4]> {
+        smallvec::smallvec![bytemuck::bytes_of(&self.0.0), bytemuck::bytes_of(&self.0.1)]
+    }
+}
+
+#[test]
+fn bundles_without_known_offsets_spawn_the_same_rows_as_tuples() {
+    let mut arena = Arena::new();
+    arena.register_pod::<HealthPod>().unwrap();
+    arena.register_pod::<StampPod>().unwrap();
+    let row = |i: usize| (StampPod { at: -(i as i64) << 33 }, HealthPod { hp: i as i32, regen: 0.5 });
+    let n = CHUNK_ROWS + 300;
+    let boxed = arena.spawn_batch(Class::Part, "B", None, (0..n).map(|i| Boxed(Box::new(row(i))))).unwrap();
+    let tuples = arena.spawn_batch(Class::Part, "T", None, (0..n).map(row)).unwrap();
+    for (i, (&b, &t)) in boxed.iter().zip(&tuples).enumerate() {
+        for id in [b, t] {
+            assert_eq!(arena.components().get_pod::<StampPod>(id), Some(row(i).0), "row {i}");
+            assert_eq!(arena.components().get_pod::<HealthPod>(id), Some(row(i).1), "row {i}");
+        }
+    }
+}

@@ -348,7 +348,6 @@ impl Arena {
         let members = self.pod_ids::<B>()?;
         let bundles: Vec<B> = bundles.into_iter().collect();
         let n = bundles.len();
-        let out = self.create_batch(class, name, parent, n)?;
         // A bundle as one row of 32-bit words (POD lanes are 4 or 8 bytes): member `m` starts
         // at word `member_at[m]`; `stride` words per bundle.
         let mut member_at: SmallVec<[usize; 4]> = SmallVec::new();
@@ -357,44 +356,88 @@ impl Arena {
             member_at.push(stride);
             stride += self.components.registry.info(c).pod_bytes.expect("a POD component") / 4;
         }
+        // Bundles of tuples know their size at compile time: a constant stride.
+        assert!(B::WORDS == 0 || B::WORDS == stride, "a bundle's words match its registered lanes");
+        let stride = if B::WORDS != 0 { B::WORDS } else { stride };
+        let out = self.create_batch(class, name, parent, n)?;
         let mut set: SmallVec<[ComponentId; 4]> = members.clone();
         set.sort();
         set.dedup();
         let rev = self.revisions.bump();
         let t = self.components.table_for(&set);
         // For each table column fed by the bundle: the column, its first word in a bundle's
-        // row, whether the lane is 64-bit.
+        // row, whether the lane is 64-bit, and its byte offset within `B` (if `B` knows it).
+        let offsets = B::byte_offsets().and_then(|o| o.of::<B>());
         let table = &self.components.tables[t as usize];
-        let mut feeds: SmallVec<[(usize, usize, bool); 16]> = SmallVec::new();
+        let mut feeds: SmallVec<[(usize, usize, bool, usize); 16]> = SmallVec::new();
         for slot in &table.slots {
             // A component given twice keeps the last value, as with `insert_pod`.
             let member = members.iter().rposition(|c| *c == slot.id).expect("bundle component in its table");
             let mut at = member_at[member];
             for (lane, kind) in self.components.registry.info(slot.id).lane_kinds.iter().enumerate() {
                 let wide = *kind == crate::components::LaneKind::W64;
-                feeds.push((slot.first_lane + lane, at, wide));
+                let byte = offsets.as_ref().map_or(0, |o| o[member] + 4 * (at - member_at[member]));
+                feeds.push((slot.first_lane + lane, at, wide, byte));
                 at += if wide { 2 } else { 1 };
             }
         }
-        // Rows go in tiles: a tile's bundles are copied into `words` (row after row, small
-        // enough to stay in L1), then every lane reads its stride from there.
+        // Rows go in tiles small enough to stay in L1: every lane reads its stride from the
+        // tile's bundles (when `B` gives its components' offsets) or from a copy of them as
+        // rows of words.
         const TILE: usize = 256;
-        let mut words = vec![0u32; TILE * stride];
+        let mut words = vec![0u32; if offsets.is_some() { 0 } else { TILE * stride }];
         self.components.extend_table(t, &out, rev, |table, first_row, first, count| {
             for tile in (0..count).step_by(TILE) {
                 let rows = TILE.min(count - tile);
-                for (r, bundle) in bundles[first + tile..first + tile + rows].iter().enumerate() {
+                let start = first_row + tile;
+                let tile_bundles = &bundles[first + tile..first + tile + rows];
+                if offsets.is_some() {
+                    let base = tile_bundles.as_ptr().cast::<u8>();
+                    let size = std::mem::size_of::<B>();
+                    for &(column, _, wide, byte) in &feeds {
+                        // `append_words` calls `word` with `r < rows` only, so bundle `r` is in
+                        // `tile_bundles`, and the lane's 4 (8 when `wide`) bytes at `byte` lie
+                        // within one of its POD components (no padding: every byte
+                        // initialised). Reads are unaligned.
+                        if wide {
+                            // SAFETY: see above.
+                            let word = |r: usize| unsafe {
+                                base.add(r * size + byte).cast::<u64>().read_unaligned()
+                            };
+                            table.append_words(column, start, rows, rev, word);
+                        } else {
+                            // SAFETY: see above.
+                            let word = |r: usize| unsafe {
+                                base.add(r * size + byte).cast::<u32>().read_unaligned()
+                            };
+                            table.append_words(column, start, rows, rev, |r| word(r) as u64);
+                        }
+                    }
+                    continue;
+                }
+                for (r, bundle) in tile_bundles.iter().enumerate() {
                     bundle.copy_words(&mut words[r * stride..(r + 1) * stride]);
                 }
                 let src = &words[..rows * stride];
-                for &(column, at, wide) in &feeds {
-                    let start = first_row + tile;
+                for &(column, at, wide, _) in &feeds {
+                    // Every word of lane `at` in the tile's rows, row `r`'s at `r * stride`.
+                    let lane = &src[at..];
+                    assert!((rows - 1) * stride + usize::from(wide) < lane.len());
                     if wide {
-                        let word =
-                            |r: usize| src[r * stride + at] as u64 | (src[r * stride + at + 1] as u64) << 32;
-                        table.fill_words(column, start, rows, rev, word);
+                        let word = |r: usize| {
+                            // SAFETY: `append_words` calls `word` with `r < rows` only, and
+                            // `(rows - 1) * stride + 1` is within `lane` (asserted).
+                            let (lo, hi) = unsafe {
+                                (*lane.get_unchecked(r * stride), *lane.get_unchecked(r * stride + 1))
+                            };
+                            lo as u64 | (hi as u64) << 32
+                        };
+                        table.append_words(column, start, rows, rev, word);
                     } else {
-                        table.fill_words(column, start, rows, rev, |r| src[r * stride + at] as u64);
+                        // SAFETY: `append_words` calls `word` with `r < rows` only, and
+                        // `(rows - 1) * stride` is within `lane` (asserted).
+                        let word = |r: usize| unsafe { *lane.get_unchecked(r * stride) } as u64;
+                        table.append_words(column, start, rows, rev, word);
                     }
                 }
             }

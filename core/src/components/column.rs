@@ -21,6 +21,7 @@
 #[cfg(not(target_endian = "little"))]
 compile_error!("component lanes read 64-bit words as pairs of 32-bit words, low word first");
 
+use super::append::append_words;
 use super::schema::LaneKind;
 use crate::cow::CowVec;
 use std::sync::Arc;
@@ -258,25 +259,32 @@ impl Column {
         store(blocks, i, word, wide);
     }
 
-    /// Appends `n` rows holding zero (word lanes) or the empty string, copying or creating
-    /// each touched chunk once. `row` is the current length.
-    pub fn extend_zeroed(&mut self, mut row: usize, n: usize, rev: u64) {
-        let end = row + n;
+    /// Word lanes: appends `n` rows holding `word(r)` (`r < n`) from `row` (the current
+    /// length), copying or creating each touched chunk once. Rows in an existing partial last
+    /// block are stored one by one; the further blocks are written straight into the chunk's
+    /// spare capacity (padding rows of a partial last block zero), so no word is written
+    /// twice. `word` is only called with `r < n`.
+    #[inline(always)]
+    pub fn extend_words(&mut self, mut row: usize, n: usize, rev: u64, word: impl Fn(usize) -> u64) {
+        let wide = self.kind == LaneKind::W64;
         let per_block = self.words_per_block();
+        let end = row + n;
         while row < end {
             let (k, first) = split(row);
-            let take = (CHUNK_ROWS - first).min(end - row);
-            match &mut self.chunk_for_write(k, rev).data {
-                ChunkData::Words(blocks) => {
-                    // Padding rows of a partial last block may hold anything (see `pop`).
-                    let words: &mut [u32] = bytemuck::cast_slice_mut(blocks);
-                    let padding_start = first * (8 / per_block);
-                    words[padding_start..].fill(0);
-                    blocks.resize((first + take).div_ceil(per_block), Block([0; 8]));
-                }
-                ChunkData::Strs(strs) => strs.resize(first + take, None),
+            let last = first + (CHUNK_ROWS - first).min(end - row);
+            // `word` index of the chunk's row `i`: `i - first + base`.
+            let base = n - (end - row);
+            let at = |i: usize| word(base + i - first);
+            let blocks = words_mut(&mut self.chunk_for_write(k, rev).data);
+            let mut i = first;
+            while i & block_mask(wide) != 0 && i < last {
+                store(blocks, i, at(i), wide);
+                i += 1;
             }
-            row += take;
+            if i < last {
+                append_words(blocks, per_block, last - i, |w| at(i + w), wide);
+            }
+            row += last - first;
         }
     }
 
@@ -550,5 +558,34 @@ mod tests {
         c.set(0, LaneValue::Str(Some("b".into())), 2);
         assert_eq!(snap.get(0), LaneValue::Str(Some("a".into())));
         assert_eq!(c.get(0), LaneValue::Str(Some("b".into())));
+    }
+
+    #[test]
+    fn extend_words_fills_partial_blocks_crosses_chunks_and_spares_snapshots() {
+        for kind in [LaneKind::W32, LaneKind::W64] {
+            let word = |r: usize| if kind == LaneKind::W64 { r as u64 * 0x1_0000_0001 } else { r as u64 };
+            let mut c = Column::new(kind);
+            for r in 0..5 {
+                c.push(r, LaneValue::Word(word(r)), 1);
+            }
+            let snap = c.clone();
+            // Rows 5..7 fill the partial block, then whole blocks, a chunk boundary, and a
+            // partial last block; appended in two calls as a tiled batch does.
+            c.extend_words(5, 600, 2, |r| word(5 + r));
+            c.extend_words(605, CHUNK_ROWS + 2, 2, |r| word(605 + r));
+            let len = 605 + CHUNK_ROWS + 2;
+            assert_eq!(c.chunk_count(), 2);
+            assert!((0..len).all(|r| c.word(r) == word(r)));
+            let per_block = c.words_per_block();
+            let tail = c.blocks(1);
+            assert_eq!(tail.len(), (len - CHUNK_ROWS).div_ceil(per_block));
+            assert!(
+                (len - CHUNK_ROWS..tail.len() * per_block).all(|i| load(tail, i, kind == LaneKind::W64) == 0)
+            );
+            assert_eq!((c.chunk_revision(0), c.chunk_revision(1)), (2, 2));
+            assert_eq!((snap.chunk_count(), snap.chunk_revision(0)), (1, 1));
+            assert_eq!(snap.blocks(0).len(), 5usize.div_ceil(per_block));
+            assert!((0..5).all(|r| snap.word(r) == word(r)));
+        }
     }
 }

@@ -107,21 +107,36 @@ impl RowLocs {
                 self.pages.push(LocPage::default());
             }
             let page = self.pages.make_mut(p);
+            let run = k;
             if page.locs.is_empty() {
-                page.locs = vec![Self::ABSENT; PAGE_LEN];
+                // A new page, built in one pass: the consecutive ids from `ids[k]` on it are
+                // written once, not over a filled page (any others go through the next turn).
+                let mut locs = Vec::with_capacity(PAGE_LEN);
+                locs.resize(dense(ids[k]).map_or(0, |(_, i)| i), Self::ABSENT);
+                while let Some(&id) = ids.get(k)
+                    && dense(id) == Some((p, locs.len()))
+                {
+                    locs.push(RowLoc { table, row: (start + k) as u32 });
+                    k += 1;
+                }
+                locs.resize(PAGE_LEN, Self::ABSENT);
+                page.locs = locs;
+                page.count += (k - run) as u32;
+                self.len += k - run;
+                continue;
             }
-            // Every following id on the same page, written through the one private page.
+            // Every following id on the same page, written through the one private page (each
+            // entry absent before: counted once for the run).
             while let Some(&id) = ids.get(k)
                 && let Some((q, i)) = dense(id)
                 && q == p
             {
-                if page.locs[i] == Self::ABSENT {
-                    page.count += 1;
-                    self.len += 1;
-                }
+                debug_assert_eq!(page.locs[i], Self::ABSENT, "an id given a second row");
                 page.locs[i] = RowLoc { table, row: (start + k) as u32 };
                 k += 1;
             }
+            page.count += (k - run) as u32;
+            self.len += k - run;
         }
     }
 
@@ -181,5 +196,34 @@ mod tests {
         assert_eq!(snap.get(Id(5000)), Some(RowLoc { table: 1, row: 7 }), "the snapshot keeps it");
         assert_eq!(locs.remove(client), Some(RowLoc { table: 2, row: 7 }));
         assert_eq!((locs.len(), snap.len()), (1, 3));
+    }
+
+    #[test]
+    fn runs_build_new_pages_once_and_fill_existing_ones() {
+        let mut locs = RowLocs::default();
+        locs.insert(Id(2), RowLoc { table: 0, row: 0 });
+        let snap = locs.clone();
+        // Page 0 exists; page 1 is new, entered mid-page, its run broken by a gap, a client id
+        // and a step back; page 2 is new and runs to the end of the batch.
+        let client = Id(CLIENT_ID_BASE + 1);
+        let page = PAGE_LEN as u64;
+        let ids: Vec<Id> = [3, 4, page + 10, page + 11, page + 13, page + 12]
+            .into_iter()
+            .map(Id)
+            .chain([client])
+            .chain((2 * page + 1..2 * page + 5).map(Id))
+            .collect();
+        locs.insert_run(&ids, 1, 100);
+        assert_eq!(locs.len(), 1 + ids.len());
+        for (k, &id) in ids.iter().enumerate() {
+            assert_eq!(locs.get(id), Some(RowLoc { table: 1, row: 100 + k as u32 }), "id {id:?}");
+        }
+        assert_eq!((locs.pages[1].count, locs.pages[2].count), (4, 4));
+        assert_eq!(locs.pages[1].locs.len(), PAGE_LEN);
+        assert_eq!(
+            (locs.get(Id(page + 9)), locs.get(Id(page + 14)), locs.get(Id(2 * page + 5))),
+            (None, None, None)
+        );
+        assert_eq!((snap.get(Id(3)), snap.len()), (None, 1));
     }
 }

@@ -4,7 +4,7 @@
 //! - `column` / `table`: chunked, SIMD-aligned lanes (with per-chunk and per-64-row
 //!   revisions) and archetype tables; `changes`: which rows of a table were written since
 //!   a revision; `row_move`: moving a row between two tables (adding or removing a
-//!   component) in one pass over both;
+//!   component) in one pass over both; `append`: batch appends writing each word once;
 //! - `locs`: where each instance's row is, in id-indexed copy-on-write pages;
 //! - `pass`: compact per-table plans that sequential chunk passes follow;
 //! - `writelog`: per table and component, the rows written at each recent revision, so
@@ -18,6 +18,7 @@
 //! stays the authority for ancestry. Edits go through [`Arena`](crate::Arena), which stamps
 //! revisions and keeps the reverse reference index.
 
+mod append;
 mod changes;
 mod chunk_lanes;
 mod column;
@@ -33,7 +34,7 @@ mod writelog;
 
 pub use chunk_lanes::ChunkLanes;
 pub use column::{Block, CHUNK_ROWS};
-pub use pod::{PodBundle, PodComponent};
+pub use pod::{InlineOffsets, PodBundle, PodComponent};
 pub use query::{ChunkView, Lane, Query};
 pub use schema::{
     ComponentId, ComponentInfo, FieldDef, FieldType, FieldValue, LaneKind, RefPolicy, Schema, SchemaError,

@@ -140,11 +140,11 @@ impl Table {
     }
 
     /// Appends one row per id in bulk, with row ticks `rev`, one chunk's worth at a time:
-    /// each piece of rows that falls in one chunk gets zeroed lanes, its ids and ticks, then
-    /// `fill(table, first_row, first_in_batch, rows)` writes its lanes (with
-    /// [`fill_words`](Self::fill_words)) while the piece is still in cache. Every column's
-    /// chunks are copied or created once. `len` is updated after the last piece; returns
-    /// the first new row.
+    /// each piece of rows that falls in one chunk gets its ids and ticks, then
+    /// `fill(table, first_row, first_in_batch, rows)` appends its lanes (every lane column,
+    /// in row order, with [`append_words`](Self::append_words)) while the piece is still in
+    /// cache. Every column's chunks are copied or created once and no word is written
+    /// twice. `len` is updated after the last piece; returns the first new row.
     pub fn extend_rows(
         &mut self,
         ids: &[Id],
@@ -157,15 +157,9 @@ impl Table {
         while done < n {
             let row = start + done;
             let take = (CHUNK_ROWS - row % CHUNK_ROWS).min(n - done);
-            self.ids.extend_zeroed(row, take, rev);
-            fill_range(&mut self.ids, row, take, rev, |r| ids[done + r].0);
+            self.ids.extend_words(row, take, rev, |r| ids[done + r].0);
             for s in &self.slots {
-                for col in &mut self.columns[s.first_lane..s.first_lane + s.lanes] {
-                    col.extend_zeroed(row, take, rev);
-                }
-                let ticks = &mut self.columns[s.tick];
-                ticks.extend_zeroed(row, take, rev);
-                fill_range(ticks, row, take, rev, |_| rev);
+                self.columns[s.tick].extend_words(row, take, rev, |_| rev);
             }
             fill(self, row, done, take);
             done += take;
@@ -177,11 +171,12 @@ impl Table {
         start
     }
 
-    /// Writes word column `c` in rows `start..start + n` with `word(r)` for the `r`-th row of
-    /// the range (bulk writes: the caller stamps and logs the component's bulk revision or row
-    /// ticks, as [`extend_rows`](Self::extend_rows) does for the rows it appends).
-    pub fn fill_words(&mut self, c: usize, start: usize, n: usize, rev: u64, word: impl Fn(usize) -> u64) {
-        fill_range(&mut self.columns[c], start, n, rev, word);
+    /// Appends rows `start..start + n` (`start` its current length) to word column `c`, the
+    /// `r`-th holding `word(r)` (for [`extend_rows`](Self::extend_rows)'s `fill`, which
+    /// stamps and logs the rows it appends); `word` is only called with `r < n`.
+    #[inline(always)]
+    pub fn append_words(&mut self, c: usize, start: usize, n: usize, rev: u64, word: impl Fn(usize) -> u64) {
+        self.columns[c].extend_words(start, n, rev, word);
     }
 
     /// Writes component slot `s`'s lanes in `row` and stamps its row tick.
@@ -339,29 +334,5 @@ impl Table {
         self.ids.heap_bytes()
             + self.columns.iter().map(Column::heap_bytes).sum::<usize>()
             + self.logs.iter().map(WriteLog::heap_bytes).sum::<usize>()
-    }
-}
-
-/// Writes `word(r)` into rows `start + r` (`r < n`) of word column `col`, chunk by chunk.
-fn fill_range(col: &mut Column, start: usize, n: usize, rev: u64, word: impl Fn(usize) -> u64) {
-    let wide = col.kind == LaneKind::W64;
-    let mut done = 0;
-    while done < n {
-        let row = start + done;
-        let (k, first) = (row / CHUNK_ROWS, row % CHUNK_ROWS);
-        let take = (CHUNK_ROWS - first).min(n - done);
-        let blocks = col.blocks_mut(k, rev);
-        if wide {
-            let words: &mut [u64] = bytemuck::cast_slice_mut(blocks);
-            for (i, w) in words[first..first + take].iter_mut().enumerate() {
-                *w = word(done + i);
-            }
-        } else {
-            let words: &mut [u32] = bytemuck::cast_slice_mut(blocks);
-            for (i, w) in words[first..first + take].iter_mut().enumerate() {
-                *w = word(done + i) as u32;
-            }
-        }
-        done += take;
     }
 }

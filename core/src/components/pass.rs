@@ -145,6 +145,27 @@ fn plan_lanes<'a>(
 ) -> ChunkLanes<'a> {
     debug_assert!(len == table.len && k < table.chunk_count());
     let chunk_len = (len - k * CHUNK_ROWS).min(CHUNK_ROWS);
+    // SAFETY: `k` is below the table's chunk count (the caller's contract), and every column
+    // of a table has exactly its rows (`Table` invariant), so chunk `k` exists.
+    let lend = |col: &'a mut Column| Some(unsafe { col.pass_blocks_mut(k, rev) });
+    match lend_planned(table, p, shape, k, chunk_len, lend) {
+        Some(lanes) => lanes,
+        None => unreachable!("pass_blocks_mut always lends"),
+    }
+}
+
+/// The lanes of chunk `k` (`chunk_len` rows) of `table` as `p` plans them, each written
+/// column's blocks lent by `lend` (`None` if one refuses, after the earlier written columns
+/// were lent).
+#[inline(always)]
+fn lend_planned<'a>(
+    table: &'a mut Table,
+    p: &Plan,
+    shape: impl Counts,
+    k: usize,
+    chunk_len: usize,
+    mut lend: impl FnMut(&'a mut Column) -> Option<&'a mut [Block]>,
+) -> Option<ChunkLanes<'a>> {
     let columns: &'a mut [Column] = &mut table.columns;
     let base = columns.as_mut_ptr();
     let mut writes: [&'a mut [Block]; LANES_INLINE] = Default::default();
@@ -154,9 +175,7 @@ fn plan_lanes<'a>(
         // each other and from every read column (module invariant), so this is the only
         // reference to column `c`.
         let col = unsafe { &mut *base.add(c as usize) };
-        // SAFETY: `k` is below the table's chunk count (the caller's contract), and every
-        // column of a table has exactly its rows (`Table` invariant), so chunk `k` exists.
-        *w = unsafe { col.pass_blocks_mut(k, rev) };
+        *w = lend(col)?;
     }
     let mut reads: [&'a [Block]; LANES_INLINE] = Default::default();
     for (r, &c) in reads.iter_mut().zip(&p.reads[..shape.reads()]) {
@@ -165,13 +184,13 @@ fn plan_lanes<'a>(
         let col = unsafe { &*base.add(c as usize) };
         *r = col.blocks(k);
     }
-    ChunkLanes {
+    Some(ChunkLanes {
         ids: &table.ids,
         reads: SmallVec::from_buf_and_len(reads, shape.reads()),
         writes: SmallVec::from_buf_and_len(writes, shape.writes()),
         first_row: (k * CHUNK_ROWS) as u32,
         len: chunk_len as u32,
-    }
+    })
 }
 
 impl ComponentStore {
@@ -279,27 +298,7 @@ fn owned_lanes<'a>(
     rev: u64,
 ) -> Option<ChunkLanes<'a>> {
     debug_assert!(len == table.len && len != 0 && len <= CHUNK_ROWS);
-    let columns: &'a mut [Column] = &mut table.columns;
-    let base = columns.as_mut_ptr();
-    let mut writes: [&'a mut [Block]; LANES_INLINE] = Default::default();
-    for (w, &c) in writes.iter_mut().zip(&p.writes[..shape.writes()]) {
-        // SAFETY: as in `plan_lanes`: `c < cols_end <= columns.len()` (checked by the caller),
-        // the written columns are distinct from each other and from every read column.
-        let col = unsafe { &mut *base.add(c as usize) };
-        // SAFETY: the table has rows, so every column has chunk 0 (`Table` invariant).
-        *w = unsafe { col.pass_blocks_owned(0, rev) }?;
-    }
-    let mut reads: [&'a [Block]; LANES_INLINE] = Default::default();
-    for (r, &c) in reads.iter_mut().zip(&p.reads[..shape.reads()]) {
-        // SAFETY: in bounds (as above); no written column is `c`.
-        let col = unsafe { &*base.add(c as usize) };
-        *r = col.blocks(0);
-    }
-    Some(ChunkLanes {
-        ids: &table.ids,
-        reads: SmallVec::from_buf_and_len(reads, shape.reads()),
-        writes: SmallVec::from_buf_and_len(writes, shape.writes()),
-        first_row: 0,
-        len: len as u32,
-    })
+    // SAFETY: the table has rows, so every column has chunk 0 (`Table` invariant).
+    let lend = |col: &'a mut Column| unsafe { col.pass_blocks_owned(0, rev) };
+    lend_planned(table, p, shape, 0, len, lend)
 }

@@ -183,7 +183,9 @@ impl Column {
                 if i / per_block == blocks.len() {
                     blocks.push(Block([0; 8]));
                 }
-                write_word(blocks, per_block, i, value);
+                if let LaneValue::Word(w) = value {
+                    store(blocks, i, w, per_block == 4);
+                }
             }
             ChunkData::Strs(strs) => {
                 debug_assert_eq!(strs.len(), i);
@@ -293,7 +295,7 @@ impl Column {
     pub fn get(&self, row: usize) -> LaneValue {
         let (k, i) = split(row);
         match &self.chunks[k].data {
-            ChunkData::Words(blocks) => LaneValue::Word(read_word(blocks, self.words_per_block(), i)),
+            ChunkData::Words(blocks) => LaneValue::Word(load(blocks, i, self.kind == LaneKind::W64)),
             ChunkData::Strs(strs) => LaneValue::Str(strs[i].clone()),
         }
     }
@@ -303,7 +305,7 @@ impl Column {
     pub fn word(&self, row: usize) -> u64 {
         let (k, i) = split(row);
         match &self.chunks[k].data {
-            ChunkData::Words(blocks) => read_word(blocks, self.words_per_block(), i),
+            ChunkData::Words(blocks) => load(blocks, i, self.kind == LaneKind::W64),
             ChunkData::Strs(_) => 0,
         }
     }
@@ -312,9 +314,13 @@ impl Column {
     #[inline]
     pub fn set(&mut self, row: usize, value: LaneValue, rev: u64) {
         let (k, i) = split(row);
-        let per_block = self.words_per_block();
+        let wide = self.kind == LaneKind::W64;
         match &mut self.chunk_for_row_write(k, i, rev).data {
-            ChunkData::Words(blocks) => write_word(blocks, per_block, i, value),
+            ChunkData::Words(blocks) => {
+                if let LaneValue::Word(w) = value {
+                    store(blocks, i, w, wide);
+                }
+            }
             ChunkData::Strs(strs) => {
                 strs[i] = match value {
                     LaneValue::Str(s) => s,
@@ -384,10 +390,7 @@ impl Column {
     /// Chunk `k`'s blocks for writing, stamped `rev` (empty for a string lane).
     #[inline]
     pub fn blocks_mut(&mut self, k: usize, rev: u64) -> &mut [Block] {
-        match &mut self.chunk_for_write(k, rev).data {
-            ChunkData::Words(blocks) => blocks,
-            ChunkData::Strs(_) => &mut [],
-        }
+        stamped_blocks(self.chunk_unstamped(k, rev), rev)
     }
 
     /// Chunk `k`'s blocks for writing in a chunk pass, stamped `rev` (empty for a string lane):
@@ -400,13 +403,7 @@ impl Column {
     #[inline(always)]
     pub unsafe fn pass_blocks_mut(&mut self, k: usize, rev: u64) -> &mut [Block] {
         // SAFETY: chunk `k` exists (the caller's contract).
-        let chunk = unsafe { self.chunks.make_mut_unchecked(k) };
-        chunk.revision = rev;
-        chunk.bulk = rev;
-        match &mut chunk.data {
-            ChunkData::Words(blocks) => blocks,
-            ChunkData::Strs(_) => &mut [],
-        }
+        stamped_blocks(unsafe { self.chunks.make_mut_unchecked(k) }, rev)
     }
 
     /// [`pass_blocks_mut`](Self::pass_blocks_mut) if this column already owns chunk `k`
@@ -418,13 +415,7 @@ impl Column {
     #[inline(always)]
     pub unsafe fn pass_blocks_owned(&mut self, k: usize, rev: u64) -> Option<&mut [Block]> {
         // SAFETY: chunk `k` exists (the caller's contract).
-        let chunk = unsafe { self.chunks.owned_mut_unchecked(k) }?;
-        chunk.revision = rev;
-        chunk.bulk = rev;
-        Some(match &mut chunk.data {
-            ChunkData::Words(blocks) => blocks,
-            ChunkData::Strs(_) => &mut [],
-        })
+        unsafe { self.chunks.owned_mut_unchecked(k) }.map(|chunk| stamped_blocks(chunk, rev))
     }
 
     /// Every chunk's blocks for writing, each stamped `rev` (string lanes yield nothing).
@@ -454,6 +445,18 @@ impl Column {
                 Some(ChunkData::Strs(s)) => s.capacity() * std::mem::size_of::<Option<Arc<str>>>(),
                 None => 0,
             }
+    }
+}
+
+/// `chunk`'s blocks for a write to the whole chunk at `rev`, which is stamped (empty for a
+/// string lane).
+#[inline(always)]
+fn stamped_blocks(chunk: &mut Chunk, rev: u64) -> &mut [Block] {
+    chunk.revision = rev;
+    chunk.bulk = rev;
+    match &mut chunk.data {
+        ChunkData::Words(blocks) => blocks,
+        ChunkData::Strs(_) => &mut [],
     }
 }
 
@@ -489,30 +492,6 @@ fn store(blocks: &mut [Block], i: usize, w: u64, wide: bool) {
         bytemuck::cast_slice_mut::<Block, u64>(blocks)[i] = w;
     } else {
         bytemuck::cast_slice_mut::<Block, u32>(blocks)[i] = w as u32;
-    }
-}
-
-#[inline]
-fn read_word(blocks: &[Block], per_block: usize, i: usize) -> u64 {
-    let b = &blocks[i / per_block].0;
-    if per_block == 8 {
-        b[i % 8] as u64
-    } else {
-        let j = (i % 4) * 2;
-        b[j] as u64 | ((b[j + 1] as u64) << 32)
-    }
-}
-
-#[inline]
-fn write_word(blocks: &mut [Block], per_block: usize, i: usize, value: LaneValue) {
-    let LaneValue::Word(w) = value else { return };
-    let b = &mut blocks[i / per_block].0;
-    if per_block == 8 {
-        b[i % 8] = w as u32;
-    } else {
-        let j = (i % 4) * 2;
-        b[j] = w as u32;
-        b[j + 1] = (w >> 32) as u32;
     }
 }
 

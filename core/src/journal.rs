@@ -78,10 +78,10 @@ impl<T: Clone> BoundedLog<T> {
             }
             let room_in_chunk = self.chunks.last().map_or(0, |c| CHUNK - c.len());
             if room_in_chunk == 0 {
-                self.push_chunk(entry(done));
+                // The first entry of a new chunk goes through `push`.
+                let (revision, value) = entry(done);
+                self.push(revision, value);
                 done += 1;
-                self.len += 1;
-                self.pushed += 1;
                 continue;
             }
             let k = (count - done).min(self.capacity - self.len).min(room_in_chunk);

@@ -385,3 +385,31 @@ fn bundles_without_known_offsets_spawn_the_same_rows_as_tuples() {
         }
     }
 }
+
+#[test]
+fn a_chunk_the_table_lost_and_regained_has_no_bulk_write() {
+    let mut arena = Arena::new();
+    let h = arena.register_pod::<HealthPod>().unwrap();
+    let x = arena.register_component(Schema::new("X", vec![FieldDef::new("v", FieldType::I32)])).unwrap();
+    let q = arena.create(Class::Part, "Q", None).unwrap();
+    arena.add_component(q, h, None).unwrap();
+    arena.add_component(q, x, None).unwrap();
+    let written = arena.components().row_revision(q, h).unwrap();
+    // Two chunks of {Health}, both written by one pass that skips `q`.
+    let zero = HealthPod { hp: 0, regen: 0.0 };
+    let ids = arena.spawn_batch(Class::Part, "S", None, vec![(zero,); CHUNK_ROWS + 1]).unwrap();
+    let mut not_x = Query::new(&[h]).without(&[x]);
+    arena.for_each_chunk_mut(&mut not_x, &[], &[Lane { component: h, lane: 0 }], |_| {});
+    let pass = arena.revisions().global;
+    // The second chunk's only row leaves: the table loses that chunk, then regains it as `q`
+    // joins.
+    arena.destroy(ids[CHUNK_ROWS]).unwrap();
+    arena.remove_component(q, x).unwrap();
+    assert_eq!(arena.components().row_revision(q, h), Some(written), "q was never written by the pass");
+    assert_eq!(arena.components().row_revision(ids[CHUNK_ROWS - 1], h), Some(pass));
+    let changed = arena.components().changed_since(&mut Query::new(&[h]), h, written);
+    assert!(!changed.contains(&q) && changed.len() == CHUNK_ROWS);
+    // A second pass over both chunks stamps them all again.
+    arena.for_each_chunk_mut(&mut not_x, &[], &[Lane { component: h, lane: 0 }], |_| {});
+    assert_eq!(arena.components().row_revision(q, h), Some(arena.revisions().global));
+}

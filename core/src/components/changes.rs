@@ -86,7 +86,7 @@ impl Table {
             return;
         }
         let len = self.chunk_len(k);
-        if self.bulk[s][k] > since {
+        if self.bulk_rev(s, k) > since {
             (0..len).for_each(f);
             return;
         }
@@ -221,7 +221,7 @@ impl Table {
                 chunk = k;
                 ticks = bytemuck::cast_slice(tick_col.blocks(k));
                 ids = bytemuck::cast_slice(self.ids.blocks(k));
-                bulk_newer = self.bulk[s][k] > since;
+                bulk_newer = self.bulk_rev(s, k) > since;
             }
             if bulk_newer || ticks[i] > since {
                 out.push(ids[i]);
@@ -244,7 +244,7 @@ impl Table {
                 let ticks: &[u64] = &bytemuck::cast_slice(tick_col.blocks(k))[..len];
                 let ids: &[Id] = bytemuck::cast_slice(self.ids.blocks(k));
                 // A bulk write newer than `since` wrote every row, and logged them all.
-                let bulk_newer = self.bulk[s][k] > since;
+                let bulk_newer = self.bulk_rev(s, k) > since;
                 let words = &mut marks.rows[k * GROUPS_PER_CHUNK..(k + 1) * GROUPS_PER_CHUNK];
                 for (g, word) in words.iter_mut().enumerate() {
                     let marked = std::mem::take(word);

@@ -16,10 +16,13 @@
 //! rare falls back, before the callback, to the general path out of line. Every stamp the
 //! fast path makes before falling back is one the general path makes with the same revision.
 //!
-//! Invariant: a plan is built by [`Plan::new`] from a [`Resolved`] of its table, so its
+//! Invariants: a plan is built by [`Plan::new`] from a [`Resolved`] of its table, so its
 //! written columns are distinct from each other and from every read column, and every column
 //! it names is below `cols_end`, which the pass checks against the table's column count once
-//! per table (tables never change their columns).
+//! per table (tables never change their columns). A pass's plans go in strictly increasing
+//! table order (a query lists its tables in store order), so once the pass has dropped the
+//! plans past the store's last table (on an older snapshot), every plan's table exists and
+//! the pass reads it without a bounds check.
 
 use super::chunk_lanes::{ChunkLanes, LANES_INLINE};
 use super::column::{Block, CHUNK_ROWS, Column};
@@ -31,10 +34,9 @@ use smallvec::SmallVec;
 /// The columns and slots one table lends and stamps in a pass (see the module docs).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Plan {
-    /// The table's index in the store.
-    pub table: u32,
-    /// One past the highest column named below.
-    cols_end: u32,
+    /// The table's index in the store (low half) and one past the highest column named
+    /// below (`cols_end`, high half): one word, read with one load per table.
+    head: u64,
     /// Read columns, in request order (the first `Shape::reads`).
     reads: [u32; LANES_INLINE],
     /// Written columns, in request order (the first `Shape::writes`).
@@ -123,12 +125,25 @@ impl Plan {
         shape.slots = r.written_slots.len() as u8;
         let cols_end = r.read_cols.iter().chain(&r.write_cols).map(|&c| c + 1).max().unwrap_or(0);
         Plan {
-            table,
-            cols_end: cols_end as u32,
+            head: u64::from(table) | (cols_end as u64) << 32,
             reads: fill(&r.read_cols),
             writes: fill(&r.write_cols),
             slots: fill(&r.written_slots),
         }
+    }
+}
+
+impl Plan {
+    /// The table's index in the store.
+    #[inline(always)]
+    pub fn table(&self) -> usize {
+        self.head as u32 as usize
+    }
+
+    /// One past the highest column the plan names.
+    #[inline(always)]
+    fn cols_end(&self) -> usize {
+        (self.head >> 32) as usize
     }
 }
 
@@ -170,7 +185,7 @@ fn lend_planned<'a>(
     let base = columns.as_mut_ptr();
     let mut writes: [&'a mut [Block]; LANES_INLINE] = Default::default();
     for (w, &c) in writes.iter_mut().zip(&p.writes[..shape.writes()]) {
-        // SAFETY: `c < cols_end <= columns.len()` (checked by the caller for this table) and
+        // SAFETY: `c < cols_end() <= columns.len()` (checked by the caller for this table) and
         // `table` is borrowed exclusively for 'a; the plan's written columns are distinct from
         // each other and from every read column (module invariant), so this is the only
         // reference to column `c`.
@@ -219,13 +234,15 @@ impl ComponentStore {
         // Plans go in table order: on an older snapshot, skip those past its tables.
         let count = self.tables.len();
         let plans = match plans.last() {
-            Some(last) if last.table as usize >= count => {
-                &plans[..plans.partition_point(|p| (p.table as usize) < count)]
-            }
+            Some(last) if last.table() >= count => &plans[..plans.partition_point(|p| p.table() < count)],
             _ => plans,
         };
+        debug_assert!(plans.windows(2).all(|w| w[0].table() < w[1].table()));
         for p in plans {
-            if !self.table_fast(p, shape, rev, &mut f) {
+            // SAFETY: plans go in increasing table order (module invariant) and the last one
+            // left names a table below `count`, so `p`'s does; neither `f` nor the table
+            // paths add or remove tables.
+            if !unsafe { self.table_fast(p, shape, rev, &mut f) } {
                 self.table_slow(p, shape, rev, &mut f);
             }
         }
@@ -237,19 +254,22 @@ impl ComponentStore {
     /// stamps that [`table_slow`](Self::table_slow), which then does the table's part, makes
     /// with the same `rev` anyway. The fast path makes no calls but `f`, so the pass's loop
     /// keeps its state in registers.
+    ///
+    /// # Safety
+    ///
+    /// `p`'s table exists: `p.table() < self.tables.len()`.
     #[inline(always)]
-    fn table_fast(
+    unsafe fn table_fast(
         &mut self,
         p: &Plan,
         shape: impl Counts,
         rev: u64,
         f: &mut impl FnMut(ChunkLanes<'_>),
     ) -> bool {
-        let i = p.table as usize;
-        if i >= self.tables.len() {
-            return false;
-        }
-        // SAFETY: `i < len`, checked above.
+        // Both halves of the plan's head in one load.
+        let (i, cols_end) = (p.table(), p.cols_end());
+        debug_assert!(i < self.tables.len());
+        // SAFETY: `i < self.tables.len()` (the caller's contract).
         let Some(table) = (unsafe { self.tables.owned_mut_unchecked(i) }) else { return false };
         let len = table.len;
         if len == 0 {
@@ -258,7 +278,7 @@ impl ComponentStore {
         if len > CHUNK_ROWS {
             return false;
         }
-        assert!(p.cols_end as usize <= table.columns.len(), "lanes planned for this table");
+        assert!(cols_end <= table.columns.len(), "lanes planned for this table");
         for &s in &p.slots[..shape.slots()] {
             if !table.try_stamp_bulk_one(s as usize, rev, len) {
                 return false;
@@ -275,8 +295,8 @@ impl ComponentStore {
     #[cold]
     #[inline(never)]
     fn table_slow(&mut self, p: &Plan, shape: impl Counts, rev: u64, f: &mut impl FnMut(ChunkLanes<'_>)) {
-        let Some(table) = self.tables.make_mut_if(p.table as usize, |t| t.len != 0) else { return };
-        assert!(p.cols_end as usize <= table.columns.len(), "lanes planned for this table");
+        let Some(table) = self.tables.make_mut_if(p.table(), |t| t.len != 0) else { return };
+        assert!(p.cols_end() <= table.columns.len(), "lanes planned for this table");
         for &s in &p.slots[..shape.slots()] {
             table.stamp_bulk(s as usize, rev);
         }

@@ -74,9 +74,7 @@ pub(crate) fn move_row(src: &mut Table, dst: &mut Table, row: usize, rev: u64) -
     }
 
     if last.is_multiple_of(CHUNK_ROWS) {
-        for b in &mut src.bulk {
-            b.pop();
-        }
+        src.lost_chunk(last / CHUNK_ROWS);
     }
     src.len = last;
     dst.grew(new_row + 1);
@@ -104,7 +102,7 @@ impl Mover {
     fn take_tick(&self, src: &mut Table, s: usize, slot: CompSlot) -> (u64, u64) {
         let (row, last) = (self.row, self.len - 1);
         let (bulk_row, bulk_last) = if src.bulk_stamped {
-            (src.bulk[s][row / CHUNK_ROWS], src.bulk[s][last / CHUNK_ROWS])
+            (src.bulk_rev(s, row / CHUNK_ROWS), src.bulk_rev(s, last / CHUNK_ROWS))
         } else {
             (0, 0)
         };

@@ -14,21 +14,30 @@
 //! the log's horizon, so the log covers every row written since its horizon wherever the
 //! row now sits.
 //!
+//! Bulk revisions sit in one flat array, chunk by chunk: chunk `k`'s revision for slot `s`
+//! is `bulk[k * slots + s]`, so a table of one chunk keeps one word per slot, and a pass
+//! stamping it reads no per-slot header. The array only grows (when the table gains a
+//! chunk); a chunk the table loses has its revisions zeroed, as a new chunk starts at 0.
+//!
 //! Invariants: every column has exactly `len` rows; `ids[r]` is the instance owning row `r`;
-//! `components` is sorted and matches `slots`; `bulk` and `logs` hold one entry per slot;
-//! every `bulk` revision is 0 while `bulk_stamped` is false.
+//! `components` is sorted and matches `slots`; `logs` holds one entry per slot; `bulk` holds
+//! `slots.len()` revisions for each chunk of the table (at least), and 0 for the chunks past
+//! it; every `bulk` revision is 0 while `bulk_stamped` is false.
 
 use super::column::{CHUNK_ROWS, Column, LaneValue};
 use super::schema::{ComponentId, LaneKind, SchemaRegistry};
 use super::writelog::WriteLog;
 use crate::id::Id;
 
-/// `all.fill(rev)` out of line: tables of more than one chunk are rare in passes over many
-/// tables, whose per-table code stays compact.
+/// Stamps every `slots`-th revision of `bulk` from `s` on with `rev` (slot `s` in every
+/// chunk), out of line: tables of more than one chunk are rare in passes over many tables,
+/// whose per-table code stays compact.
 #[cold]
 #[inline(never)]
-fn fill_cold(all: &mut [u64], rev: u64) {
-    all.fill(rev);
+fn fill_cold(bulk: &mut [u64], s: usize, slots: usize, rev: u64) {
+    for b in bulk.iter_mut().skip(s).step_by(slots) {
+        *b = rev;
+    }
 }
 
 /// Where one component's columns sit in a table.
@@ -55,8 +64,9 @@ pub(crate) struct Table {
     /// in bulk.
     pub bulk_stamped: bool,
     pub columns: Box<[Column]>,
-    /// Per component slot, per chunk: revision of the last bulk (whole-chunk) write.
-    pub bulk: Box<[smallvec::SmallVec<[u64; 1]>]>,
+    /// Per chunk, per component slot (`bulk[k * slots + s]`): revision of the last bulk
+    /// (whole-chunk) write (see the module docs).
+    pub bulk: Box<[u64]>,
     /// Per component slot: the rows written at each recent revision.
     pub logs: Box<[WriteLog]>,
     pub components: Box<[ComponentId]>,
@@ -80,7 +90,7 @@ impl Table {
             columns.push(Column::new(LaneKind::W64));
             slots.push(CompSlot { id: c, first_lane, lanes: info.lane_kinds.len(), tick });
         }
-        let bulk = vec![smallvec::SmallVec::new(); slots.len()].into_boxed_slice();
+        let bulk = Box::default();
         let logs = vec![WriteLog::new(log_capacity); slots.len()].into_boxed_slice();
         let ids = Column::new(LaneKind::W64);
         let columns = columns.into_boxed_slice();
@@ -128,14 +138,42 @@ impl Table {
         row
     }
 
-    /// Keeps one bulk revision per chunk after the table grew to `len` rows.
+    /// Keeps bulk revisions for every chunk after the table grew to `len` rows.
     pub(super) fn grew(&mut self, len: usize) {
-        let (before, after) = (self.len.div_ceil(CHUNK_ROWS), len.div_ceil(CHUNK_ROWS));
         self.len = len;
-        if before != after {
-            for b in &mut self.bulk {
-                b.resize(after, 0);
-            }
+        let needed = len.div_ceil(CHUNK_ROWS) * self.logs.len();
+        if self.bulk.len() < needed {
+            self.grow_bulk(needed);
+        }
+    }
+
+    /// Extends `bulk` to `needed` revisions, the new ones 0 (out of line: once per chunk).
+    #[cold]
+    #[inline(never)]
+    fn grow_bulk(&mut self, needed: usize) {
+        let mut bulk = std::mem::take(&mut self.bulk).into_vec();
+        bulk.resize(needed, 0);
+        self.bulk = bulk.into_boxed_slice();
+    }
+
+    /// Chunk `k`'s bulk revision for component slot `s`.
+    #[inline]
+    pub fn bulk_rev(&self, s: usize, k: usize) -> u64 {
+        self.bulk[k * self.logs.len() + s]
+    }
+
+    /// Chunk `k`'s bulk revision for component slot `s`, for writing.
+    #[inline]
+    fn bulk_rev_mut(&mut self, s: usize, k: usize) -> &mut u64 {
+        &mut self.bulk[k * self.logs.len() + s]
+    }
+
+    /// Zeroes the bulk revisions of chunk `k`, which the table just lost (`bulk` keeps 0 for
+    /// chunks past the table's).
+    pub(super) fn lost_chunk(&mut self, k: usize) {
+        if self.bulk_stamped {
+            let n = self.logs.len();
+            self.bulk[k * n..(k + 1) * n].fill(0);
         }
     }
 
@@ -224,29 +262,30 @@ impl Table {
     pub fn stamp_bulk(&mut self, s: usize, rev: u64) {
         // Read before the stores below, so it is read once.
         let len = self.len;
+        let slots = self.logs.len();
         self.bulk_stamped = true;
-        match &mut self.bulk[s][..] {
-            [only] => *only = rev,
-            all => fill_cold(all, rev),
+        assert!(s < slots, "a component slot of this table");
+        if len != 0 && len <= CHUNK_ROWS {
+            self.bulk[s] = rev;
+        } else {
+            fill_cold(&mut self.bulk[..len.div_ceil(CHUNK_ROWS) * slots], s, slots, rev);
         }
-        // SAFETY: `bulk` and `logs` both hold one entry per component slot (module invariant;
-        // boxed slices, never resized) and `bulk[s]` exists, so `logs[s]` does.
-        let log = unsafe { self.logs.get_unchecked_mut(s) };
-        log.push(rev, 0, len, len);
+        self.logs[s].push(rev, 0, len, len);
     }
 
-    /// [`stamp_bulk`](Self::stamp_bulk) for a table of one chunk (`len` rows) whose log
-    /// entry for the whole table supersedes its newest; returns false otherwise, having
-    /// made only stamps `stamp_bulk` with the same `rev` makes anyway (so the caller may
-    /// fall back to it).
+    /// [`stamp_bulk`](Self::stamp_bulk) for a table of one chunk (`len` rows, `0 < len <=
+    /// CHUNK_ROWS`) whose log entry for the whole table supersedes its newest; returns false
+    /// otherwise, having made only stamps `stamp_bulk` with the same `rev` makes anyway (so
+    /// the caller may fall back to it).
     #[inline(always)]
     pub fn try_stamp_bulk_one(&mut self, s: usize, rev: u64, len: usize) -> bool {
-        let [only] = &mut self.bulk[s][..] else { return false };
-        *only = rev;
+        debug_assert!(len == self.len && len != 0 && len <= CHUNK_ROWS);
+        let Some(log) = self.logs.get_mut(s) else { return false };
+        // SAFETY: `s` is a slot (`s < logs.len()`, one log per slot) and the table has a
+        // chunk (`len != 0`), so `bulk` holds chunk 0's revision of slot `s`, `bulk[s]`
+        // (module invariant).
+        unsafe { *self.bulk.get_unchecked_mut(s) = rev };
         self.bulk_stamped = true;
-        // SAFETY: `bulk` and `logs` both hold one entry per component slot (module invariant;
-        // boxed slices, never resized) and `bulk[s]` exists, so `logs[s]` does.
-        let log = unsafe { self.logs.get_unchecked_mut(s) };
         log.try_supersede(rev, 0, len)
     }
 
@@ -254,7 +293,7 @@ impl Table {
     #[inline]
     pub fn row_revision(&self, s: usize, row: usize) -> u64 {
         let tick = self.columns[self.slots[s].tick].word(row);
-        if self.bulk_stamped { tick.max(self.bulk[s][row / CHUNK_ROWS]) } else { tick }
+        if self.bulk_stamped { tick.max(self.bulk_rev(s, row / CHUNK_ROWS)) } else { tick }
     }
 
     /// Removes `row`, moving the last row into it. Returns the id now at `row`, if one moved.
@@ -269,7 +308,7 @@ impl Table {
         if row != last {
             for s in 0..self.slots.len() {
                 let tick = self.columns[self.slots[s].tick].word(last);
-                let bulk = self.bulk[s][last / CHUNK_ROWS];
+                let bulk = self.bulk_rev(s, last / CHUNK_ROWS);
                 if changes_chunk && tick < bulk {
                     // Fold the chunk's bulk revision into the moving row's own tick.
                     self.columns[self.slots[s].tick].set(last, LaneValue::Word(bulk), rev);
@@ -285,9 +324,7 @@ impl Table {
             col.swap_remove(row, self.len, rev);
         }
         if last.is_multiple_of(CHUNK_ROWS) {
-            for b in &mut self.bulk {
-                b.pop();
-            }
+            self.lost_chunk(last / CHUNK_ROWS);
         }
         self.len -= 1;
         moved
@@ -308,10 +345,10 @@ impl Table {
     fn settle_bulk_stamped(&mut self, k: usize, rev: u64) {
         let rows = k * CHUNK_ROWS..k * CHUNK_ROWS + self.chunk_len(k);
         for s in 0..self.slots.len() {
-            if self.bulk[s][k] == 0 {
+            let bulk = std::mem::take(self.bulk_rev_mut(s, k));
+            if bulk == 0 {
                 continue;
             }
-            let bulk = std::mem::take(&mut self.bulk[s][k]);
             let tick = &mut self.columns[self.slots[s].tick];
             for r in rows.clone() {
                 if tick.word(r) < bulk {
@@ -326,7 +363,7 @@ impl Table {
     /// the row's tick or stamps the chunk's bulk revision, so the lanes' own chunk
     /// revisions are never newer, and row moves do not stamp them).
     pub fn chunk_revision(&self, s: usize, k: usize) -> u64 {
-        self.columns[self.slots[s].tick].chunk_revision(k).max(self.bulk[s][k])
+        self.columns[self.slots[s].tick].chunk_revision(k).max(self.bulk_rev(s, k))
     }
 
     /// Heap bytes held.

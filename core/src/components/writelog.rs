@@ -34,7 +34,11 @@ const SEGMENT: usize = 256;
 const MIN_KEEP: usize = 1024;
 
 /// Rows `row .. row + rows` were written at `rev` (or earlier).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// `repr(C)`, plain data: `row` and `rows` share one word, which
+/// [`try_supersede`](WriteLog::try_supersede) reads with one load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
 pub(crate) struct Entry {
     pub rev: u64,
     pub row: u32,
@@ -112,13 +116,16 @@ impl WriteLog {
     pub fn try_supersede(&mut self, rev: u64, row: usize, rows: usize) -> bool {
         let rev = rev.max(self.last);
         let entry = Entry { rev, row: row as u32, rows: rows as u32 };
-        match self.open.last_mut() {
-            Some(newest) if entry.row <= newest.row && newest.row + newest.rows <= entry.row + entry.rows => {
-                *newest = entry;
-                self.last = rev;
-                true
-            }
-            _ => false,
+        let Some(newest) = self.open.last_mut() else { return false };
+        // The newest entry's row and row count, read as the one word they share.
+        let [_, span] = bytemuck::cast::<Entry, [u64; 2]>(*newest);
+        let [newest_row, newest_rows] = bytemuck::cast::<u64, [u32; 2]>(span);
+        if entry.row <= newest_row && newest_row + newest_rows <= entry.row + entry.rows {
+            *newest = entry;
+            self.last = rev;
+            true
+        } else {
+            false
         }
     }
 

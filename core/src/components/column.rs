@@ -21,7 +21,6 @@
 #[cfg(not(target_endian = "little"))]
 compile_error!("component lanes read 64-bit words as pairs of 32-bit words, low word first");
 
-use super::append::append_words;
 use super::schema::LaneKind;
 use crate::cow::CowVec;
 use std::sync::Arc;
@@ -82,14 +81,14 @@ pub(crate) enum LaneValue {
 #[derive(Clone, Debug)]
 pub(crate) struct Column {
     pub kind: LaneKind,
-    chunks: CowVec<Chunk>,
+    pub(super) chunks: CowVec<Chunk>,
     /// The emptied buffer of the last chunk dropped (if no snapshot shared it), reused by
     /// the next new chunk: a table that shrinks and grows back does not allocate again.
     spare: Option<ChunkData>,
 }
 
 #[inline]
-fn split(row: usize) -> (usize, usize) {
+pub(super) fn split(row: usize) -> (usize, usize) {
     (row / CHUNK_ROWS, row % CHUNK_ROWS)
 }
 
@@ -99,7 +98,7 @@ impl Column {
     }
 
     #[inline]
-    fn words_per_block(&self) -> usize {
+    pub(super) fn words_per_block(&self) -> usize {
         if self.kind == LaneKind::W64 { 4 } else { 8 }
     }
 
@@ -142,7 +141,7 @@ impl Column {
     /// Chunk `k` (created if it is the next one), private to this column, with every group
     /// stamped `rev` (bulk writes).
     #[inline]
-    fn chunk_for_write(&mut self, k: usize, rev: u64) -> &mut Chunk {
+    pub(super) fn chunk_for_write(&mut self, k: usize, rev: u64) -> &mut Chunk {
         let chunk = self.chunk_unstamped(k, rev);
         chunk.revision = rev;
         chunk.bulk = rev;
@@ -159,7 +158,7 @@ impl Column {
     }
 
     #[inline(always)]
-    fn chunk_unstamped(&mut self, k: usize, rev: u64) -> &mut Chunk {
+    pub(super) fn chunk_unstamped(&mut self, k: usize, rev: u64) -> &mut Chunk {
         if k == self.chunks.len() {
             self.push_chunk(rev);
         }
@@ -261,35 +260,6 @@ impl Column {
         store(blocks, i, word, wide);
     }
 
-    /// Word lanes: appends `n` rows holding `word(r)` (`r < n`) from `row` (the current
-    /// length), copying or creating each touched chunk once. Rows in an existing partial last
-    /// block are stored one by one; the further blocks are written straight into the chunk's
-    /// spare capacity (padding rows of a partial last block zero), so no word is written
-    /// twice. `word` is only called with `r < n`.
-    #[inline(always)]
-    pub fn extend_words(&mut self, mut row: usize, n: usize, rev: u64, word: impl Fn(usize) -> u64) {
-        let wide = self.kind == LaneKind::W64;
-        let per_block = self.words_per_block();
-        let end = row + n;
-        while row < end {
-            let (k, first) = split(row);
-            let last = first + (CHUNK_ROWS - first).min(end - row);
-            // `word` index of the chunk's row `i`: `i - first + base`.
-            let base = n - (end - row);
-            let at = |i: usize| word(base + i - first);
-            let blocks = words_mut(&mut self.chunk_for_write(k, rev).data);
-            let mut i = first;
-            while i & block_mask(wide) != 0 && i < last {
-                store(blocks, i, at(i), wide);
-                i += 1;
-            }
-            if i < last {
-                append_words(blocks, per_block, last - i, |w| at(i + w), wide);
-            }
-            row += last - first;
-        }
-    }
-
     /// The value in `row`.
     #[inline]
     pub fn get(&self, row: usize) -> LaneValue {
@@ -368,7 +338,7 @@ impl Column {
     /// [`CHUNK_ROWS`] rows).
     #[cold]
     #[inline(never)]
-    fn pop_chunk(&mut self) {
+    pub(super) fn pop_chunk(&mut self) {
         if let Some(mut chunk) = self.chunks.pop_owned() {
             match &mut chunk.data {
                 ChunkData::Words(blocks) => blocks.clear(),
@@ -462,13 +432,13 @@ fn stamped_blocks(chunk: &mut Chunk, rev: u64) -> &mut [Block] {
 
 /// `i % words per block` of a lane (`wide`: 64-bit).
 #[inline(always)]
-fn block_mask(wide: bool) -> usize {
+pub(super) fn block_mask(wide: bool) -> usize {
     if wide { 3 } else { 7 }
 }
 
 /// A word lane's blocks (a string lane has none: the callers are word-lane paths).
 #[inline(always)]
-fn words_mut(data: &mut ChunkData) -> &mut Vec<Block> {
+pub(super) fn words_mut(data: &mut ChunkData) -> &mut Vec<Block> {
     match data {
         ChunkData::Words(blocks) => blocks,
         ChunkData::Strs(_) => unreachable!("word lanes only"),
@@ -477,7 +447,7 @@ fn words_mut(data: &mut ChunkData) -> &mut Vec<Block> {
 
 /// Word `i` of `blocks` (`wide`: 64-bit words).
 #[inline(always)]
-fn load(blocks: &[Block], i: usize, wide: bool) -> u64 {
+pub(super) fn load(blocks: &[Block], i: usize, wide: bool) -> u64 {
     if wide {
         bytemuck::cast_slice::<Block, u64>(blocks)[i]
     } else {
@@ -487,7 +457,7 @@ fn load(blocks: &[Block], i: usize, wide: bool) -> u64 {
 
 /// Writes word `i` of `blocks` (`wide`: 64-bit words).
 #[inline(always)]
-fn store(blocks: &mut [Block], i: usize, w: u64, wide: bool) {
+pub(super) fn store(blocks: &mut [Block], i: usize, w: u64, wide: bool) {
     if wide {
         bytemuck::cast_slice_mut::<Block, u64>(blocks)[i] = w;
     } else {

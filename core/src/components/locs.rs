@@ -112,13 +112,16 @@ impl RowLocs {
                 // A new page, built in one pass: the consecutive ids from `ids[k]` on it are
                 // written once, not over a filled page (any others go through the next turn).
                 let mut locs = Vec::with_capacity(PAGE_LEN);
-                locs.resize(dense(ids[k]).map_or(0, |(_, i)| i), Self::ABSENT);
-                while let Some(&id) = ids.get(k)
-                    && dense(id) == Some((p, locs.len()))
-                {
-                    locs.push(RowLoc { table, row: (start + k) as u32 });
-                    k += 1;
-                }
+                let first = dense(ids[k]).map_or(0, |(_, i)| i);
+                locs.resize(first, Self::ABSENT);
+                // The run: the ids counting up by one from `ids[k]` to the page's end at most
+                // (found first, so the entries are written by a loop of known length).
+                let most = (PAGE_LEN - first).min(ids.len() - k);
+                let base = ids[k].0;
+                let consecutive =
+                    ids[k..k + most].iter().zip(base..).take_while(|(id, want)| id.0 == *want).count();
+                locs.extend((k..k + consecutive).map(|j| RowLoc { table, row: (start + j) as u32 }));
+                k += consecutive;
                 locs.resize(PAGE_LEN, Self::ABSENT);
                 page.locs = locs;
                 page.count += (k - run) as u32;

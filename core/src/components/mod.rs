@@ -5,6 +5,7 @@
 //!   revisions) and archetype tables; `changes`: which rows of a table were written since
 //!   a revision; `row_move`: moving a row between two tables (adding or removing a
 //!   component) in one pass over both; `append`: batch appends writing each word once;
+//!   `stage`: a batch's rows staged before its instances exist, then committed or dropped;
 //! - `locs`: where each instance's row is, in id-indexed copy-on-write pages;
 //! - `pass`: compact per-table plans that sequential chunk passes follow;
 //! - `writelog`: per table and component, the rows written at each recent revision, so
@@ -28,6 +29,7 @@ mod pod;
 mod query;
 mod row_move;
 mod schema;
+mod stage;
 mod store;
 mod table;
 mod writelog;

@@ -294,20 +294,23 @@ impl ComponentStore {
         }
     }
 
-    /// Appends rows for `ids` (which have no rows yet) to table `t` in bulk, with zeroed lanes
-    /// and row ticks `rev`; `fill(table, first_row, first_in_batch, rows)` then writes the
-    /// lanes of each piece of rows as [`Table::extend_rows`] hands it out.
-    pub(crate) fn extend_table(
-        &mut self,
-        t: u32,
-        ids: &[Id],
-        rev: u64,
-        fill: impl FnMut(&mut Table, usize, usize, usize),
-    ) {
+    /// Commits the rows staged in table `t` (see [`Table::stage_lanes`]) for `ids` (which
+    /// have no rows yet, one per staged row), with row ticks `rev`, and records their
+    /// locations.
+    pub(crate) fn commit_table(&mut self, t: u32, ids: &[Id], rev: u64) {
         self.membership = rev;
         let table = self.tables.make_mut(t as usize);
-        let start = table.extend_rows(ids, rev, fill);
+        let start = table.commit_staged(ids, rev);
         self.locs.insert_run(ids, t, start);
+    }
+
+    /// Removes table `t`, the last one, created by a batch that was then refused (no row,
+    /// query or transition can know it yet).
+    pub(crate) fn drop_new_table(&mut self, t: u32) {
+        debug_assert_eq!(t as usize + 1, self.tables.len());
+        debug_assert_eq!(self.tables[t as usize].len, 0);
+        self.by_set.remove(&self.tables[t as usize].components);
+        self.tables.pop_owned();
     }
 
     /// Bytes a clone (a snapshot) copies rather than shares: the table and location-page

@@ -19,10 +19,15 @@
 //! stamping it reads no per-slot header. The array only grows (when the table gains a
 //! chunk); a chunk the table loses has its revisions zeroed, as a new chunk starts at 0.
 //!
-//! Invariants: every column has exactly `len` rows; `ids[r]` is the instance owning row `r`;
-//! `components` is sorted and matches `slots`; `logs` holds one entry per slot; `bulk` holds
-//! `slots.len()` revisions for each chunk of the table (at least), and 0 for the chunks past
-//! it; every `bulk` revision is 0 while `bulk_stamped` is false.
+//! Batch spawns append rows in two steps (see `stage`): lanes first, past `len`, then the
+//! ids, ticks and bookkeeping once the batch's instances exist.
+//!
+//! Invariants: every column has exactly `len` rows (lane columns also hold a batch's staged
+//! rows between staging and commit or unstage, while nothing else touches the table);
+//! `ids[r]` is the instance owning row `r`; `components` is sorted and matches `slots`;
+//! `logs` holds one entry per slot; `bulk` holds `slots.len()` revisions for each chunk of
+//! the table (at least), and 0 for the chunks past it; every `bulk` revision is 0 while
+//! `bulk_stamped` is false.
 
 use super::column::{CHUNK_ROWS, Column, LaneValue};
 use super::schema::{ComponentId, LaneKind, SchemaRegistry};
@@ -175,46 +180,6 @@ impl Table {
             let n = self.logs.len();
             self.bulk[k * n..(k + 1) * n].fill(0);
         }
-    }
-
-    /// Appends one row per id in bulk, with row ticks `rev`, one chunk's worth at a time:
-    /// each piece of rows that falls in one chunk gets its ids and ticks, then
-    /// `fill(table, first_row, first_in_batch, rows)` appends its lanes (every lane column,
-    /// in row order, with [`append_words`](Self::append_words)) while the piece is still in
-    /// cache. Every column's chunks are copied or created once and no word is written
-    /// twice. `len` is updated after the last piece; returns the first new row.
-    pub fn extend_rows(
-        &mut self,
-        ids: &[Id],
-        rev: u64,
-        mut fill: impl FnMut(&mut Table, usize, usize, usize),
-    ) -> usize {
-        let start = self.len;
-        let n = ids.len();
-        let mut done = 0;
-        while done < n {
-            let row = start + done;
-            let take = (CHUNK_ROWS - row % CHUNK_ROWS).min(n - done);
-            self.ids.extend_words(row, take, rev, |r| ids[done + r].0);
-            for s in &self.slots {
-                self.columns[s.tick].extend_words(row, take, rev, |_| rev);
-            }
-            fill(self, row, done, take);
-            done += take;
-        }
-        self.grew(start + n);
-        for log in &mut self.logs {
-            log.push(rev, start, n, start + n);
-        }
-        start
-    }
-
-    /// Appends rows `start..start + n` (`start` its current length) to word column `c`, the
-    /// `r`-th holding `word(r)` (for [`extend_rows`](Self::extend_rows)'s `fill`, which
-    /// stamps and logs the rows it appends); `word` is only called with `r < n`.
-    #[inline(always)]
-    pub fn append_words(&mut self, c: usize, start: usize, n: usize, rev: u64, word: impl Fn(usize) -> u64) {
-        self.columns[c].extend_words(start, n, rev, word);
     }
 
     /// Writes component slot `s`'s lanes in `row` and stamps its row tick.

@@ -2,8 +2,8 @@
 //! (`tests/model/`), one per bug, through the public API.
 
 use arbor_core::{
-    Arena, ArenaError, CHUNK_ROWS, Class, ComponentId, FieldDef, FieldType, FieldValue, Lane, PodComponent,
-    Query, RefPolicy, Schema, SchemaError,
+    Arena, ArenaError, CHUNK_ROWS, Class, ComponentId, FieldDef, FieldType, FieldValue, Id, Lane,
+    PodComponent, Query, RefPolicy, Schema, SchemaError,
 };
 
 fn health() -> Schema {
@@ -206,8 +206,20 @@ fn a_destroy_holder_policy_clears_the_field_of_a_holder_that_cannot_be_destroyed
     assert_eq!(arena.component_referrers(target).count(), 0);
 }
 
-#[test]
-fn a_row_moved_into_a_chunk_does_not_take_the_chunks_bulk_write() {
+/// The set-up of the bulk-revision regressions: `q` holds {Health, X} (written at
+/// `written`), then `rows` instances holding {Health} alone are spawned and written by one
+/// chunk pass that skips `q` (`not_x`).
+struct BulkSetUp {
+    arena: Arena,
+    h: ComponentId,
+    x: ComponentId,
+    q: Id,
+    written: u64,
+    ids: Vec<Id>,
+    not_x: Query,
+}
+
+fn bulk_written_around_q(rows: usize) -> BulkSetUp {
     let mut arena = Arena::new();
     let h = arena.register_pod::<HealthPod>().unwrap();
     let x = arena.register_component(Schema::new("X", vec![FieldDef::new("v", FieldType::I32)])).unwrap();
@@ -215,11 +227,17 @@ fn a_row_moved_into_a_chunk_does_not_take_the_chunks_bulk_write() {
     arena.add_component(q, h, None).unwrap();
     arena.add_component(q, x, None).unwrap();
     let written = arena.components().row_revision(q, h).unwrap();
-    // A full chunk of {Health}, all written by one pass that skips `q`.
     let zero = HealthPod { hp: 0, regen: 0.0 };
-    let ids = arena.spawn_batch(Class::Part, "S", None, vec![(zero,); CHUNK_ROWS]).unwrap();
+    let ids = arena.spawn_batch(Class::Part, "S", None, vec![(zero,); rows]).unwrap();
     let mut not_x = Query::new(&[h]).without(&[x]);
     arena.for_each_chunk_mut(&mut not_x, &[], &[Lane { component: h, lane: 0 }], |_| {});
+    BulkSetUp { arena, h, x, q, written, ids, not_x }
+}
+
+#[test]
+fn a_row_moved_into_a_chunk_does_not_take_the_chunks_bulk_write() {
+    // A full chunk of {Health}, all written by one pass that skips `q`.
+    let BulkSetUp { mut arena, h, x, q, written, ids, .. } = bulk_written_around_q(CHUNK_ROWS);
     // `q` joins {Health} (a new chunk), then moves into the first chunk when a row leaves it.
     arena.remove_component(q, x).unwrap();
     assert_eq!(arena.components().row_revision(q, h), Some(written));
@@ -388,18 +406,8 @@ fn bundles_without_known_offsets_spawn_the_same_rows_as_tuples() {
 
 #[test]
 fn a_chunk_the_table_lost_and_regained_has_no_bulk_write() {
-    let mut arena = Arena::new();
-    let h = arena.register_pod::<HealthPod>().unwrap();
-    let x = arena.register_component(Schema::new("X", vec![FieldDef::new("v", FieldType::I32)])).unwrap();
-    let q = arena.create(Class::Part, "Q", None).unwrap();
-    arena.add_component(q, h, None).unwrap();
-    arena.add_component(q, x, None).unwrap();
-    let written = arena.components().row_revision(q, h).unwrap();
     // Two chunks of {Health}, both written by one pass that skips `q`.
-    let zero = HealthPod { hp: 0, regen: 0.0 };
-    let ids = arena.spawn_batch(Class::Part, "S", None, vec![(zero,); CHUNK_ROWS + 1]).unwrap();
-    let mut not_x = Query::new(&[h]).without(&[x]);
-    arena.for_each_chunk_mut(&mut not_x, &[], &[Lane { component: h, lane: 0 }], |_| {});
+    let BulkSetUp { mut arena, h, x, q, written, ids, mut not_x } = bulk_written_around_q(CHUNK_ROWS + 1);
     let pass = arena.revisions().global;
     // The second chunk's only row leaves: the table loses that chunk, then regains it as `q`
     // joins.

@@ -38,10 +38,11 @@ impl PodComponent for Velocity {
     }
 }
 
+/// A three-float POD component (shared with `spawn_tests`).
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C)]
-struct Position {
-    p: [f32; 3],
+pub(super) struct Position {
+    pub p: [f32; 3],
 }
 
 impl PodComponent for Position {

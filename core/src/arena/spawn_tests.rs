@@ -2,21 +2,10 @@
 //! refused after rows were staged (the arena, its tables and a snapshot taken before stay as
 //! they were), and a panicking iterator.
 
+use super::tests::Position;
 use super::*;
 use crate::components::{FieldDef, Query};
 use crate::{ArenaConfig, ArenaError};
-
-#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
-#[repr(C)]
-struct Position {
-    p: [f32; 3],
-}
-
-impl PodComponent for Position {
-    fn schema() -> Schema {
-        Schema::new("Position", vec![FieldDef::new("Value", FieldType::Vector3)])
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C)]

@@ -105,17 +105,18 @@ impl<'a> Walker<'a> {
     #[inline]
     pub fn siblings<S: Sink>(
         &self,
-        frame: &Frame,
+        pose: Pose,
         kids: &'a [Id],
         sink: &mut S,
         next: &mut Vec<Unit<'a>>,
     ) -> usize {
         if self.simd {
-            let four = Frame4::new(frame);
+            let four = Frame4::of(&pose);
             self.siblings_with(kids, sink, next, |local| four.world(local))
         } else {
+            let frame = Frame::new(pose);
             self.siblings_with(kids, sink, next, |local| {
-                let w = compose(frame, local_pose(local));
+                let w = compose(&frame, local_pose(local));
                 (f32x4::new([w[0], w[1], w[2], 0.0]), f32x4::new([w[3], w[4], w[5], w[6]]))
             })
         }
@@ -243,7 +244,7 @@ impl<'a> Walker<'a> {
             && let Some((pose, kids)) = stack.pop()
         {
             let first = stack.len();
-            written += self.siblings(&Frame::new(pose), kids, sink, stack);
+            written += self.siblings(pose, kids, sink, stack);
             stack[first..].reverse();
         }
         written
@@ -372,7 +373,7 @@ pub(crate) fn run_units<'a>(
         }
         let mut next = Vec::new();
         for &(pose, kids) in &units {
-            written += walker.siblings(&Frame::new(pose), kids, &mut columns, &mut next);
+            written += walker.siblings(pose, kids, &mut columns, &mut next);
         }
         units = next;
     }

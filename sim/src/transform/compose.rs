@@ -1,11 +1,12 @@
 //! The arithmetic of the pass: `world = parent ∘ local` for a rigid transform, in two forms
 //! that give the same bits: [`compose`] over `f32` (the scalar path) and [`Frame4`], one node
 //! at a time in four lanes of `wide::f32x4` (the SIMD path: the rotation-matrix columns
-//! and the parent's quaternion spread per term, prepared once per parent: from a [`Frame`] in
-//! the walk, straight from the parent's pose by [`Frame4::of`] for a root, which has one
-//! child to compose and would otherwise spend most of its instructions preparing the frame:
-//! 568k → 561k instructions per 1%-dirty pass on the large tree; the walk's units keep
-//! `Frame4::new`, which compiles shorter there, 561k → 571k with `of`).
+//! and the parent's quaternion spread per term, prepared once per parent straight from the
+//! parent's pose by [`Frame4::of`]. For a root, which has one child to compose and would
+//! otherwise spend most of its instructions preparing the frame: 568k → 561k instructions
+//! per 1%-dirty pass on the large tree. The walk's units kept `Frame4::new` (through a
+//! [`Frame`]) while it compiled shorter there (561k → 571k with `of` then); once the walk
+//! wrote its cells by three stores, `of` was the shorter there too: 488k → 481k).
 //!
 //! Invariant: for any parent and local, [`compose`] and [`Frame4::compose`] (under a frame
 //! from [`Frame4::new`] or [`Frame4::of`]) give
@@ -104,8 +105,8 @@ pub(crate) struct Frame4 {
 }
 
 impl Frame4 {
-    /// The columns of `frame`.
-    #[inline(always)]
+    /// The columns of `frame` (the plain form [`of`](Self::of) is tested against).
+    #[cfg(test)]
     pub fn new(frame: &Frame) -> Self {
         let (m, p) = (&frame.m, &frame.pose);
         let (bx, by, bz, bw) = (p[3], p[4], p[5], p[6]);

@@ -55,7 +55,11 @@
 //! loop reading the page itself, about 90 µs with a prefetch eight candidates ahead, and
 //! the same or a little better gathering instead (765,000 instructions per pass against
 //! 774,000). Asking for more — flags, child array, world cells, the parent's id, mark and
-//! world — added instructions and no measurable time.
+//! world — added instructions and no measurable time. The candidates are written in place
+//! into room for every id, with no capacity check per push (a push that may grow the vector
+//! made the loop save every gathered field to the stack around the growth call and copy it
+//! from there): 481,000 → 463,000 instructions per pass (callgrind), best of 12 runs'
+//! best rounds 49.5 → 46.7 µs on one thread.
 //!
 //! Invariants (those of `roots` and `walk`): every stamp is in before the first coverage
 //! question, and every walk is done before the first leaf is settled; a root's parent is
@@ -220,13 +224,17 @@ fn upper_half(id: Id) -> bool {
 fn stamp<'a>(route: Route<'a>, dirty: &[Id], extra: Option<Id>, half: Option<bool>) -> Vec<Candidate<'a>> {
     let Route { finder, epoch, .. } = route;
     let covered = mark_of(epoch, COVERED);
-    let expected = if half.is_some() { dirty.len() / 2 + 16 } else { dirty.len() + 1 };
-    let mut candidates: Vec<Candidate<'a>> = Vec::with_capacity(expected);
+    // Room for every id (each is kept at most once), so candidates are written in place with
+    // no capacity check per push: the gathered fields then stay in registers rather than
+    // being saved around the growth call.
+    let mut kept: Vec<Candidate<'a>> = Vec::with_capacity(dirty.len() + 1);
+    let room = kept.spare_capacity_mut();
+    let mut candidates = Kept { room, len: 0 };
     // The page of the last parent home found: a sorted dirty list's neighbours often have
     // parents in one page (on the large tree's 1% list, 522,000 → 513,000 instructions per
     // pass against a page-table lookup per candidate).
     let mut last = (usize::MAX, None);
-    let mut one = |candidates: &mut Vec<Candidate<'a>>, id: Id| {
+    let mut one = |candidates: &mut Kept<'_, 'a>, id: Id| {
         stamp_one(finder, covered, candidates, id, &mut last);
     };
     // Like every id, `extra` belongs to one half only.
@@ -257,7 +265,26 @@ fn stamp<'a>(route: Route<'a>, dirty: &[Id], extra: Option<Id>, half: Option<boo
             }
         }
     }
-    candidates
+    let len = candidates.len;
+    // SAFETY: `Kept::push` initialised the first `len` elements of the spare capacity (and
+    // `len` never exceeds it: `room[len]` is bounds checked).
+    unsafe { kept.set_len(len) };
+    kept
+}
+
+/// Candidates written in place into a vector's spare capacity (see [`stamp`]).
+struct Kept<'r, 'a> {
+    room: &'r mut [std::mem::MaybeUninit<Candidate<'a>>],
+    /// Elements of `room` written, from the first.
+    len: usize,
+}
+
+impl<'a> Kept<'_, 'a> {
+    #[inline(always)]
+    fn push(&mut self, c: Candidate<'a>) {
+        self.room[self.len].write(c);
+        self.len += 1;
+    }
 }
 
 /// Stamps `id` covered with `covered` and keeps it as a candidate if it is live, in the
@@ -267,7 +294,7 @@ fn stamp<'a>(route: Route<'a>, dirty: &[Id], extra: Option<Id>, half: Option<boo
 fn stamp_one<'a>(
     finder: Finder<'a>,
     covered: u32,
-    candidates: &mut Vec<Candidate<'a>>,
+    candidates: &mut Kept<'_, 'a>,
     id: Id,
     last: &mut (usize, Option<PageView<'a>>),
 ) {

@@ -304,6 +304,16 @@ fn ids_above_two_to_the_32_keep_their_high_bits() {
     let dirty = arena.take_dirty_transforms();
     worlds.update(&arena, &dirty, PassMode::default());
     assert_matches_reference(&arena, &worlds);
+    // A walk's run of siblings with the columns wide: high bits written once per run.
+    let model = arena.create(Class::Model, "M", Some(ws)).unwrap();
+    let kids: Vec<Id> = (0..6).map(|_| arena.create(Class::Part, "K", Some(model)).unwrap()).collect();
+    let dirty = arena.take_dirty_transforms();
+    worlds.update(&arena, &dirty, PassMode::default());
+    arena.set_position(model, Vec3::Y).unwrap();
+    let dirty = arena.take_dirty_transforms();
+    let stats = worlds.update(&arena, &dirty, PassMode::default());
+    assert_eq!(stats.recomputed, 1 + kids.len(), "the model and its run of children");
+    assert_matches_reference(&arena, &worlds);
 }
 
 /// The sweep stores high bits a page at a time, after the page's cells: an id at or above

@@ -83,7 +83,9 @@ impl Arena {
             self.check_values(c, v)?;
         }
         let mut loc = self.components.loc(id);
-        let had = self.components.row_has(loc, c);
+        // A cached transition (the common case) also tells that the row lacks `c`.
+        let mut to = loc.and_then(|l| self.components.cached_neighbour(l.table, c, true));
+        let had = to.is_none() && self.components.row_has(loc, c);
         if had && values.is_none() {
             return Ok(false);
         }
@@ -94,9 +96,15 @@ impl Arena {
         if !self.components.registry.info(c).requires.is_empty() {
             self.add_requirements(id, c, rev);
             loc = self.components.loc(id);
+            to = None;
         }
         if !had {
-            let to = self.components.neighbour(loc.map(|l| l.table), c, true).expect("adding gives a table");
+            let to = match to {
+                Some(to) => to,
+                None => {
+                    self.components.neighbour(loc.map(|l| l.table), c, true).expect("adding gives a table")
+                }
+            };
             let new_loc = self.components.move_row(id, loc, to, rev).expect("row placed");
             if values.is_none() {
                 self.write_row_defaults(new_loc, c, rev);
@@ -157,15 +165,21 @@ impl Arena {
     /// it. Returns whether `id` had `c`.
     pub fn remove_component(&mut self, id: Id, c: ComponentId) -> Result<bool, ArenaError> {
         let slot = self.live_slot(id)?;
-        let Some(loc) = self.components.loc(id).filter(|&l| self.components.row_has(Some(l), c)) else {
+        let Some(loc) = self.components.loc(id) else { return Ok(false) };
+        // A cached transition (the common case) also tells that the row has `c`.
+        let to = self.components.cached_neighbour(loc.table, c, false);
+        if to.is_none() && !self.components.row_has(Some(loc), c) {
             return Ok(false);
-        };
+        }
         let rev = self.revisions.bump();
         self.stamp(slot, rev); // first, as in `add_component`
-        if self.components.registry.dependents(c).is_empty() {
-            self.remove_component_from(id, loc, c, rev);
-        } else {
+        if !self.components.registry.dependents(c).is_empty() {
             self.remove_component_at(id, c, rev);
+        } else if let Some(to) = to {
+            self.drop_refs_of(id, c);
+            self.components.move_row(id, Some(loc), to, rev);
+        } else {
+            self.remove_component_from(id, loc, c, rev);
         }
         Ok(true)
     }
@@ -533,34 +547,6 @@ impl Arena {
         for (c, values) in rows {
             self.write_row(id, *c, values, rev);
         }
-    }
-
-    /// Maps a source component id to this arena's (graft): registers the schema if missing.
-    /// Call [`check_graft_schemas`](Self::check_graft_schemas) first.
-    pub(crate) fn adopt_schema(&mut self, source: &ComponentStore, c: ComponentId) -> ComponentId {
-        let schema = source.registry().info(c).schema.clone();
-        for r in &schema.requires {
-            let rid = source.registry().id(r).expect("source requirement registered");
-            self.adopt_schema(source, rid);
-        }
-        self.register_component(schema).expect("checked by check_graft_schemas")
-    }
-
-    /// Refuses a graft whose component schemas conflict with this arena's.
-    pub(crate) fn check_graft_schemas(
-        &self,
-        source: &ComponentStore,
-        used: &[ComponentId],
-    ) -> Result<(), ArenaError> {
-        for &c in used {
-            let schema = &source.registry().info(c).schema;
-            if let Some(mine) = self.components.registry.id(&schema.name)
-                && self.components.registry.info(mine).schema != *schema
-            {
-                return Err(SchemaError::LayoutConflict(schema.name.to_string()).into());
-            }
-        }
-        Ok(())
     }
 }
 

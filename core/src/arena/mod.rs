@@ -18,6 +18,7 @@ mod components;
 mod copy;
 mod destroy;
 mod edit;
+mod graft_schemas;
 mod hierarchy;
 mod indexes;
 mod memory;
@@ -390,6 +391,24 @@ impl Arena {
     /// The slot of live node `id`.
     #[inline]
     pub(crate) fn live_slot(&self, id: Id) -> Result<Slot, ArenaError> {
+        // The direct slot: one page-table walk finds the node and its flags.
+        if let Some(slot) = id.direct_slot()
+            && slot.0 < self.store.slots
+            && let Some((page, i)) = self.store.table.page(slot.0)
+            && page.ids[i] == id
+        {
+            if page.flags[i].contains(NodeFlags::DESTROYED) {
+                return Err(ArenaError::Destroyed(id));
+            }
+            return Ok(slot);
+        }
+        self.live_slot_mapped(id)
+    }
+
+    /// [`live_slot`](Self::live_slot) for an id off its direct slot (out of line).
+    #[cold]
+    #[inline(never)]
+    fn live_slot_mapped(&self, id: Id) -> Result<Slot, ArenaError> {
         let slot = self.store.locate(id).ok_or(ArenaError::NotFound(id))?;
         let (page, i) = self.store.table.page(slot.0).expect("located slot");
         if page.flags[i].contains(NodeFlags::DESTROYED) {

@@ -225,12 +225,20 @@ impl ComponentStore {
     #[inline]
     pub(crate) fn neighbour(&mut self, from: Option<u32>, c: ComponentId, add: bool) -> Option<u32> {
         if let Some(from) = from
-            && let Some(&(_, _, to)) =
-                self.tables[from as usize].edges.iter().find(|(ec, ea, _)| *ec == c && *ea == add)
+            && let Some(to) = self.cached_neighbour(from, c, add)
         {
             return Some(to);
         }
         self.new_neighbour(from, c, add)
+    }
+
+    /// The cached transition from table `from` adding (`add`) or removing `c`, if any. Only
+    /// real transitions are cached, so a hit also tells that `from` lacks `c` (`add`) or has
+    /// it (removing).
+    #[inline]
+    pub(crate) fn cached_neighbour(&self, from: u32, c: ComponentId, add: bool) -> Option<u32> {
+        let edges = &self.tables[from as usize].edges;
+        edges.iter().find(|(ec, ea, _)| *ec == c && *ea == add).map(|&(_, _, to)| to)
     }
 
     /// [`neighbour`](Self::neighbour) for a transition not cached yet.

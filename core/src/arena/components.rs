@@ -173,13 +173,10 @@ impl Arena {
         }
         let rev = self.revisions.bump();
         self.stamp(slot, rev); // first, as in `add_component`
-        if !self.components.registry.dependents(c).is_empty() {
-            self.remove_component_at(id, c, rev);
-        } else if let Some(to) = to {
-            self.drop_refs_of(id, c);
-            self.components.move_row(id, Some(loc), to, rev);
+        if self.components.registry.dependents(c).is_empty() {
+            self.remove_component_from(id, loc, c, to, rev);
         } else {
-            self.remove_component_from(id, loc, c, rev);
+            self.remove_component_at(id, c, rev);
         }
         Ok(true)
     }
@@ -190,15 +187,19 @@ impl Arena {
         for d in doomed {
             let Some(loc) = self.components.loc(id) else { return };
             if self.components.row_has(Some(loc), d) {
-                self.remove_component_from(id, loc, d, rev);
+                self.remove_component_from(id, loc, d, None, rev);
             }
         }
     }
 
-    /// Removes component `c` from `id`'s row at `loc`, which has it.
-    fn remove_component_from(&mut self, id: Id, loc: RowLoc, c: ComponentId, rev: u64) {
+    /// Removes component `c` from `id`'s row at `loc`, which has it, moving the row to table
+    /// `to` when the caller already found the cached transition.
+    fn remove_component_from(&mut self, id: Id, loc: RowLoc, c: ComponentId, to: Option<u32>, rev: u64) {
         self.drop_refs_of(id, c);
-        let to = self.components.neighbour(Some(loc.table), c, false).expect("had a table");
+        let to = match to {
+            Some(to) => to,
+            None => self.components.neighbour(Some(loc.table), c, false).expect("had a table"),
+        };
         self.components.move_row(id, Some(loc), to, rev);
     }
 
@@ -460,8 +461,10 @@ impl Arena {
             }
             rows
         });
+        // More bundles than the room left: refused with the error `create_batch` would give.
         let created = if n > room {
-            Err(ArenaError::Full(self.config.max_nodes))
+            let full = ArenaError::Full(self.config.max_nodes);
+            self.check_batch(class, parent, n).and(Err(full))
         } else {
             self.create_batch(class, name, parent, n)
         };

@@ -21,6 +21,29 @@ impl Arena {
         self.create_inner(None, class, name, parent)
     }
 
+    /// Whether [`create_batch`](Self::create_batch) would refuse `count` nodes of `class`
+    /// under `parent`, and with which error (its checks, in its order: the class, the
+    /// destination, then the node limit).
+    pub(crate) fn check_batch(
+        &self,
+        class: Class,
+        parent: Option<Id>,
+        count: usize,
+    ) -> Result<(), ArenaError> {
+        if !class.is_creatable() {
+            return Err(ArenaError::NotCreatable(class));
+        }
+        if let Some(p) = parent
+            && count > 0
+        {
+            self.validate_destination(class, p, None)?;
+        }
+        if self.occupied.saturating_add(count) > self.config.max_nodes {
+            return Err(ArenaError::Full(self.config.max_nodes));
+        }
+        Ok(())
+    }
+
     /// Creates `count` nodes of `class` named `name` under `parent` (or detached), exactly as
     /// `count` calls of [`create`](Self::create) would (one revision, journal entry and, when
     /// attached, event pair each), and returns their ids in order. Detached batches validate
@@ -33,17 +56,7 @@ impl Arena {
         parent: Option<Id>,
         count: usize,
     ) -> Result<Vec<Id>, ArenaError> {
-        if !class.is_creatable() {
-            return Err(ArenaError::NotCreatable(class));
-        }
-        if let Some(p) = parent
-            && count > 0
-        {
-            self.validate_destination(class, p, None)?;
-        }
-        if self.occupied.saturating_add(count) > self.config.max_nodes {
-            return Err(ArenaError::Full(self.config.max_nodes));
-        }
+        self.check_batch(class, parent, count)?;
         let mut out = Vec::with_capacity(count);
         if parent.is_some() {
             for _ in 0..count {

@@ -133,3 +133,16 @@ fn a_panicking_iterator_leaves_no_staged_row() {
     let all: Vec<Id> = first.iter().chain(&second).copied().collect();
     check_rows(&arena, &all, 0);
 }
+
+#[test]
+fn a_batch_past_the_limit_reports_the_error_create_batch_checks_first() {
+    let base = arena(usize::MAX).len();
+    let mut arena = arena(base + 2);
+    let script = arena.create(Class::Script, "S", None).unwrap();
+    // Three bundles do not fit, but the destination is refused first, as `create_batch` does.
+    let err = arena.spawn_batch(Class::Part, "P", Some(script), (0..3).map(row)).unwrap_err();
+    assert_eq!(err, ArenaError::Containment { child: Class::Part, parent: Class::Script });
+    let err = arena.spawn_batch(Class::Part, "P", None, (0..3).map(row)).unwrap_err();
+    assert!(matches!(err, ArenaError::Full(_)), "{err:?}");
+    assert_eq!(arena.len(), base + 1);
+}

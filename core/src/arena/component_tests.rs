@@ -1,6 +1,7 @@
 //! Unit tests of component edits through the arena.
 
 use super::*;
+use crate::class::Class;
 use crate::components::{FieldDef, Lane, Query};
 use crate::{AncestryQuery, ArenaConfig, ArenaError, GraftPolicy};
 use glam::Vec3;
@@ -41,8 +42,8 @@ impl PodComponent for Velocity {
 /// A three-float POD component (shared with `spawn_tests`).
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C)]
-pub(super) struct Position {
-    pub p: [f32; 3],
+pub(in crate::arena) struct Position {
+    pub(in crate::arena) p: [f32; 3],
 }
 
 impl PodComponent for Position {

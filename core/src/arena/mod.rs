@@ -24,6 +24,7 @@ mod indexes;
 mod memory;
 mod node_data;
 mod rng;
+mod spawn;
 
 pub use component_queries::AncestryQuery;
 pub use copy::GraftPolicy;

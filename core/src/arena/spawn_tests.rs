@@ -2,9 +2,9 @@
 //! refused after rows were staged (the arena, its tables and a snapshot taken before stay as
 //! they were), and a panicking iterator.
 
-use super::tests::Position;
+use super::super::components::tests::Position;
 use super::*;
-use crate::components::{FieldDef, Query};
+use crate::components::{FieldDef, FieldType, PodComponent, Query, Schema};
 use crate::{ArenaConfig, ArenaError};
 
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]

@@ -49,3 +49,4 @@ pub use writelog::WRITE_LOG_CAPACITY;
 pub(crate) use chunk_lanes::WideLanes;
 pub(crate) use column::LaneValue;
 pub(crate) use store::{RowLoc, encode};
+pub(crate) use table::Table;

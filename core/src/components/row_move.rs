@@ -73,10 +73,7 @@ pub(crate) fn move_row(src: &mut Table, dst: &mut Table, row: usize, rev: u64) -
         }
     }
 
-    if last.is_multiple_of(CHUNK_ROWS) {
-        src.lost_chunk(last / CHUNK_ROWS);
-    }
-    src.len = last;
+    src.shrank();
     dst.grew(new_row + 1);
     (new_row, moved)
 }

@@ -173,13 +173,16 @@ impl Table {
         &mut self.bulk[k * self.logs.len() + s]
     }
 
-    /// Zeroes the bulk revisions of chunk `k`, which the table just lost (`bulk` keeps 0 for
-    /// chunks past the table's).
-    pub(super) fn lost_chunk(&mut self, k: usize) {
-        if self.bulk_stamped {
-            let n = self.logs.len();
+    /// Drops the last row from the count after its columns lost it (`len` one less), zeroing
+    /// the bulk revisions of the chunk it leaves empty (`bulk` keeps 0 for chunks past the
+    /// table's).
+    pub(super) fn shrank(&mut self) {
+        let last = self.len - 1;
+        if self.bulk_stamped && last.is_multiple_of(CHUNK_ROWS) {
+            let (k, n) = (last / CHUNK_ROWS, self.logs.len());
             self.bulk[k * n..(k + 1) * n].fill(0);
         }
+        self.len = last;
     }
 
     /// Writes component slot `s`'s lanes in `row` and stamps its row tick.
@@ -288,10 +291,7 @@ impl Table {
         for col in std::iter::once(&mut self.ids).chain(self.columns.iter_mut()) {
             col.swap_remove(row, self.len, rev);
         }
-        if last.is_multiple_of(CHUNK_ROWS) {
-            self.lost_chunk(last / CHUNK_ROWS);
-        }
-        self.len -= 1;
+        self.shrank();
         moved
     }
 

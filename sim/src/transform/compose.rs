@@ -168,8 +168,7 @@ impl Frame4 {
     #[inline(always)]
     pub fn compose(&self, local: &LocalTransform) -> PoseCell {
         let (pos, rot) = self.world(local);
-        let (p, q) = (pos.to_array(), rot.to_array());
-        PoseCell([p[0], p[1], p[2], q[0], q[1], q[2], q[3], 0.0])
+        PoseCell::of_vectors(pos, rot, 0)
     }
 
     /// `parent ∘ local` as two vectors: the position in the first three lanes (the fourth

@@ -167,6 +167,15 @@ impl PoseCell {
         Self([p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0.0])
     }
 
+    /// The cell of a world given as the compose's two vectors (the position in the first
+    /// three lanes of `pos`, whose fourth is no part of the world, and the rotation `rot`),
+    /// tagged `tag`.
+    #[inline(always)]
+    fn of_vectors(pos: wide::f32x4, rot: wide::f32x4, tag: u32) -> Self {
+        let (p, q) = (pos.to_array(), rot.to_array());
+        Self([p[0], p[1], p[2], q[0], q[1], q[2], q[3], f32::from_bits(tag)])
+    }
+
     /// Sets the tag (the bits of the eighth lane, never used as a float).
     #[inline(always)]
     fn set_tag(&mut self, tag: u32) {

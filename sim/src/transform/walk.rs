@@ -224,8 +224,7 @@ impl<'a> Walker<'a> {
             if let Some((marks, walked)) = self.walked {
                 marks[slot as usize].store(walked, Ordering::Relaxed);
             }
-            let (p, q) = (pos.to_array(), rot.to_array());
-            next.push(([p[0], p[1], p[2], q[0], q[1], q[2], q[3]], grandkids));
+            next.push((PoseCell::of_vectors(pos, rot, 0).pose(), grandkids));
         }
     }
 

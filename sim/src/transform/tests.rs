@@ -7,6 +7,12 @@ use super::*;
 use arbor_core::{Class, LocalTransform};
 use proptest::prelude::*;
 
+/// Takes the arena's dirty list and runs a default pass over it.
+fn update_taken(arena: &mut Arena, worlds: &mut WorldTransforms) -> PassStats {
+    let dirty = arena.take_dirty_transforms();
+    worlds.update(arena, &dirty, PassMode::default())
+}
+
 /// Worlds by the definition: recursive from the Workspace, glam arithmetic.
 fn reference(arena: &Arena) -> Vec<(Id, WorldTransform)> {
     fn visit(arena: &Arena, id: Id, parent: WorldTransform, out: &mut Vec<(Id, WorldTransform)>) {
@@ -196,8 +202,7 @@ fn nothing_dirty_does_no_work() {
     let mut arena = Arena::new();
     let a = arena.create(Class::Model, "A", Some(arena.workspace())).unwrap();
     let mut worlds = WorldTransforms::new();
-    let dirty = arena.take_dirty_transforms();
-    worlds.update(&arena, &dirty, PassMode::default());
+    update_taken(&mut arena, &mut worlds);
     let before = worlds.get(&arena, a).unwrap();
     arena.set_position(a, Vec3::X).unwrap();
     let _ = arena.take_dirty_transforms(); // dropped on purpose: the pass is told nothing
@@ -219,8 +224,7 @@ fn dirty_roots_cover_their_dirty_descendants_and_repeats() {
     let c = arena.create(Class::Part, "C", Some(b)).unwrap();
     let d = arena.create(Class::Part, "D", Some(ws)).unwrap();
     let mut worlds = WorldTransforms::new();
-    let dirty = arena.take_dirty_transforms();
-    let first = worlds.update(&arena, &dirty, PassMode::default());
+    let first = update_taken(&mut arena, &mut worlds);
     assert_eq!(first, PassStats { dirty_roots: 1, recomputed: 5 }, "the fresh Workspace covers all");
     let stats = worlds.update(&arena, &[c, b, c, b, d, d], PassMode::default());
     assert_eq!(stats, PassStats { dirty_roots: 2, recomputed: 3 });
@@ -237,8 +241,7 @@ fn a_deep_chain_finds_one_root_in_linear_time() {
         chain.push(id);
     }
     let mut worlds = WorldTransforms::new();
-    let dirty = arena.take_dirty_transforms();
-    worlds.update(&arena, &dirty, PassMode::default());
+    update_taken(&mut arena, &mut worlds);
     // Every node dirty, deepest first: each walk up stops at the first memoised node (the
     // whole-world sweep, which such a list would get, is turned off here).
     let dirty: Vec<Id> = chain[1..].iter().rev().copied().collect();
@@ -258,8 +261,7 @@ fn a_dirty_list_naming_most_nodes_recomputes_the_whole_world() {
     let ids = build(&mut arena, &specs);
     let detached = arena.create(Class::Part, "Loose", None).unwrap();
     let mut worlds = WorldTransforms::new();
-    let dirty = arena.take_dirty_transforms();
-    worlds.update(&arena, &dirty, PassMode::default());
+    update_taken(&mut arena, &mut worlds);
     for &id in ids.iter().step_by(3) {
         arena.set_position(id, Vec3::new(1.0, 2.0, 3.0)).unwrap();
     }
@@ -281,37 +283,31 @@ fn ids_above_two_to_the_32_keep_their_high_bits() {
     let small = arena.create(Class::Part, "Small", Some(ws)).unwrap();
     arena.set_position(small, Vec3::X).unwrap();
     let mut worlds = WorldTransforms::new();
-    let dirty = arena.take_dirty_transforms();
-    worlds.update(&arena, &dirty, PassMode::default());
+    update_taken(&mut arena, &mut worlds);
     // Same low 32 bits as `small`, different high bits: never taken for each other.
     let twin = Id(small.0 + (1 << 32));
     assert_eq!(worlds.get(&arena, twin), None, "not in the arena");
     let big = arena.insert_with_id(twin, Class::Part, "Big", Some(small)).unwrap();
     assert_eq!(worlds.get(&arena, big), None, "no pass has seen it yet");
     arena.set_position(big, Vec3::Y).unwrap();
-    let dirty = arena.take_dirty_transforms();
-    worlds.update(&arena, &dirty, PassMode::default());
+    update_taken(&mut arena, &mut worlds);
     assert_eq!(worlds.get(&arena, big).unwrap().position, Vec3::new(1.0, 1.0, 0.0));
     assert_eq!(worlds.get(&arena, small).unwrap().position, Vec3::X);
     // After a big id, small ids written later still read back (every write now stores
     // its high bits), both through the walk and through the whole-world sweep.
     let more: Vec<Id> = (0..5_000).map(|_| arena.create(Class::Part, "N", Some(ws)).unwrap()).collect();
-    let dirty = arena.take_dirty_transforms();
-    let stats = worlds.update(&arena, &dirty, PassMode::default());
+    let stats = update_taken(&mut arena, &mut worlds);
     assert_eq!(stats.dirty_roots, 1, "most of the arena: the whole world");
     assert_matches_reference(&arena, &worlds);
     arena.set_position(more[7], Vec3::Z).unwrap();
-    let dirty = arena.take_dirty_transforms();
-    worlds.update(&arena, &dirty, PassMode::default());
+    update_taken(&mut arena, &mut worlds);
     assert_matches_reference(&arena, &worlds);
     // A walk's run of siblings with the columns wide: high bits written once per run.
     let model = arena.create(Class::Model, "M", Some(ws)).unwrap();
     let kids: Vec<Id> = (0..6).map(|_| arena.create(Class::Part, "K", Some(model)).unwrap()).collect();
-    let dirty = arena.take_dirty_transforms();
-    worlds.update(&arena, &dirty, PassMode::default());
+    update_taken(&mut arena, &mut worlds);
     arena.set_position(model, Vec3::Y).unwrap();
-    let dirty = arena.take_dirty_transforms();
-    let stats = worlds.update(&arena, &dirty, PassMode::default());
+    let stats = update_taken(&mut arena, &mut worlds);
     assert_eq!(stats.recomputed, 1 + kids.len(), "the model and its run of children");
     assert_matches_reference(&arena, &worlds);
 }
@@ -355,8 +351,7 @@ fn reused_slots_belong_to_their_new_node() {
     let a = arena.create(Class::Part, "A", Some(ws)).unwrap();
     arena.set_position(a, Vec3::splat(5.0)).unwrap();
     let mut worlds = WorldTransforms::new();
-    let dirty = arena.take_dirty_transforms();
-    worlds.update(&arena, &dirty, PassMode::default());
+    update_taken(&mut arena, &mut worlds);
     let slot = arena.slot(a).unwrap();
     arena.destroy(a).unwrap();
     arena.drain_events();
@@ -366,8 +361,7 @@ fn reused_slots_belong_to_their_new_node() {
     assert_eq!(worlds.get(&arena, a), None, "destroyed");
     assert_eq!(worlds.get(&arena, b), None, "never in the world");
     arena.set_parent(b, Some(ws)).unwrap();
-    let dirty = arena.take_dirty_transforms();
-    worlds.update(&arena, &dirty, PassMode::default());
+    update_taken(&mut arena, &mut worlds);
     assert_eq!(worlds.get(&arena, b), Some(WorldTransform::IDENTITY));
 }
 

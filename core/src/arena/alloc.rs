@@ -92,7 +92,7 @@ impl Arena {
     /// positions) are reserved for the whole batch at once. Before, each fresh page was
     /// written with vacant defaults and then overwritten, and the family positions regrew
     /// (copying) about eight times per 10,000 nodes: `create_batch` of 10,000 detached nodes
-    /// took 98.5 instructions a node, now 82.9 (best-of 8.3-8.4 -> 6.5-6.8 ns a node).
+    /// took 98.5 instructions a node, now 81.1 (best-of 8.3-8.4 -> 6.5-6.8 ns a node).
     pub(crate) fn new_detached_run(
         &mut self,
         class: Class,

@@ -8,7 +8,7 @@
 //! forwarding: the iterator builds each bundle on the stack with 8- and 4-byte stores, and
 //! the whole-bundle move reloaded it 16 bytes at a time. With that and the cheaper node
 //! pages (`create_batch`, see `page`), `simple_insert` (10,000 detached Folders x 4 POD
-//! components) went from 225.6 to 212.0 instructions an entity inside `spawn_batch`, and
+//! components) went from 225.6 to 210.3 instructions an entity inside `spawn_batch`, and
 //! best-of from 28.2-28.5 to 20.6-21.1 ns an entity (hecs 21.8-22.7 in the same runs).
 //!
 //! Invariant: a refused batch (including one with more bundles than the node limit leaves

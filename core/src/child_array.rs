@@ -18,6 +18,9 @@ pub struct ChildArray {
 }
 
 impl ChildArray {
+    /// No children (the default), usable in constants.
+    pub const EMPTY: ChildArray = ChildArray { entries: Vec::new(), holes: 0 };
+
     /// Appends `child` and returns its position.
     #[inline]
     pub fn push(&mut self, child: Id) -> u32 {

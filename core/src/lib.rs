@@ -38,8 +38,8 @@ pub use child_array::ChildArray;
 pub use class::{ALL_CLASSES, ALL_FAMILIES, Class, Family};
 pub use components::{
     Block, CHUNK_ROWS, ChunkLanes, ChunkView, ComponentId, ComponentInfo, ComponentStore, FieldDef,
-    FieldType, FieldValue, InlineOffsets, Lane, LaneKind, PodBundle, PodComponent, Query, RefPolicy, Schema,
-    SchemaError, SchemaRegistry, WRITE_LOG_CAPACITY,
+    FieldType, FieldValue, Lane, LaneKind, PodBundle, PodComponent, Query, RefPolicy, Schema, SchemaError,
+    SchemaRegistry, WRITE_LOG_CAPACITY,
 };
 pub use error::ArenaError;
 pub use events::InstanceEvent;

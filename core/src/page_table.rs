@@ -50,11 +50,16 @@ impl PageTable {
 
     /// Appends one empty page.
     pub fn grow(&mut self) {
+        self.push_page(NodePage::new_shared());
+    }
+
+    /// Appends `page`, built in place and pointed at by nothing else.
+    pub fn push_page(&mut self, page: std::sync::Arc<NodePage>) {
         if self.pages.is_multiple_of(DIR_SIZE) {
             self.dirs.push(Directory::default());
         }
         let last = self.dirs.len() - 1;
-        self.dirs.make_mut(last).pages.push_unique(NodePage::new_shared());
+        self.dirs.make_mut(last).pages.push_unique(page);
         self.pages += 1;
     }
 

@@ -45,6 +45,12 @@ impl Indexes {
         }
     }
 
+    /// Makes room for slots up to `end` at once (a batch), so `ensure_slot` page by page
+    /// does not regrow (and copy) the positions step by step.
+    pub fn reserve_slots(&mut self, end: usize) {
+        self.family_pos.reserve(end.saturating_sub(self.family_pos.len()));
+    }
+
     /// Adds `id` (in `slot`) to `family`'s world member list.
     pub fn family_insert(&mut self, family: Family, id: Id, slot: Slot) {
         if self.family_pos[slot.index()] != u32::MAX {

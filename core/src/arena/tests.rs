@@ -526,3 +526,38 @@ fn a_refused_create_changes_nothing() {
     let (x, y) = (arena.get(b).unwrap(), twin.get(b).unwrap());
     assert_eq!((x.guid(), x.revision()), (y.guid(), y.revision()));
 }
+
+#[test]
+fn a_detached_batch_over_fresh_pages_equals_single_creations() {
+    // A partial first page, whole fresh pages built with their runs, and a partial last one
+    // that later single creations continue.
+    let (mut arena, mut twin) = (Arena::new(), Arena::new());
+    for a in [&mut arena, &mut twin] {
+        for _ in 0..5 {
+            a.create(Class::Folder, "Head", None).unwrap();
+        }
+    }
+    let ids = arena.create_batch(Class::Folder, "B", None, 3 * PAGE_SIZE + 7).unwrap();
+    let singles: Vec<Id> = (0..ids.len()).map(|_| twin.create(Class::Folder, "B", None).unwrap()).collect();
+    assert_eq!(ids, singles);
+    let (x, y) =
+        (arena.create(Class::Folder, "T", None).unwrap(), twin.create(Class::Folder, "T", None).unwrap());
+    assert_eq!(x, y);
+    assert_eq!(arena.revisions(), twin.revisions());
+    for &id in ids.iter().chain([&x]) {
+        let (a, b) = (arena.get(id).unwrap(), twin.get(id).unwrap());
+        assert_eq!(
+            (a.id(), a.class(), a.name(), a.parent(), a.flags()),
+            (b.id(), b.class(), b.name(), b.parent(), b.flags())
+        );
+        assert_eq!(
+            (a.revision(), a.guid(), a.transform(), a.size()),
+            (b.revision(), b.guid(), b.transform(), b.size())
+        );
+        assert_eq!(
+            (a.appearance(), a.children().is_empty(), a.extras().is_empty()),
+            (b.appearance(), true, true)
+        );
+    }
+    assert_eq!(arena.memory_report().pages, twin.memory_report().pages);
+}

@@ -36,7 +36,7 @@ mod writelog;
 
 pub use chunk_lanes::ChunkLanes;
 pub use column::{Block, CHUNK_ROWS};
-pub use pod::{InlineOffsets, PodBundle, PodComponent};
+pub use pod::{PodBundle, PodComponent};
 pub use query::{ChunkView, Lane, Query};
 pub use schema::{
     ComponentId, ComponentInfo, FieldDef, FieldType, FieldValue, LaneKind, RefPolicy, Schema, SchemaError,

@@ -34,13 +34,6 @@ pub trait PodBundle: Send + Sync + 'static {
     /// known at compile time: batch spawns then index bundles with a constant stride.
     const WORDS: usize = 0;
 
-    /// Each component's byte offset within `Self`, in order, if `Self` holds them inline:
-    /// batch spawns then read lanes straight from the bundles. Only this crate's tuple
-    /// bundles can give them (see [`InlineOffsets`]).
-    fn byte_offsets() -> Option<InlineOffsets> {
-        None
-    }
-
     /// The component types, in order.
     fn type_ids() -> SmallVec<[TypeId; 4]>;
     /// Their schemas, in the same order.
@@ -61,30 +54,10 @@ pub trait PodBundle: Send + Sync + 'static {
     }
 }
 
-/// Where a tuple bundle's components sit within it, for reading their bytes in place. Only
-/// this crate makes them (for its tuple impls, which cannot be written elsewhere), tagged
-/// with the bundle type: another type's offsets are never trusted.
-#[derive(Clone, Debug)]
-pub struct InlineOffsets {
-    owner: TypeId,
-    bytes: SmallVec<[usize; 4]>,
-}
-
-impl InlineOffsets {
-    /// The byte offsets, if these offsets are `B`'s own.
-    pub(crate) fn of<B: PodBundle>(self) -> Option<SmallVec<[usize; 4]>> {
-        (self.owner == TypeId::of::<B>()).then_some(self.bytes)
-    }
-}
-
 macro_rules! bundle {
     ($($t:ident $i:tt),+) => {
         impl<$($t: PodComponent),+> PodBundle for ($($t,)+) {
             const WORDS: usize = 0 $(+ std::mem::size_of::<$t>() / 4)+;
-            fn byte_offsets() -> Option<InlineOffsets> {
-                let bytes = smallvec::smallvec![$(std::mem::offset_of!(Self, $i)),+];
-                Some(InlineOffsets { owner: TypeId::of::<Self>(), bytes })
-            }
             fn type_ids() -> SmallVec<[TypeId; 4]> {
                 smallvec::smallvec![$(TypeId::of::<$t>()),+]
             }

@@ -22,11 +22,10 @@
 //!    list) is a root exactly when its parent is not covered: a leaf has a dirty ancestor
 //!    only if it lies in the subtree of a dirty node with children, and every such subtree
 //!    has just been walked, its inner nodes stamped. So a leaf asks nothing of its
-//!    ancestors but its parent's mark;
-//!    its world is computed from its parent's stored world (final: a covered parent would
-//!    have been walked, and the leaf with it), four leaves at once on the SIMD path (one per
-//!    lane, see `four`: each leaf has a parent of its own, so the one-node form spent most
-//!    of its instructions building a frame used once). The parent's slot is confirmed by the
+//!    ancestors but its parent's mark; its world is computed from its parent's stored world
+//!    (final: a covered parent would have been walked, and the leaf with it), four leaves at
+//!    once on the SIMD path (one per lane, see `four`: each leaf has a parent of its own, so
+//!    the one-node form spent most of its instructions building a frame used once). The parent's slot is confirmed by the
 //!    entry the stamping loop kept (one compare) rather than looked up again: with both,
 //!    549,000 → 522,000 instructions per pass (callgrind). That entry, the id column of slot
 //!    `parent - 1`, is now replaced by the tag of that slot's cell (`Parents::tag`: a cell
@@ -35,9 +34,11 @@
 //!    parent's page while stamping. On the large tree's 1% list 463,000 → 451,000
 //!    instructions per pass (callgrind; the all-dirty sweep unchanged at 18.44M for three
 //!    passes), best of 10 rounds in five alternating runs 47.6–50.4 µs → 44.3–46.5 µs on
-//!    one thread (the second core busy with other work). Leaves used to climb like the
-//!    others, visiting and stamping about 1,600 ancestors per pass on the large tree's 1%
-//!    list: 648,000 instructions per pass then, 541,000 after (callgrind), best of 30 rounds
+//!    one thread (the second core busy with other work); in four alternating runs, 47.9–50.9
+//!    → 44.4–45.4 µs on one thread and, in those with the second core free, 22.1–22.9 →
+//!    20.5–21.2 µs on two (bevy 0.46–0.60 ms). Leaves used to climb like the others,
+//!    visiting and stamping about 1,600 ancestors per pass on the large tree's 1% list:
+//!    648,000 instructions per pass then, 541,000 after (callgrind), best of 30 rounds
 //!    63–64 µs → 59 µs on one thread. Walks used to stamp every node they wrote, leaves
 //!    included (nine in ten of the large tree's walked nodes), and leaves read their own
 //!    mark; stamping only inner nodes was part of 622k → 594k (with `walk`'s sibling runs).
@@ -77,7 +78,15 @@
 //! worlds while stamping (from their parents' stored worlds, rewritten by the walks when
 //! covered; the leaf loop then only counts roots), 463k → 491k and no faster (best of 10
 //! rounds 50.3–50.7 µs against 48.1–51.3 µs); forcing `Walker::siblings` inline into the walk
-//! loop, +10,000 instructions per pass.
+//! loop, +10,000 instructions per pass. With the cell tags in place: writing every leaf
+//! (the parent's world is final once the walks are done, and a walked leaf gets the same
+//! bits again) while the walks count the dirty leaves they write, so the leaf loop reads no
+//! parent mark, 451k → 471k instructions per pass (the count costs the walk ten per leaf)
+//! and no faster; step 2 on two threads sharing its candidates as they are settled (each
+//! thread its own half's first in runs of 16, then the other's, from the front or from the
+//! end: the halves' inner roots carry 1,540 and 753 worlds), best on two threads
+//! 20.8–21.3 µs → 23.3–24.2 µs (from the front) and 24.7 µs (from the end); asking for the
+//! stamping loop's lines 6 or 20 ids ahead rather than 12, no change.
 //!
 //! Invariants (those of `roots` and `walk`): every stamp is in before the first coverage
 //! question, and every walk is done before the first leaf is settled; a root's parent is
@@ -87,7 +96,9 @@
 //! first node stamped this pass, so it never rewrites a walked node's mark, and a node it
 //! stamps uncovered is never walked (the walk's root would be a covered ancestor the climb
 //! would have met): after the walks, a node with children is covered exactly when its mark
-//! says so, which is what a leaf reads of its parent.
+//! says so, which is what a leaf reads of its parent. A cell whose tag (and high bits, all
+//! zero while no id reaches 2^32) names a node lies in that node's slot: a node keeps its
+//! slot for life, ids are never reused, and every world is written to its own node's slot.
 
 use super::PoseCell;
 use super::compose::{Frame, compose_cell, local_pose};

@@ -129,7 +129,7 @@ pub(crate) trait Parents {
     fn prefetch_cell(&self, slot: u32);
 
     /// The tag of the cell in `slot` (the low 32 bits of its owner's id), which no task
-    /// writes during the pass.
+    /// writes while it is read.
     fn tag(&self, slot: u32) -> u32 {
         self.parent_cell(slot).tag()
     }

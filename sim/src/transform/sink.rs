@@ -20,9 +20,13 @@
 //! On the large tree's 1% list: 66 → 52 instructions per walked leaf, 513,000 → 488,000
 //! per pass (callgrind).
 //!
+//! A cell's tag also locates a leaf root's parent for the short-list route
+//! ([`Parents::tag`], see `sparse`): a cell owned by the parent's id is in the parent's slot.
+//!
 //! Invariant relied on by [`RawColumns`]: during a parallel walk the tasks cover disjoint
 //! sets of nodes (see `walk`), so each slot is written by at most one task, and the only
-//! slots read are parents of dirty roots, which no task writes.
+//! slots read are parents of dirty roots, which no task writes (once the walks are done,
+//! parents of leaves, while only leaves are written).
 
 use super::PoseCell;
 use super::compose::Pose;
@@ -123,6 +127,19 @@ pub(crate) trait Parents {
 
     /// Asks for the cache line of `slot`'s cell (a hint: nothing is read or written).
     fn prefetch_cell(&self, slot: u32);
+
+    /// The tag of the cell in `slot` (the low 32 bits of its owner's id), which no task
+    /// writes while it is read.
+    fn tag(&self, slot: u32) -> u32 {
+        self.parent_cell(slot).tag()
+    }
+
+    /// Whether no id at or above 2^32 was ever written, so that every high-bits entry is
+    /// zero and a cell's tag alone names its owner among ids below 2^32. `false` says
+    /// nothing (the default, for sources that cannot tell).
+    fn narrow(&self) -> bool {
+        false
+    }
 }
 
 /// The pose and high-bits columns, borrowed together.
@@ -206,6 +223,11 @@ impl Parents for ColumnsMut<'_> {
     }
 
     #[inline(always)]
+    fn narrow(&self) -> bool {
+        !self.wide && !self.saw_wide.load(Ordering::Relaxed)
+    }
+
+    #[inline(always)]
     fn prefetch_cell(&self, slot: u32) {
         prefetch_ptr(self.poses.as_ptr().wrapping_add(slot as usize));
     }
@@ -257,10 +279,11 @@ pub(crate) struct RawColumns<'c> {
     columns: PhantomData<&'c mut [PoseCell]>,
 }
 
-// SAFETY: copies on other threads dereference the pointers only in `put` and
-// `parent_pose`, at in-bounds slots; subtrees are disjoint, so slots written by different
-// tasks are, and parents of roots are never written during the pass. The columns are
-// exclusively borrowed for `'c`, so no other code touches them meanwhile.
+// SAFETY: copies on other threads dereference the pointers only in the `Sink` writes and
+// the `Parents` reads, at in-bounds slots; subtrees are disjoint, so slots written by
+// different tasks are, and the cells read (parents of roots, and of leaves once the walks
+// are done) are not written meanwhile. The columns are exclusively borrowed for `'c`, so no
+// other code touches them meanwhile.
 unsafe impl Send for RawColumns<'_> {}
 // SAFETY: as for `Send`: shared copies only write disjoint elements and read unwritten ones.
 unsafe impl Sync for RawColumns<'_> {}
@@ -466,6 +489,24 @@ impl Parents for RawColumns<'_> {
         // not be a root), so it lies in no recomputed subtree and no task writes it during
         // the pass: this read races with no write.
         unsafe { *self.poses.add(slot) }
+    }
+
+    #[inline(always)]
+    fn tag(&self, slot: u32) -> u32 {
+        let slot = slot as usize;
+        assert!(slot < self.len, "slot {slot} outside the world columns");
+        // SAFETY: `slot < len` (checked above) and the column is borrowed for `'c`. The
+        // short-list route asks about a leaf's parent once every walk is done, when the only
+        // cells written are those of leaves; a parent is no leaf, so this read races with no
+        // write.
+        unsafe { (*self.poses.add(slot)).tag() }
+    }
+
+    #[inline(always)]
+    fn narrow(&self) -> bool {
+        // Every write before the caller's question happens before it (the short-list route
+        // asks once its walks are joined).
+        !self.wide && !self.saw_wide.load(Ordering::Relaxed)
     }
 
     #[inline(always)]

@@ -8,8 +8,7 @@
 //! nodes. Here, on the calling thread (or on two, see below):
 //! 1. every live in-world dirty node's slot is stamped covered (a plain load and store: no
 //!    other thread stamps that slot) and the node kept as a candidate (slot, id, parent,
-//!    local, child array, and the id column entry of slot `parent - 1`, where the parent
-//!    usually lives, found through the page table alone);
+//!    local and child array);
 //! 2. each candidate *with children* asks whether its parent is covered (the climb of
 //!    `roots`, stamping the answer on every node it meets); a root's world is computed at
 //!    once from its parent's stored world and written, and its subtree walked right away
@@ -23,13 +22,21 @@
 //!    list) is a root exactly when its parent is not covered: a leaf has a dirty ancestor
 //!    only if it lies in the subtree of a dirty node with children, and every such subtree
 //!    has just been walked, its inner nodes stamped. So a leaf asks nothing of its
-//!    ancestors but its parent's mark (on the line it reads anyway for the parent's world);
-//!    its world is computed from its parent's stored world (final: a covered parent would
-//!    have been walked, and the leaf with it), four leaves at once on the SIMD path (one per
-//!    lane, see `four`: each leaf has a parent of its own, so the one-node form spent most
-//!    of its instructions building a frame used once). The parent's slot is confirmed by the
+//!    ancestors but its parent's mark; its world is computed from its parent's stored world
+//!    (final: a covered parent would have been walked, and the leaf with it), four leaves at
+//!    once on the SIMD path (one per lane, see `four`: each leaf has a parent of its own, so
+//!    the one-node form spent most of its instructions building a frame used once). The parent's slot is confirmed by the
 //!    entry the stamping loop kept (one compare) rather than looked up again: with both,
-//!    549,000 → 522,000 instructions per pass (callgrind). Leaves used to climb like the others,
+//!    549,000 → 522,000 instructions per pass (callgrind). That entry, the id column of slot
+//!    `parent - 1`, is now replaced by the tag of that slot's cell (`Parents::tag`: a cell
+//!    owned by the parent means the parent lives there), on the line read next for the
+//!    parent's world: one scattered line fewer per leaf, and no page-table lookup for the
+//!    parent's page while stamping. On the large tree's 1% list 463,000 → 451,000
+//!    instructions per pass (callgrind; the all-dirty sweep unchanged at 18.44M for three
+//!    passes), best of 10 rounds in five alternating runs 47.6–50.4 µs → 44.3–46.5 µs on
+//!    one thread (the second core busy with other work); in four alternating runs, 47.9–50.9
+//!    → 44.4–45.4 µs on one thread and, in those with the second core free, 22.1–22.9 →
+//!    20.5–21.2 µs on two (bevy 0.46–0.60 ms). Leaves used to climb like the others,
 //!    visiting and stamping about 1,600 ancestors per pass on the large tree's 1% list:
 //!    648,000 instructions per pass then, 541,000 after (callgrind), best of 30 rounds
 //!    63–64 µs → 59 µs on one thread. Walks used to stamp every node they wrote, leaves
@@ -61,6 +68,26 @@
 //! from there): 481,000 → 463,000 instructions per pass (callgrind), best of 12 runs'
 //! best rounds 49.5 → 46.7 µs on one thread.
 //!
+//! Tried and not kept (large tree, 1% list): a candidate holding a reference to its local in
+//! the page instead of a copy, 463k → 454k instructions per pass with the next item, but
+//! about 4% slower (the leaf loop then reads the local from a page line the walks have
+//! pushed out); asking for a leaf's parent lines in the stamping loop rather than eight
+//! candidates ahead in the leaf loop, −3,000 instructions per pass and no time gained;
+//! keeping each prefetched id's page in a ring for its stamping (no second page-table
+//! lookup), no gain (the ring's bookkeeping costs what the lookup did); writing leaves'
+//! worlds while stamping (from their parents' stored worlds, rewritten by the walks when
+//! covered; the leaf loop then only counts roots), 463k → 491k and no faster (best of 10
+//! rounds 50.3–50.7 µs against 48.1–51.3 µs); forcing `Walker::siblings` inline into the walk
+//! loop, +10,000 instructions per pass. With the cell tags in place: writing every leaf
+//! (the parent's world is final once the walks are done, and a walked leaf gets the same
+//! bits again) while the walks count the dirty leaves they write, so the leaf loop reads no
+//! parent mark, 451k → 471k instructions per pass (the count costs the walk ten per leaf)
+//! and no faster; step 2 on two threads sharing its candidates as they are settled (each
+//! thread its own half's first in runs of 16, then the other's, from the front or from the
+//! end: the halves' inner roots carry 1,540 and 753 worlds), best on two threads
+//! 20.8–21.3 µs → 23.3–24.2 µs (from the front) and 24.7 µs (from the end); asking for the
+//! stamping loop's lines 6 or 20 ids ahead rather than 12, no change.
+//!
 //! Invariants (those of `roots` and `walk`): every stamp is in before the first coverage
 //! question, and every walk is done before the first leaf is settled; a root's parent is
 //! not covered, so nothing in this pass writes it and the world read for it is final; each
@@ -69,7 +96,9 @@
 //! first node stamped this pass, so it never rewrites a walked node's mark, and a node it
 //! stamps uncovered is never walked (the walk's root would be a covered ancestor the climb
 //! would have met): after the walks, a node with children is covered exactly when its mark
-//! says so, which is what a leaf reads of its parent.
+//! says so, which is what a leaf reads of its parent. A cell whose tag (and high bits, all
+//! zero while no id reaches 2^32) names a node lies in that node's slot: a node keeps its
+//! slot for life, ids are never reused, and every world is written to its own node's slot.
 
 use super::PoseCell;
 use super::compose::{Frame, compose_cell, local_pose};
@@ -78,7 +107,7 @@ use super::prefetch::prefetch_ptr;
 use super::roots::{COVERED, Finder, in_world, mark_of};
 use super::sink::{ColumnsMut, Parents, RawColumns, Sink};
 use super::walk::{self, Split, Unit, Walker, Writes};
-use arbor_core::{Id, LocalTransform, PAGE_SIZE, PageView, Slot};
+use arbor_core::{Id, LocalTransform, Slot};
 use std::sync::atomic::Ordering;
 
 /// A live in-world dirty node stamped this pass, with what the root loop needs of its page
@@ -90,10 +119,6 @@ struct Candidate<'a> {
     id: Id,
     /// Its parent (`Id::NONE`: none).
     parent: Id,
-    /// The id column entry of slot `parent - 1`, where the parent usually lives (found
-    /// through the page table only: the parent's own lines are not read here), or `None`
-    /// when that slot is past the arena's end.
-    parent_home: Option<&'a Id>,
     local: LocalTransform,
     children: &'a [Id],
 }
@@ -195,19 +220,18 @@ fn prefetch_node(finder: Finder<'_>, id: Id) {
 /// (e.g. 360–410 → 270–290 µs), the hot loop unchanged within its noise.
 const LEAF_AHEAD: usize = 8;
 
-/// Asks for the lines settling leaf `c` reads: its cell, and its parent's id, mark and cell
-/// (in the usual case of slot `parent - 1`).
+/// Asks for the lines settling leaf `c` reads: its cell, and its parent's mark and cell (in
+/// the usual case of slot `parent - 1`).
 #[inline(always)]
 fn prefetch_leaf(finder: Finder<'_>, sink: &impl Parents, c: &Candidate<'_>) {
     if !c.children.is_empty() {
         return;
     }
     sink.prefetch_cell(c.slot);
-    if let Some(home) = c.parent_home {
-        prefetch_ptr(home);
-        let ps = c.parent.0.wrapping_sub(1) as usize;
-        prefetch_ptr(finder.marks.as_ptr().wrapping_add(ps));
-        sink.prefetch_cell(ps as u32);
+    let home = c.parent.0.wrapping_sub(1);
+    if home < u64::from(finder.view.slots()) {
+        prefetch_ptr(finder.marks.as_ptr().wrapping_add(home as usize));
+        sink.prefetch_cell(home as u32);
     }
 }
 
@@ -230,13 +254,7 @@ fn stamp<'a>(route: Route<'a>, dirty: &[Id], extra: Option<Id>, half: Option<boo
     let mut kept: Vec<Candidate<'a>> = Vec::with_capacity(dirty.len() + 1);
     let room = kept.spare_capacity_mut();
     let mut candidates = Kept { room, len: 0 };
-    // The page of the last parent home found: a sorted dirty list's neighbours often have
-    // parents in one page (on the large tree's 1% list, 522,000 → 513,000 instructions per
-    // pass against a page-table lookup per candidate).
-    let mut last = (usize::MAX, None);
-    let mut one = |candidates: &mut Kept<'_, 'a>, id: Id| {
-        stamp_one(finder, covered, candidates, id, &mut last);
-    };
+    let one = |candidates: &mut Kept<'_, 'a>, id: Id| stamp_one(finder, covered, candidates, id);
     // Like every id, `extra` belongs to one half only.
     if let Some(ws) = extra
         && half.is_none_or(|h| upper_half(ws) == h)
@@ -288,16 +306,9 @@ impl<'a> Kept<'_, 'a> {
 }
 
 /// Stamps `id` covered with `covered` and keeps it as a candidate if it is live, in the
-/// world and not yet stamped (a repeat); `last` caches the page of the last parent home
-/// found.
+/// world and not yet stamped (a repeat).
 #[inline(always)]
-fn stamp_one<'a>(
-    finder: Finder<'a>,
-    covered: u32,
-    candidates: &mut Kept<'_, 'a>,
-    id: Id,
-    last: &mut (usize, Option<PageView<'a>>),
-) {
+fn stamp_one<'a>(finder: Finder<'a>, covered: u32, candidates: &mut Kept<'_, 'a>, id: Id) {
     let Some((slot, node)) = finder.view.locate(id) else { return };
     if !in_world(node.flags()) {
         return;
@@ -309,23 +320,10 @@ fn stamp_one<'a>(
         return; // a repeat
     }
     mark.store(covered, Ordering::Relaxed);
-    let parent = node.parent().unwrap_or(Id::NONE);
-    // `Id::NONE` wraps to a slot past the end.
-    let home = parent.0.wrapping_sub(1);
-    let parent_home = if home < u64::from(finder.view.slots()) {
-        let index = home as usize / PAGE_SIZE;
-        if last.0 != index {
-            *last = (index, finder.view.page(index));
-        }
-        last.1.map(|page| &page.ids()[home as usize & (PAGE_SIZE - 1)])
-    } else {
-        None
-    };
     candidates.push(Candidate {
         slot: slot.0,
         id,
-        parent,
-        parent_home,
+        parent: node.parent().unwrap_or(Id::NONE),
         local: node.transform(),
         children: node.children().as_slice(),
     });
@@ -382,8 +380,8 @@ fn inner_roots_and_walks<'a, S: Sink + Parents>(
 /// covered) or below a dirty node, and then a walk wrote it, and stamped it (walks stamp the
 /// nodes with children they write, see `Walker::walked`). A parent stamped by a climb is
 /// covered or not as the climb found, and a walk never passes a node a climb found uncovered
-/// (its root would be a covered ancestor). So the leaf reads its parent's mark, on the line
-/// it reads anyway for the parent's slot, rather than walks stamping every leaf they write.
+/// (its root would be a covered ancestor). So the leaf reads its parent's mark rather than
+/// walks stamping every leaf they write.
 fn leaf_roots<S: Sink + Parents>(
     route: Route<'_>,
     candidates: &[Candidate<'_>],
@@ -395,6 +393,8 @@ fn leaf_roots<S: Sink + Parents>(
     // Leaves waiting to be composed four at once (SIMD only), with their parents' slots.
     let mut batch: [(u32, &Candidate<'_>); 4] = [(0, first); 4];
     let mut queued = 0;
+    // Tags alone name their owners (no id at or above 2^32 written).
+    let narrow = sink.narrow();
     for (k, c) in candidates.iter().enumerate() {
         if let Some(ahead) = candidates.get(k + LEAF_AHEAD) {
             prefetch_leaf(finder, sink, ahead);
@@ -402,10 +402,21 @@ fn leaf_roots<S: Sink + Parents>(
         if !c.children.is_empty() {
             continue;
         }
+        // `Id::NONE` wraps to a slot past the end.
+        let home = c.parent.0.wrapping_sub(1);
         let parent = if c.id == finder.ws {
             None
-        } else if c.parent_home.is_some_and(|&home| home == c.parent) {
-            Some((c.parent.0 - 1) as u32)
+        } else if narrow
+            && home < u64::from(finder.view.slots())
+            && sink.tag(home as u32) == c.parent.0 as u32
+        {
+            // The cell of slot `parent - 1` holds a world computed for the parent (a slot is
+            // below 2^32 - 1, so the parent's id is below 2^32, and with `narrow` a tag names
+            // its owner), so the parent lives there: a node keeps its slot for life, ids are
+            // never reused, and a world is only ever written to its own node's slot. The tag
+            // is on the cell's line, read next for the parent's world, where the parent's id
+            // column would be a line of its own.
+            Some(home as u32)
         } else {
             finder.view.slot_of(c.parent).map(|s| s.0)
         };

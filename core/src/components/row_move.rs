@@ -47,11 +47,11 @@ pub(crate) fn move_row(src: &mut Table, dst: &mut Table, row: usize, rev: u64) -
         at_last: (last_chunk, last % CHUNK_ROWS),
         at_new: (new_row / CHUNK_ROWS, new_row % CHUNK_ROWS),
     };
-    let id = src.ids.swap_remove_word_at(mover.at_row, mover.at_last, None, |w| {
+    let id = src.ids.swap_remove_word_at(true, mover.at_row, mover.at_last, None, |w| {
         moved = Some(Id(w));
         w
     });
-    dst.ids.push_word_at(mover.at_new, id, rev, false);
+    dst.ids.push_word_at(true, mover.at_new, id, rev, false);
 
     let (mut s, mut d) = (0, 0);
     loop {
@@ -104,12 +104,17 @@ impl Mover {
             (0, 0)
         };
         let mut filler_written = 0;
-        let tick =
-            src.columns[slot.tick].swap_remove_word_at(self.at_row, self.at_last, Some(self.rev), |tick| {
+        let tick = src.columns[slot.tick].swap_remove_word_at(
+            true,
+            self.at_row,
+            self.at_last,
+            Some(self.rev),
+            |tick| {
                 filler_written = tick.max(bulk_last);
                 // Changing chunk, the row folds its chunk's bulk revision into its own tick.
                 if self.changes_chunk { filler_written } else { tick }
-            });
+            },
+        );
         (tick.max(bulk_row), filler_written)
     }
 
@@ -132,7 +137,7 @@ impl Mover {
             self.move_lane(from, to);
         }
         let (written, filler_written) = self.take_tick(src, s, a);
-        dst.columns[b.tick].push_word_at(self.at_new, written, rev, true);
+        dst.columns[b.tick].push_word_at(true, self.at_new, written, rev, true);
         self.log_filler(src, s, filler_written);
         if written > dst.logs[d].horizon() {
             dst.logs[d].push(rev.max(written), self.new_row, 1, self.new_row + 1);
@@ -146,7 +151,8 @@ impl Mover {
             if col.kind == LaneKind::Str {
                 drop_str(col, row, len, rev);
             } else {
-                col.swap_remove_word_at(self.at_row, self.at_last, None, |w| w);
+                let wide = col.kind == LaneKind::W64;
+                col.swap_remove_word_at(wide, self.at_row, self.at_last, None, |w| w);
             }
         }
         let (_, filler_written) = self.take_tick(src, s, a);
@@ -160,10 +166,10 @@ impl Mover {
             if col.kind == LaneKind::Str {
                 add_str(col, new_row, rev);
             } else {
-                col.push_word_at(self.at_new, 0, rev, false);
+                col.push_word_at(col.kind == LaneKind::W64, self.at_new, 0, rev, false);
             }
         }
-        dst.columns[b.tick].push_word_at(self.at_new, rev, rev, true);
+        dst.columns[b.tick].push_word_at(true, self.at_new, rev, rev, true);
         dst.logs[d].push(rev, new_row, 1, new_row + 1);
     }
 
@@ -173,8 +179,9 @@ impl Mover {
         if from.kind == LaneKind::Str {
             move_str(from, to, self.row, self.len, self.new_row, self.rev);
         } else {
-            let word = from.swap_remove_word_at(self.at_row, self.at_last, None, |w| w);
-            to.push_word_at(self.at_new, word, self.rev, false);
+            let wide = from.kind == LaneKind::W64;
+            let word = from.swap_remove_word_at(wide, self.at_row, self.at_last, None, |w| w);
+            to.push_word_at(wide, self.at_new, word, self.rev, false);
         }
     }
 }

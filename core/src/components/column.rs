@@ -208,15 +208,20 @@ impl Column {
     /// through `moved`, then drops the last row (as [`pop`](Self::pop)). The written chunk
     /// and group are stamped `rev` only when `stamp` (row-tick lanes: lane and id chunks'
     /// revisions are not read, see [`Table`](super::table::Table)).
+    ///
+    /// `wide` is the lane's width (`kind == W64`), resolved by the caller once per lane (ids
+    /// and row ticks are always wide: a constant once inlined), so the lane's kind is not
+    /// read again here.
     #[inline(always)]
     pub fn swap_remove_word_at(
         &mut self,
+        wide: bool,
         (k_row, i_row): (usize, usize),
         (k_last, i_last): (usize, usize),
         rev: Option<u64>,
         moved: impl FnOnce(u64) -> u64,
     ) -> u64 {
-        let wide = self.kind == LaneKind::W64;
+        debug_assert_eq!(self.kind == LaneKind::W64, wide);
         let taken = if (k_row, i_row) == (k_last, i_last) {
             load(self.blocks(k_row), i_row, wide)
         } else {
@@ -241,10 +246,10 @@ impl Column {
 
     /// Word lanes, for row moves: appends `word` as row `i` of chunk `k` (the next row),
     /// stamping the chunk and group `rev` only when `stamp` (see
-    /// [`swap_remove_word_at`](Self::swap_remove_word_at)).
+    /// [`swap_remove_word_at`](Self::swap_remove_word_at), also for `wide`).
     #[inline(always)]
-    pub fn push_word_at(&mut self, (k, i): (usize, usize), word: u64, rev: u64, stamp: bool) {
-        let wide = self.kind == LaneKind::W64;
+    pub fn push_word_at(&mut self, wide: bool, (k, i): (usize, usize), word: u64, rev: u64, stamp: bool) {
+        debug_assert_eq!(self.kind == LaneKind::W64, wide);
         if k == self.chunks.len() {
             self.push_chunk(rev);
         }

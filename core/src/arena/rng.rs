@@ -88,7 +88,8 @@ impl SplitMix64 {
 /// Writes the `next_u128` values drawn from `state` into the longest even-length prefix of
 /// `out`, two per 256-bit vector, and returns that length; the caller advances the state.
 /// Guid `k`'s high word is draw `2k` (state `state + (2k + 1) * GAMMA`), its low word draw
-/// `2k + 1`; in memory (little-endian) the low word comes first.
+/// `2k + 1`; in memory (little-endian) the low word comes first. Calling it is `unsafe`
+/// (outside code compiled with these features): the caller must have detected them.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl")]
 fn fill_avx512(state: u64, out: &mut [MaybeUninit<u128>]) -> usize {
@@ -116,7 +117,8 @@ fn fill_avx512(state: u64, out: &mut [MaybeUninit<u128>]) -> usize {
 }
 
 /// [`fill_avx512`] with AVX2 only: each 64-bit lane multiply built from three 32-bit ones
-/// (`lo * lo + ((hi * lo + lo * hi) << 32)`, wrapping, as `wrapping_mul`).
+/// (`lo * lo + ((hi * lo + lo * hi) << 32)`, wrapping, as `wrapping_mul`). The caller must
+/// have detected AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn fill_avx2(state: u64, out: &mut [MaybeUninit<u128>]) -> usize {

@@ -6,7 +6,9 @@
 //! moves at most as many entries as were removed since the last one), where shifting would
 //! cost O(N^2). The arena remembers each child's position so removal needs no scan.
 //!
-//! Invariant: `holes` equals the number of `Id::NONE` entries in `entries`.
+//! Invariants: `holes` equals the number of `Id::NONE` entries in `entries`; the last entry
+//! is never a hole, so `entries` is empty exactly when no child is live (what the arena's
+//! `NodeFlags::HAS_CHILDREN` records).
 
 use crate::id::Id;
 
@@ -52,6 +54,7 @@ impl ChildArray {
             self.holes = 0;
             return true;
         }
+        debug_assert!(self.entries.last().is_some_and(|c| !c.is_none()), "a hole at the end");
         false
     }
 

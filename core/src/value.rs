@@ -166,6 +166,11 @@ impl NodeFlags {
     pub const CAN_COLLIDE: NodeFlags = NodeFlags(1 << 6);
     /// Derived: the node is a descendant of the Workspace (in the world).
     pub const IN_WORLD: NodeFlags = NodeFlags(1 << 7);
+    /// Derived: the node's child array is not empty (it has a live child: the array never
+    /// ends in a hole). Kept by the arena wherever a child array changes, so a pass can learn
+    /// that a node is a leaf from its flags, without reading its child array's line. Never
+    /// user-settable, saved or compared by snapshot diffs.
+    pub const HAS_CHILDREN: NodeFlags = NodeFlags(1 << 8);
 
     /// Flags of a new node.
     pub const NEW: NodeFlags = NodeFlags(Self::ARCHIVABLE.0 | Self::CAN_COLLIDE.0);
@@ -200,7 +205,7 @@ impl NodeFlags {
 
 impl std::fmt::Debug for NodeFlags {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        const NAMES: [&str; 8] = [
+        const NAMES: [&str; 9] = [
             "DESTROYED",
             "LOCKED",
             "PLATFORM_OWNED",
@@ -209,6 +214,7 @@ impl std::fmt::Debug for NodeFlags {
             "ANCHORED",
             "CAN_COLLIDE",
             "IN_WORLD",
+            "HAS_CHILDREN",
         ];
         let set: Vec<&str> =
             NAMES.iter().enumerate().filter(|(i, _)| self.0 & (1 << i) != 0).map(|(_, n)| *n).collect();

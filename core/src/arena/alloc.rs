@@ -67,7 +67,9 @@ impl Arena {
         page.ids[i] = id;
         page.classes[i] = class;
         page.names[i] = name;
-        page.flags[i] = flags;
+        // A fresh or vacated slot has no children (`HAS_CHILDREN` is the arena's to set).
+        debug_assert!(page.children[i].as_slice().is_empty());
+        page.flags[i] = NodeFlags(flags.0 & !NodeFlags::HAS_CHILDREN.0);
         page.revisions[i] = rev;
         page.guids[i] = guid;
         if self.child_pos.len() <= slot.index() {

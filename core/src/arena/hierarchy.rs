@@ -283,6 +283,7 @@ impl Arena {
         let pslot = self.slot_of(parent);
         let (page, i) = self.store.table.page_mut(pslot.0);
         let pos = page.children[i].push(child);
+        page.flags[i].set(NodeFlags::HAS_CHILDREN, true);
         self.child_pos[cslot.index()] = pos;
         let (page, i) = self.store.table.page_mut(cslot.0);
         page.parents[i] = parent;
@@ -295,7 +296,10 @@ impl Arena {
         let pslot = self.slot_of(parent);
         let pos = self.child_pos[cslot.index()];
         let (page, i) = self.store.table.page_mut(pslot.0);
-        if page.children[i].remove_at(pos, child) {
+        let compacted = page.children[i].remove_at(pos, child);
+        let has = !page.children[i].as_slice().is_empty();
+        page.flags[i].set(NodeFlags::HAS_CHILDREN, has);
+        if compacted {
             let store = &self.store;
             let page = store.table.page(pslot.0).expect("parent page").0;
             for (p, c) in page.children[i].iter_positions() {

@@ -262,7 +262,10 @@ impl Model {
 
     /// The flags the arena should report for `id`.
     pub(crate) fn flags_of(&self, id: Id) -> NodeFlags {
-        self.n(id).flags.with(NodeFlags::IN_WORLD, self.in_world(id))
+        let n = self.n(id);
+        n.flags
+            .with(NodeFlags::IN_WORLD, self.in_world(id))
+            .with(NodeFlags::HAS_CHILDREN, !n.children.is_empty())
     }
 
     pub(crate) fn bump(&mut self) -> u64 {

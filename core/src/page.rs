@@ -166,7 +166,8 @@ unsafe fn fill_vacant<T>(col: *mut [T; PAGE_SIZE], vacant: &[T; PAGE_SIZE]) {
     unsafe { col.copy_from_nonoverlapping(vacant, 1) };
 }
 
-/// The nodes a fresh page starts with ([`NodePage::new_shared_run`]): `len` detached nodes
+/// A run of nodes a detached batch writes into one page ([`NodePage::new_shared_run`] for a
+/// fresh page, [`NodePage::write_run`] for a partly filled one): `len` detached nodes
 /// of one class, name and flags, with consecutive ids from `first_id` and revisions from
 /// `rev0`.
 pub(crate) struct FreshRun {
@@ -176,6 +177,34 @@ pub(crate) struct FreshRun {
     pub name: NameId,
     pub flags: NodeFlags,
     pub rev0: u64,
+}
+
+impl FreshRun {
+    /// The id of the run's `k`-th node.
+    #[inline(always)]
+    pub fn id(&self, k: usize) -> Id {
+        Id(self.first_id.0 + k as u64)
+    }
+
+    /// The revision of the run's `k`-th node.
+    #[inline(always)]
+    pub fn revision(&self, k: usize) -> u64 {
+        self.rev0 + k as u64
+    }
+}
+
+/// Writes `guids.len()` GUIDs drawn from `rng` into `guids`, in order (as that many calls of
+/// its `next_u128`), a run at a time ([`SplitMix64::fill_u128`]).
+fn draw_guids(rng: &mut SplitMix64, guids: &mut [Guid]) {
+    // A `Guid` is its one `u128` field (the sizes are equal, so it sits at offset 0).
+    const { assert!(size_of::<Guid>() == size_of::<u128>()) };
+    // SAFETY: the slice's elements are `Guid`s, laid out as `u128`s (asserted above); viewed
+    // as `MaybeUninit<u128>`, `fill_u128` writes each with a `u128` and never leaves one
+    // uninitialised, so every element is a valid `Guid` again afterwards.
+    let words = unsafe {
+        std::slice::from_raw_parts_mut(guids.as_mut_ptr().cast::<MaybeUninit<u128>>(), guids.len())
+    };
+    rng.fill_u128(words);
 }
 
 impl NodePage {
@@ -217,20 +246,37 @@ impl NodePage {
         // can panic part way, so no partly written page is dropped.
         unsafe {
             let v = &VACANT;
-            fill_run(&raw mut (*p).ids, n, |k| Id(run.first_id.0 + k as u64), &v.ids);
+            fill_run(&raw mut (*p).ids, n, |k| run.id(k), &v.ids);
             fill_vacant(&raw mut (*p).parents, &v.parents);
             fill_run(&raw mut (*p).flags, n, |_| run.flags, &v.flags);
             fill_vacant(&raw mut (*p).transforms, &v.transforms);
             fill_vacant(&raw mut (*p).children, &v.children);
             fill_run(&raw mut (*p).classes, n, |_| run.class, &v.classes);
             fill_run(&raw mut (*p).names, n, |_| run.name, &v.names);
-            fill_run(&raw mut (*p).revisions, n, |k| run.rev0 + k as u64, &v.revisions);
+            fill_run(&raw mut (*p).revisions, n, |k| run.revision(k), &v.revisions);
             fill_guids(&raw mut (*p).guids, n, rng, &v.guids);
             fill_vacant(&raw mut (*p).sizes, &v.sizes);
             fill_vacant(&raw mut (*p).appearances, &v.appearances);
             fill_vacant(&raw mut (*p).extras, &v.extras);
             page.assume_init()
         }
+    }
+
+    /// Writes `run`'s nodes into the vacant slots `at..at + run.len` of this page (a
+    /// detached batch continuing a partly filled page), column by column: the values
+    /// [`new_shared_run`](Self::new_shared_run) gives a fresh page's first slots.
+    pub fn write_run(&mut self, at: usize, run: &FreshRun, rng: &mut SplitMix64) {
+        let cols = at..at + run.len;
+        for (k, id) in self.ids[cols.clone()].iter_mut().enumerate() {
+            *id = run.id(k);
+        }
+        self.classes[cols.clone()].fill(run.class);
+        self.names[cols.clone()].fill(run.name);
+        self.flags[cols.clone()].fill(run.flags);
+        for (k, rev) in self.revisions[cols.clone()].iter_mut().enumerate() {
+            *rev = run.revision(k);
+        }
+        draw_guids(rng, &mut self.guids[cols]);
     }
 
     /// Compile-time guard for [`new_shared`](Self::new_shared): this exhaustive pattern stops

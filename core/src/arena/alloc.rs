@@ -132,42 +132,20 @@ impl Arena {
         // creations would; each column is written in its own loop.
         let rev0 = self.revisions.global + 1;
         self.revisions.global += run as u64;
+        let nodes = FreshRun { len: run, first_id, class, name, flags: NodeFlags::NEW, rev0 };
         if fresh {
             // Each of the page's words written once: the run's values, the vacant defaults
             // only past the run.
-            let nodes = FreshRun { len: run, first_id, class, name, flags: NodeFlags::NEW, rev0 };
             let page = NodePage::new_shared_run(&nodes, &mut self.rng);
             self.store.table.push_page(page);
         } else {
             let (page, first) = self.store.table.page_mut(first_slot);
-            let cols = first..first + run;
-            for (j, id) in page.ids[cols.clone()].iter_mut().enumerate() {
-                *id = Id(first_id.0 + j as u64);
-            }
-            page.classes[cols.clone()].fill(class);
-            page.names[cols.clone()].fill(name);
-            page.flags[cols.clone()].fill(NodeFlags::NEW);
-            for (j, rev) in page.revisions[cols.clone()].iter_mut().enumerate() {
-                *rev = rev0 + j as u64;
-            }
-            // The run's GUIDs drawn at once (see `rng`).
-            const { assert!(size_of::<Guid>() == size_of::<u128>()) };
-            let guids = &mut page.guids[cols];
-            // SAFETY: a `Guid` is its one `u128` field (equal sizes, asserted: offset 0), and
-            // `fill_u128` writes every element with a `u128` (never uninitialised), so the
-            // slice holds valid `Guid`s throughout.
-            let guids = unsafe {
-                std::slice::from_raw_parts_mut(
-                    guids.as_mut_ptr().cast::<std::mem::MaybeUninit<u128>>(),
-                    guids.len(),
-                )
-            };
-            self.rng.fill_u128(guids);
+            page.write_run(first, &nodes, &mut self.rng);
         }
         self.topology.push_run(run, |j| {
-            (rev0 + j as u64, TopologyChange::Created { id: Id(first_id.0 + j as u64), parent: None })
+            (nodes.revision(j), TopologyChange::Created { id: nodes.id(j), parent: None })
         });
-        out.extend((0..run as u64).map(|j| Id(first_id.0 + j)));
+        out.extend((0..run).map(|j| nodes.id(j)));
         self.revisions.topology = self.revisions.global;
         self.occupied += run;
         self.live += run;

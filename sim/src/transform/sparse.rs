@@ -133,6 +133,16 @@ struct Candidate<'a> {
     children: &'a [Id],
 }
 
+impl Candidate<'_> {
+    /// Slot `parent - 1`, where the parent usually lives, when that slot is inside the
+    /// arena's `slots` (`Id::NONE` wraps past the end).
+    #[inline(always)]
+    fn parent_home(&self, slots: u32) -> Option<u32> {
+        let home = self.parent.0.wrapping_sub(1);
+        (home < u64::from(slots)).then_some(home as u32)
+    }
+}
+
 /// What the route needs besides the columns.
 #[derive(Clone, Copy)]
 pub(crate) struct Route<'a> {
@@ -238,10 +248,9 @@ fn prefetch_leaf(finder: Finder<'_>, sink: &impl Parents, c: &Candidate<'_>) {
         return;
     }
     sink.prefetch_cell(c.slot);
-    let home = c.parent.0.wrapping_sub(1);
-    if home < u64::from(finder.view.slots()) {
+    if let Some(home) = c.parent_home(finder.view.slots()) {
         prefetch_ptr(finder.marks.as_ptr().wrapping_add(home as usize));
-        sink.prefetch_cell(home as u32);
+        sink.prefetch_cell(home);
     }
 }
 
@@ -414,13 +423,11 @@ fn leaf_roots<S: Sink + Parents>(
         if !c.children.is_empty() {
             continue;
         }
-        // `Id::NONE` wraps to a slot past the end.
-        let home = c.parent.0.wrapping_sub(1);
         let parent = if c.id == finder.ws {
             None
         } else if narrow
-            && home < u64::from(finder.view.slots())
-            && sink.tag(home as u32) == c.parent.0 as u32
+            && let Some(home) = c.parent_home(finder.view.slots())
+            && sink.tag(home) == c.parent.0 as u32
         {
             // The cell of slot `parent - 1` holds a world computed for the parent (a slot is
             // below 2^32 - 1, so the parent's id is below 2^32, and with `narrow` a tag names
@@ -428,7 +435,7 @@ fn leaf_roots<S: Sink + Parents>(
             // never reused, and a world is only ever written to its own node's slot. The tag
             // is on the cell's line, read next for the parent's world, where the parent's id
             // column would be a line of its own.
-            Some(home as u32)
+            Some(home)
         } else {
             finder.view.slot_of(c.parent).map(|s| s.0)
         };

@@ -50,6 +50,7 @@
 
 mod compose;
 mod four;
+mod halves;
 mod prefetch;
 mod roots;
 mod sink;

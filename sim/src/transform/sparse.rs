@@ -46,9 +46,14 @@
 //!    mark; stamping only inner nodes was part of 622k → 594k (with `walk`'s sibling runs).
 //!
 //! With several threads and a dirty list of at least `Split::min_roots` ids, steps 1, 2 and
-//! 4 each run as two halves under a `rayon::join`, writing through [`RawColumns`]. The
-//! list is halved by a hash of the id rather than by position, so every copy of an id is
-//! stamped by the same thread and a plain load and store still claim each slot once.
+//! 4 each run as two halves, writing through [`RawColumns`]: all three under one
+//! `rayon::join` (`halves`: two workers claim the halves phase by phase, each waiting for
+//! both halves of a phase before the next), or, when step 2 leaves units for step 3, steps
+//! 1–2 under one and step 4 under another after step 3. The list is halved by a hash of the
+//! id rather than by position, so every copy of an id is stamped by the same thread and a
+//! plain load and store still claim each slot once. One join where there were three: best
+//! of 30 rounds on two threads 19.5–20.0 → 18.3–19.0 µs (large tree, 1% list, five
+//! alternating runs with the second core free; one thread unchanged).
 //! Stamping used to stay on the calling thread, and it takes the dirty nodes' own
 //! scattered lines, about half the route: two threads then gained almost nothing (best of
 //! 40 rounds, 64–68 µs on one thread and on two); with every step halved the best rounds
@@ -86,8 +91,9 @@
 //! loop's read misses 5,660 → 2,460), 461.6k → 453.9k instructions; best of 30 rounds in
 //! four alternating runs 34.5–35.4 → 30.3–31.2 µs on one thread, 19.8–20.2 → 19.2–19.6 µs
 //! on two. On two threads the route is held back by what is not scattered lines: each
-//! join costs about 1.4 µs, and the halves' inner walks are uneven (timed in one run:
-//! 10.0 against 5.5 µs, where stamping takes about 4.0 µs a half and the leaves 4.6). With
+//! join cost about 1.4 µs (three of them then; one now, see above), and the halves' inner
+//! walks are uneven (timed in one run: 10.0 against 5.5 µs, where stamping takes about
+//! 4.0 µs a half and the leaves 4.6). With
 //! the record in one line a candidate now keeps a reference to it rather than copies of
 //! id, parent and local (32 bytes a candidate instead of 80; the leaf loop asks for the
 //! record's line with the leaf's other lines): 453.9k → 449.1k instructions and 12,970 →
@@ -127,6 +133,7 @@
 use super::PoseCell;
 use super::compose::{Frame, compose_cell, local_pose};
 use super::four::compose_four;
+use super::halves::three_phases;
 use super::prefetch::prefetch_ptr;
 use super::roots::{COVERED, Finder, in_world, mark_of};
 use super::sink::{ColumnsMut, Parents, RawColumns, Sink};
@@ -200,24 +207,31 @@ pub(crate) fn run<'a>(
         written += leaf_writes;
         return Done { roots, written };
     }
-    // Stamping takes the dirty nodes' own scattered lines, about half the route: each thread
-    // stamps the ids of its half (every copy of an id lands in the same half, so a plain load
-    // and store still claims each slot once), then, after both are in, settles its own
-    // candidates; the leaves once every walk is done.
-    let (a, b) =
-        rayon::join(|| stamp(route, dirty, extra, Some(false)), || stamp(route, dirty, extra, Some(true)));
+    // Stamping takes the dirty nodes' own scattered lines, about half the route: each half
+    // stamps the ids of its half of the list (every copy of an id lands in the same half, and
+    // each half runs on one thread, so a plain load and store still claims each slot once),
+    // then, after both are in, settles its own candidates; the leaves once every walk is
+    // done. The three phases share one join (`halves`); units left over from the walks'
+    // budget are walked between the second and third, outside it (the walk may fork).
     let limit = split.sparse_walk;
-    let (mut sa, mut sb) = raw_pair(&mut columns);
-    let ((ra, wa, mut left), (rb, wb, lb)) = rayon::join(
-        || inner_roots_and_walks(route, &a, &mut sa, limit),
-        || inner_roots_and_walks(route, &b, &mut sb, limit),
+    let raw = RawColumns::new(columns.reborrow());
+    let ([a, b], [(ra, wa, mut left), (rb, wb, lb)], leaves) = three_phases(
+        |h| stamp(route, dirty, extra, Some(h == 1)),
+        |_, candidates| inner_roots_and_walks(route, candidates, &mut { raw }, limit),
+        |(_, _, la), (_, _, lb)| la.is_empty() && lb.is_empty(),
+        |_, candidates| leaf_roots(route, candidates, &mut { raw }),
     );
-    left.extend(lb);
-    let mut written =
-        wa + wb + walk::run_units(route.walker, left, columns.reborrow(), parallel, writes, split);
-    let (mut sa, mut sb) = raw_pair(&mut columns);
-    let ((la, lwa), (lb, lwb)) =
-        rayon::join(|| leaf_roots(route, &a, &mut sa), || leaf_roots(route, &b, &mut sb));
+    let mut written = wa + wb;
+    let [(la, lwa), (lb, lwb)] = match leaves {
+        Some(leaves) => leaves,
+        None => {
+            left.extend(lb);
+            written += walk::run_units(route.walker, left, columns.reborrow(), parallel, writes, split);
+            let (mut sa, mut sb) = raw_pair(&mut columns);
+            let (la, lb) = rayon::join(|| leaf_roots(route, &a, &mut sa), || leaf_roots(route, &b, &mut sb));
+            [la, lb]
+        }
+    };
     written += lwa + lwb;
     Done { roots: ra + rb + la + lb, written }
 }

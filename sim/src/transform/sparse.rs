@@ -116,7 +116,13 @@
 //! thread its own half's first in runs of 16, then the other's, from the front or from the
 //! end: the halves' inner roots carry 1,540 and 753 worlds), best on two threads
 //! 20.8–21.3 µs → 23.3–24.2 µs (from the front) and 24.7 µs (from the end); asking for the
-//! stamping loop's lines 6 or 20 ids ahead rather than 12, no change.
+//! stamping loop's lines 6 or 20 ids ahead rather than 12, no change. With the hot records
+//! and the one join: step 2's inner candidates claimed one at a time (a compare-exchange
+//! each), by their own half's worker from the front and by the other's from the back once
+//! it is done with its own, best on two threads 18.8–19.0 → 19.1–19.2 µs (and slower when
+//! one worker runs both halves); asking for the hot records of the next unit's run of
+//! siblings in the walks (up to 16 lines as a unit is popped), +11,000 instructions per
+//! pass and no faster on one thread.
 //!
 //! Invariants (those of `roots` and `walk`): every stamp is in before the first coverage
 //! question, and every walk is done before the first leaf is settled; a root's parent is

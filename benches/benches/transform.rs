@@ -31,6 +31,19 @@
 //! calls `Arena::get` on every child (reading its transform and children), and the same
 //! walk also calling `Arena::slot` — the floor under any pass built on the public API.
 //!
+//! Issue 4, hot records (`arbor_core::HotNode`: each node's local transform, id, parent,
+//! revision, flags and class in one 64-byte line of its page, where they were six columns;
+//! the all-dirty sweep's prefetches spread one line a node; the short-list route's three
+//! joins on two threads made one, `halves` in `arbor-sim`). Large group, criterion means
+//! (`--warm-up-time 1 --measurement-time 2`), the session's starting bench binary and the
+//! new one run back to back with the second core free: all dirty t1 383 → 386 µs, t2
+//! 217 → 210 µs (plain 781 / 783 µs); 1% t1 34.6 → 31.5 µs, t2 20.2 → 18.7 µs (bevy 1%
+//! 436 / 529 µs in the same runs); nothing dirty 5.9 ns both. Best-of
+//! (`transform_probe 30 100`, alternating): 1% t1 34.5–36.6 → 30.1–31.2 µs, t2 19.8–20.3 →
+//! 18.3–19.0 µs; callgrind per 1% pass 461.6k → 449.1k instructions, D1 misses 15,850 →
+//! 11,920. The issue's 13.2 µs (100× its 1.32 ms) is not reached: on two threads the route
+//! now waits mostly on the uneven halves of its inner walks (see `sparse`).
+//!
 //! Issue 4, third session (sibling runs in the walk, inner-only walked stamps with leaves
 //! settled by their parent's mark, a tighter stamping loop, roots' frames straight from
 //! the parent's pose, candidates' parents as plain ids). Large tree, 1% list, callgrind

@@ -16,6 +16,7 @@ mod components;
 mod cow;
 mod error;
 mod events;
+mod hot;
 mod id;
 mod journal;
 mod lifecycle;
@@ -43,6 +44,7 @@ pub use components::{
 };
 pub use error::ArenaError;
 pub use events::InstanceEvent;
+pub use hot::HotNode;
 pub use id::{CLIENT_ID_BASE, CLIENT_ID_LIMIT, Id, IdAllocator, IdRange, Slot};
 pub use journal::{BoundedLog, HistoryUnavailable, PART_WRITE_LOG_CAPACITY};
 pub use lifecycle::LifecycleView;

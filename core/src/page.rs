@@ -1,10 +1,29 @@
-//! [`NodePage`]: 64 nodes stored by column, and [`NodeRef`], a read view of one node.
+//! [`NodePage`]: 64 nodes, their hot fields one cache line a node and the rest stored by
+//! column, and [`NodeRef`], a read view of one node.
 //!
 //! A page is the unit of copy-on-write: snapshots share pages through `Arc`, and the first
-//! write to a shared page copies that page alone. Inside a page each field is its own
-//! array, so a pass that reads only positions touches only the position column.
+//! write to a shared page copies that page alone. Inside a page, the fields every hot path
+//! reads — local transform, id, parent, revision, flags, class — sit together in one
+//! 64-byte, 64-byte-aligned record per node ([`HotNode`], the page's first array); every
+//! other field (child arrays, names, GUIDs, sizes, appearances, extras) is its own array, so
+//! a pass that reads only sizes touches only the size column.
 //!
-//! A fresh page is built in place, each column copied from the static vacant page
+//! The hot fields were columns too, until the 1%-dirty transform pass showed where its time
+//! went: for each scattered dirty node (mostly leaves) the stamping loop read the id, flags,
+//! parent and local transform from four columns, four cache lines, and `Arena::stamp` wrote
+//! the revision beside reads of class, flags and id, four again. With one record a node
+//! both touch one line. On the large tree's 1% list (101,001 nodes, 1,044 dirty; `sim`'s
+//! `transform::sparse`) D1 misses per pass went 15,850 → 11,920 and instructions 461.6k →
+//! 449.1k (callgrind), best-of 34.5–36.6 → 30.1–31.2 µs on one thread and 19.8–20.3 →
+//! 19.2–19.7 µs on two (rounds alternating old and new binaries). Sequential passes now
+//! read 64 bytes a node where their four columns took 50: the all-dirty sweep kept its time
+//! only once its prefetches were spread one line per node instead of bursts of a page's
+//! lines (see `sweep` in `arbor-sim`). Single-node writes gained nothing measurable
+//! (`store_probe add_remove` 1.144–1.147 → 1.146–1.150 ms best-of: its nodes stay in L1).
+//! Memory: 168.0 → 173.0 bytes per node (`memory_report`: each record carries 5 bytes of
+//! padding, and the local transform 4 of its own).
+//!
+//! A fresh page is built in place, each array copied from the static vacant page
 //! ([`VACANT`]) or, for the run of nodes a detached batch starts it with, written with their
 //! values: no word is written twice. (Before: defaults written element by element, then the
 //! batch's columns overwritten; `create_batch` of 10,000 took 98.5 instructions a node, now
@@ -12,13 +31,16 @@
 //! run at a time, vectorised (`SplitMix64::fill_u128`, see `arena::rng`): 81.1 -> 65.2 a node
 //! under callgrind (its AVX2 path).
 //!
-//! Invariants: `ids[i] == Id::NONE` exactly when slot `i` is vacant; a vacant slot holds
-//! default values in every column; `revisions[i]` is the global mutation revision of the last
-//! write to the node in slot `i`.
+//! Invariants: `hot[i].id == Id::NONE` exactly when slot `i` is vacant; a vacant slot holds
+//! default values in every column ([`HotNode::VACANT`] in the hot array); `hot[i].revision`
+//! is the global mutation revision of the last write to the node in slot `i`; record `i` of
+//! the hot array is exactly one cache line (`HotNode` is 64 bytes, 64-aligned, and so is
+//! the page).
 
 use crate::arena::SplitMix64;
 use crate::child_array::ChildArray;
 use crate::class::Class;
+use crate::hot::HotNode;
 use crate::id::Id;
 use crate::names::NameId;
 use crate::value::{
@@ -51,24 +73,19 @@ impl Default for LocalTransform {
 /// The default part size (`4 x 1 x 2`).
 pub const DEFAULT_SIZE: Vec3 = Vec3::new(4.0, 1.0, 2.0);
 
-/// 64 nodes, one array per field.
+/// 64 nodes: one hot record a node ([`HotNode`], one cache line), then one array per cold
+/// field.
 ///
-/// Laid out in declaration order (`repr(C)`), the columns a transform pass reads first —
-/// ids, parents, flags, local transforms, child arrays (inline, so reaching one is not a
-/// pointer chase into a separate allocation) — so that one node's transform fields lie
-/// within about 5 KB of each other instead of being spread over the whole page by the
-/// compiler's field ordering.
+/// Laid out in declaration order (`repr(C)`, 64-byte aligned by the hot records): the hot
+/// records, then the child arrays (inline, so reaching one is not a pointer chase into a
+/// separate allocation, and within about 4 KB of the node's record), then the rest.
 #[derive(Clone)]
 #[repr(C)]
 pub(crate) struct NodePage {
-    pub ids: [Id; PAGE_SIZE],
-    pub parents: [Id; PAGE_SIZE],
-    pub flags: [NodeFlags; PAGE_SIZE],
-    pub transforms: [LocalTransform; PAGE_SIZE],
+    /// Local transform, id, parent, revision, flags and class: one cache line per node.
+    pub hot: [HotNode; PAGE_SIZE],
     pub children: [ChildArray; PAGE_SIZE],
-    pub classes: [Class; PAGE_SIZE],
     pub names: [NameId; PAGE_SIZE],
-    pub revisions: [u64; PAGE_SIZE],
     pub guids: [Guid; PAGE_SIZE],
     pub sizes: [Vec3; PAGE_SIZE],
     pub appearances: [Appearance; PAGE_SIZE],
@@ -77,18 +94,13 @@ pub(crate) struct NodePage {
 }
 
 /// A vacant page: the source every fresh page copies its vacant slots from, column by column
-/// (a `memcpy` of each column, where writing the defaults element by element took about 20
+/// (the hot records count as one column here; a `memcpy` of each column, where writing the defaults element by element took about 20
 /// instructions a node). Its columns own nothing on the heap (empty child arrays, no
 /// extras), so bitwise copies of them are independent values.
 static VACANT: NodePage = NodePage {
-    ids: [Id::NONE; PAGE_SIZE],
-    parents: [Id::NONE; PAGE_SIZE],
-    flags: [NodeFlags(0); PAGE_SIZE],
-    transforms: [LocalTransform { position: Vec3::ZERO, rotation: Quat::IDENTITY }; PAGE_SIZE],
+    hot: [HotNode::VACANT; PAGE_SIZE],
     children: [ChildArray::EMPTY; PAGE_SIZE],
-    classes: [Class::Folder; PAGE_SIZE],
     names: [NameId(0); PAGE_SIZE],
-    revisions: [0; PAGE_SIZE],
     guids: [Guid(0); PAGE_SIZE],
     sizes: [DEFAULT_SIZE; PAGE_SIZE],
     appearances: [Appearance {
@@ -191,6 +203,18 @@ impl FreshRun {
     pub fn revision(&self, k: usize) -> u64 {
         self.rev0 + k as u64
     }
+
+    /// The hot record of the run's `k`-th node (detached: no parent; identity transform).
+    #[inline(always)]
+    fn hot(&self, k: usize) -> HotNode {
+        HotNode {
+            id: self.id(k),
+            flags: self.flags,
+            class: self.class,
+            revision: self.revision(k),
+            ..HotNode::VACANT
+        }
+    }
 }
 
 /// Writes `guids.len()` GUIDs drawn from `rng` into `guids`, in order (as that many calls of
@@ -246,14 +270,9 @@ impl NodePage {
         // can panic part way, so no partly written page is dropped.
         unsafe {
             let v = &VACANT;
-            fill_run(&raw mut (*p).ids, n, |k| run.id(k), &v.ids);
-            fill_vacant(&raw mut (*p).parents, &v.parents);
-            fill_run(&raw mut (*p).flags, n, |_| run.flags, &v.flags);
-            fill_vacant(&raw mut (*p).transforms, &v.transforms);
+            fill_run(&raw mut (*p).hot, n, |k| run.hot(k), &v.hot);
             fill_vacant(&raw mut (*p).children, &v.children);
-            fill_run(&raw mut (*p).classes, n, |_| run.class, &v.classes);
             fill_run(&raw mut (*p).names, n, |_| run.name, &v.names);
-            fill_run(&raw mut (*p).revisions, n, |k| run.revision(k), &v.revisions);
             fill_guids(&raw mut (*p).guids, n, rng, &v.guids);
             fill_vacant(&raw mut (*p).sizes, &v.sizes);
             fill_vacant(&raw mut (*p).appearances, &v.appearances);
@@ -264,18 +283,14 @@ impl NodePage {
 
     /// Writes `run`'s nodes into the vacant slots `at..at + run.len` of this page (a
     /// detached batch continuing a partly filled page), column by column: the values
-    /// [`new_shared_run`](Self::new_shared_run) gives a fresh page's first slots.
+    /// [`new_shared_run`](Self::new_shared_run) gives a fresh page's first slots (a vacant
+    /// slot's hot record is rewritten whole: the run's fields over vacant defaults).
     pub fn write_run(&mut self, at: usize, run: &FreshRun, rng: &mut SplitMix64) {
         let cols = at..at + run.len;
-        for (k, id) in self.ids[cols.clone()].iter_mut().enumerate() {
-            *id = run.id(k);
+        for (k, hot) in self.hot[cols.clone()].iter_mut().enumerate() {
+            *hot = run.hot(k);
         }
-        self.classes[cols.clone()].fill(run.class);
         self.names[cols.clone()].fill(run.name);
-        self.flags[cols.clone()].fill(run.flags);
-        for (k, rev) in self.revisions[cols.clone()].iter_mut().enumerate() {
-            *rev = run.revision(k);
-        }
         draw_guids(rng, &mut self.guids[cols]);
     }
 
@@ -283,34 +298,16 @@ impl NodePage {
     /// compiling when a column is added, as a reminder to fill it there.
     #[allow(dead_code)]
     const FIELDS_FILLED: fn(&Self) = |page| {
-        let Self {
-            ids: _,
-            parents: _,
-            flags: _,
-            transforms: _,
-            children: _,
-            classes: _,
-            names: _,
-            revisions: _,
-            guids: _,
-            sizes: _,
-            appearances: _,
-            extras: _,
-        } = page;
+        let Self { hot: _, children: _, names: _, guids: _, sizes: _, appearances: _, extras: _ } = page;
     };
 
     /// An empty page (built by value; see [`new_shared`](Self::new_shared)).
     #[cfg(test)]
     pub fn new() -> Self {
         Self {
-            ids: [Id::NONE; PAGE_SIZE],
-            classes: [Class::Folder; PAGE_SIZE],
+            hot: [HotNode::default(); PAGE_SIZE],
             names: [NameId(0); PAGE_SIZE],
-            parents: [Id::NONE; PAGE_SIZE],
-            flags: [NodeFlags(0); PAGE_SIZE],
-            revisions: [0; PAGE_SIZE],
             guids: [Guid(0); PAGE_SIZE],
-            transforms: [LocalTransform::default(); PAGE_SIZE],
             sizes: [DEFAULT_SIZE; PAGE_SIZE],
             appearances: [Appearance::default(); PAGE_SIZE],
             children: std::array::from_fn(|_| ChildArray::default()),
@@ -320,14 +317,9 @@ impl NodePage {
 
     /// Resets slot `i` to vacant defaults, returning its children and extras for dropping.
     pub fn clear(&mut self, i: usize) {
-        self.ids[i] = Id::NONE;
-        self.classes[i] = Class::Folder;
+        self.hot[i] = HotNode::VACANT;
         self.names[i] = NameId(0);
-        self.parents[i] = Id::NONE;
-        self.flags[i] = NodeFlags(0);
-        self.revisions[i] = 0;
         self.guids[i] = Guid(0);
-        self.transforms[i] = LocalTransform::default();
         self.sizes[i] = DEFAULT_SIZE;
         self.appearances[i] = Appearance::default();
         self.children[i] = ChildArray::default();
@@ -383,12 +375,18 @@ impl<'a> NodeRef<'a> {
     /// Runtime id.
     #[inline]
     pub fn id(&self) -> Id {
-        self.page.ids[self.i]
+        self.page.hot[self.i].id
+    }
+    /// The node's hot record (id, parent, flags, local transform, revision, class: one
+    /// cache line).
+    #[inline]
+    pub fn hot(&self) -> &'a HotNode {
+        &self.page.hot[self.i]
     }
     /// Class.
     #[inline]
     pub fn class(&self) -> Class {
-        self.page.classes[self.i]
+        self.page.hot[self.i].class
     }
     /// Interned name.
     #[inline]
@@ -398,13 +396,13 @@ impl<'a> NodeRef<'a> {
     /// Parent, or `None` for a root or detached node.
     #[inline]
     pub fn parent(&self) -> Option<Id> {
-        let p = self.page.parents[self.i];
+        let p = self.page.hot[self.i].parent;
         (!p.is_none()).then_some(p)
     }
     /// Flags.
     #[inline]
     pub fn flags(&self) -> NodeFlags {
-        self.page.flags[self.i]
+        self.page.hot[self.i].flags
     }
     /// Whether the node is destroyed (a tombstone).
     #[inline]
@@ -414,7 +412,7 @@ impl<'a> NodeRef<'a> {
     /// Global revision of the node's last write.
     #[inline]
     pub fn revision(&self) -> u64 {
-        self.page.revisions[self.i]
+        self.page.hot[self.i].revision
     }
     /// GUID given at creation.
     #[inline]
@@ -424,17 +422,17 @@ impl<'a> NodeRef<'a> {
     /// Local transform.
     #[inline]
     pub fn transform(&self) -> LocalTransform {
-        self.page.transforms[self.i]
+        self.page.hot[self.i].local
     }
     /// Local position.
     #[inline]
     pub fn position(&self) -> Vec3 {
-        self.page.transforms[self.i].position
+        self.page.hot[self.i].local.position
     }
     /// Local rotation.
     #[inline]
     pub fn rotation(&self) -> Quat {
-        self.page.transforms[self.i].rotation
+        self.page.hot[self.i].local.rotation
     }
     /// Size.
     #[inline]
@@ -504,14 +502,9 @@ mod tests {
     #[test]
     fn in_place_page_equals_the_by_value_page() {
         let (a, b) = (NodePage::new_shared(), NodePage::new());
-        assert_eq!(a.ids, b.ids);
-        assert_eq!(a.parents, b.parents);
-        assert_eq!(a.flags, b.flags);
-        assert_eq!(a.transforms, b.transforms);
+        assert_eq!(a.hot, b.hot);
         assert_eq!(a.children, b.children);
-        assert_eq!(a.classes, b.classes);
         assert_eq!(a.names, b.names);
-        assert_eq!(a.revisions, b.revisions);
         assert_eq!(a.guids, b.guids);
         assert_eq!(a.sizes, b.sizes);
         assert_eq!(a.appearances, b.appearances);
@@ -536,18 +529,15 @@ mod tests {
             let a = NodePage::new_shared_run(&run, &mut rng);
             let mut b = NodePage::new();
             for k in 0..len {
-                b.ids[k] = Id(100 + k as u64);
-                b.classes[k] = Class::Part;
+                b.hot[k].id = Id(100 + k as u64);
+                b.hot[k].class = Class::Part;
                 b.names[k] = NameId(7);
-                b.flags[k] = NodeFlags::NEW;
-                b.revisions[k] = 40 + k as u64;
+                b.hot[k].flags = NodeFlags::NEW;
+                b.hot[k].revision = 40 + k as u64;
                 b.guids[k] = Guid(draws.next_u128());
             }
-            assert_eq!((a.ids, a.parents, a.flags, a.transforms), (b.ids, b.parents, b.flags, b.transforms));
-            assert_eq!(
-                (&a.children, a.classes, a.names, a.revisions),
-                (&b.children, b.classes, b.names, b.revisions)
-            );
+            assert_eq!(a.hot, b.hot);
+            assert_eq!((&a.children, a.names), (&b.children, b.names));
             assert_eq!((a.guids, a.sizes, a.appearances), (b.guids, b.sizes, b.appearances));
             assert!(a.extras.iter().all(Option::is_none));
             assert_eq!(rng.0, draws.0, "the generator advanced past the run's draws only");
@@ -558,11 +548,11 @@ mod tests {
     fn in_place_pages_are_usable_and_clone_by_column() {
         let mut a = NodePage::new_shared();
         let page = Arc::get_mut(&mut a).unwrap();
-        page.ids[3] = Id(4);
+        page.hot[3].id = Id(4);
         page.children[3].push(Id(9));
         page.extras_mut(3).tags.push(NameId(1));
         let b = (*a).clone();
-        assert_eq!(b.ids[3], Id(4));
+        assert_eq!(b.hot[3].id, Id(4));
         assert_eq!(b.children[3].iter().collect::<Vec<_>>(), vec![Id(9)]);
         assert_eq!(b.extras[3].as_ref().unwrap().tags, vec![NameId(1)]);
         let page = Arc::get_mut(&mut a).unwrap();

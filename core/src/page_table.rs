@@ -124,9 +124,9 @@ mod tests {
         assert_eq!(t.capacity(), (DIR_SIZE + 3) * PAGE_SIZE);
         let snap = t.clone();
         let slot = (DIR_SIZE * PAGE_SIZE + 5) as u32;
-        t.page_mut(slot).0.ids[5] = Id(9);
-        assert_eq!(t.page(slot).unwrap().0.ids[5], Id(9));
-        assert_eq!(snap.page(slot).unwrap().0.ids[5], Id::NONE);
+        t.page_mut(slot).0.hot[5].id = Id(9);
+        assert_eq!(t.page(slot).unwrap().0.hot[5].id, Id(9));
+        assert_eq!(snap.page(slot).unwrap().0.hot[5].id, Id::NONE);
         // Directory 0 and every other page of directory 1 are still shared.
         assert!(t.shares_dir(&snap, 0));
         assert!(!t.shares_dir(&snap, 1));

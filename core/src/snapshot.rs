@@ -144,9 +144,9 @@ impl Snapshot {
 
 fn live_at(page: Option<&NodePage>, i: usize) -> Option<(Id, u64)> {
     let page = page?;
-    let id = page.ids[i];
-    let destroyed = page.flags[i].contains(crate::value::NodeFlags::DESTROYED);
-    (!id.is_none() && !destroyed).then_some((id, page.revisions[i]))
+    let hot = &page.hot[i];
+    let destroyed = hot.flags.contains(crate::value::NodeFlags::DESTROYED);
+    (!hot.id.is_none() && !destroyed).then_some((hot.id, hot.revision))
 }
 
 fn diff_pages(old: Option<&NodePage>, new: Option<&NodePage>, diff: &mut SnapshotDiff) {

@@ -33,7 +33,7 @@ impl NodeStore {
         if let Some(slot) = id.direct_slot()
             && slot.0 < self.slots
             && let Some((page, i)) = self.table.page(slot.0)
-            && page.ids[i] == id
+            && page.hot[i].id == id
         {
             return Some(slot);
         }
@@ -56,7 +56,7 @@ impl NodeStore {
         if let Some(slot) = id.direct_slot()
             && slot.0 < self.slots
             && let Some((page, i)) = self.table.page(slot.0)
-            && page.ids[i] == id
+            && page.hot[i].id == id
         {
             return Some(NodeRef { page, i });
         }
@@ -67,7 +67,7 @@ impl NodeStore {
     #[inline]
     pub fn at(&self, slot: Slot) -> Option<NodeRef<'_>> {
         let (page, i) = self.table.page(slot.0)?;
-        (!page.ids[i].is_none()).then_some(NodeRef { page, i })
+        (!page.hot[i].id.is_none()).then_some(NodeRef { page, i })
     }
 
     /// The live (not destroyed) node with `id`.
@@ -80,7 +80,7 @@ impl NodeStore {
     pub fn iter(&self) -> impl Iterator<Item = NodeRef<'_>> + '_ {
         (0..self.table.page_count()).flat_map(move |p| {
             let page = self.table.page_at(p);
-            (0..page.ids.len()).filter(move |&i| !page.ids[i].is_none()).map(move |i| NodeRef { page, i })
+            (0..page.hot.len()).filter(move |&i| !page.hot[i].id.is_none()).map(move |i| NodeRef { page, i })
         })
     }
 }

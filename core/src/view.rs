@@ -1,13 +1,14 @@
 //! [`NodesView`]: a read-only view of an arena's node pages for whole-tree passes, and
-//! [`PageView`], one page's columns.
+//! [`PageView`], one page's hot records and columns.
 //!
 //! A pass that visits many nodes (the transform pass) should not pay the generic accessors'
 //! costs per node: two levels of `Arc` pointers to reach a page, then one field at a time.
 //! The view lists the page table's directories once (one slice of page pointers per 256
 //! pages, i.e. per 16,384 slots: seven for 100,000 nodes), so reaching a slot's page is a
 //! load from that short, always-cached list and one from the directory's pointer array; and
-//! it hands out whole columns of a page (ids, parents, flags, local transforms, sizes,
-//! child arrays) as slices. Building it costs next to nothing, which matters to a pass that
+//! it hands out a page's hot records (id, parent, flags, local transform, revision and class
+//! of each node in one cache line, see [`HotNode`]) and its cold columns (sizes, child
+//! arrays) as slices. Building it costs next to nothing, which matters to a pass that
 //! touches a thousand nodes (flattening every page pointer instead cost about 29,000
 //! instructions per view at 100,000 nodes, a fifth of a 1%-dirty transform pass). Ids
 //! resolve to slots the same way as everywhere else: slot `id - 1` checked against the
@@ -19,6 +20,7 @@
 //! occupied.
 
 use crate::child_array::ChildArray;
+use crate::hot::HotNode;
 use crate::id::{Id, Slot};
 use crate::page::{LocalTransform, NodePage, NodeRef, PAGE_SHIFT, PAGE_SIZE};
 use crate::page_table::{DIR_SHIFT, DIR_SIZE};
@@ -37,8 +39,9 @@ use std::sync::Arc;
 /// let (slot, node) = view.locate(part).unwrap();
 /// assert_eq!(node.id(), part);
 /// let (page, i) = view.page_of(slot).unwrap();
-/// assert_eq!(page.ids()[i], part);
-/// assert_eq!(page.parents()[i], arena.workspace());
+/// assert_eq!(page.hot()[i].id(), part);
+/// assert_eq!(page.hot()[i].parent(), arena.workspace());
+/// assert_eq!(page.id(i), part);
 /// ```
 pub struct NodesView<'a> {
     /// Each directory's page pointers (directory `d` holds pages `d * DIR_SIZE ..`).
@@ -95,7 +98,7 @@ impl<'a> NodesView<'a> {
     #[inline]
     pub fn node_at(&self, slot: Slot) -> Option<NodeRef<'a>> {
         let (page, i) = self.page_of(slot)?;
-        (!page.page.ids[i].is_none()).then_some(NodeRef { page: page.page, i })
+        (!page.page.hot[i].id.is_none()).then_some(NodeRef { page: page.page, i })
     }
 
     /// The slot of node `id` (live or tombstone) and the node.
@@ -111,7 +114,7 @@ impl<'a> NodesView<'a> {
             && let Some(page) = self.page_ref((slot >> PAGE_SHIFT) as usize)
         {
             let i = slot as usize & (PAGE_SIZE - 1);
-            if page.ids[i] == id {
+            if page.hot[i].id == id {
                 return Some((Slot(slot as u32), NodeRef { page, i }));
             }
         }
@@ -137,35 +140,43 @@ impl<'a> NodesView<'a> {
     }
 }
 
-/// The columns of one node page (64 slots; vacant slots hold [`Id::NONE`] and defaults).
+/// The hot records and columns of one node page (64 slots; vacant slots hold [`Id::NONE`] and
+/// defaults).
 #[derive(Clone, Copy)]
 pub struct PageView<'a> {
     page: &'a NodePage,
 }
 
 impl<'a> PageView<'a> {
-    /// Ids by index (`Id::NONE`: vacant).
+    /// Hot records by index: id (`Id::NONE`: vacant), parent (`Id::NONE`: none), flags,
+    /// local transform, revision and class, one cache line each.
     #[inline]
-    pub fn ids(&self) -> &'a [Id; PAGE_SIZE] {
-        &self.page.ids
+    pub fn hot(&self) -> &'a [HotNode; PAGE_SIZE] {
+        &self.page.hot
     }
 
-    /// Parents by index (`Id::NONE`: none).
+    /// The id at index `i` (`Id::NONE`: vacant).
     #[inline]
-    pub fn parents(&self) -> &'a [Id; PAGE_SIZE] {
-        &self.page.parents
+    pub fn id(&self, i: usize) -> Id {
+        self.page.hot[i].id
     }
 
-    /// Flags by index.
+    /// The parent at index `i` (`Id::NONE`: none).
     #[inline]
-    pub fn flags(&self) -> &'a [NodeFlags; PAGE_SIZE] {
-        &self.page.flags
+    pub fn parent(&self, i: usize) -> Id {
+        self.page.hot[i].parent
     }
 
-    /// Local transforms by index.
+    /// The flags at index `i`.
     #[inline]
-    pub fn transforms(&self) -> &'a [LocalTransform; PAGE_SIZE] {
-        &self.page.transforms
+    pub fn flags(&self, i: usize) -> NodeFlags {
+        self.page.hot[i].flags
+    }
+
+    /// The local transform at index `i`.
+    #[inline]
+    pub fn transform(&self, i: usize) -> &'a LocalTransform {
+        &self.page.hot[i].local
     }
 
     /// Sizes by index.
@@ -180,7 +191,7 @@ impl<'a> PageView<'a> {
         &self.page.children
     }
 
-    /// The node at index `i` (live, tombstone or vacant: check [`ids`](Self::ids) first).
+    /// The node at index `i` (live, tombstone or vacant: check [`id`](Self::id) first).
     #[inline]
     pub fn node(&self, i: usize) -> NodeRef<'a> {
         NodeRef { page: self.page, i }
@@ -227,10 +238,16 @@ mod tests {
             assert_eq!(found.id(), id);
             assert_eq!(view.node_at(slot).unwrap().id(), id);
             let (page, i) = view.page_of(slot).unwrap();
-            assert_eq!(page.ids()[i], id);
-            assert_eq!(page.parents()[i], node.parent().unwrap_or(Id::NONE));
-            assert_eq!(page.flags()[i], node.flags());
-            assert_eq!(page.transforms()[i], node.transform());
+            assert_eq!(page.id(i), id);
+            assert_eq!(page.parent(i), node.parent().unwrap_or(Id::NONE));
+            assert_eq!(page.flags(i), node.flags());
+            assert_eq!(*page.transform(i), node.transform());
+            let hot = &page.hot()[i];
+            assert_eq!((hot.id(), hot.parent(), hot.flags()), (id, page.parent(i), node.flags()));
+            assert_eq!(
+                (*hot.local(), hot.revision(), hot.class()),
+                (node.transform(), node.revision(), node.class())
+            );
             assert_eq!(page.sizes()[i], node.size());
             assert_eq!(page.children().len(), PAGE_SIZE);
             assert_eq!(

@@ -64,13 +64,14 @@ impl Arena {
         }
         let guid = self.next_guid();
         let (page, i) = self.store.table.page_mut(slot.0);
-        page.ids[i] = id;
-        page.classes[i] = class;
-        page.names[i] = name;
         // A fresh or vacated slot has no children (`HAS_CHILDREN` is the arena's to set).
         debug_assert!(page.children[i].as_slice().is_empty());
-        page.flags[i] = NodeFlags(flags.0 & !NodeFlags::HAS_CHILDREN.0);
-        page.revisions[i] = rev;
+        let hot = &mut page.hot[i];
+        hot.id = id;
+        hot.class = class;
+        hot.flags = NodeFlags(flags.0 & !NodeFlags::HAS_CHILDREN.0);
+        hot.revision = rev;
+        page.names[i] = name;
         page.guids[i] = guid;
         if self.child_pos.len() <= slot.index() {
             let len = (slot.index() + 1).next_multiple_of(PAGE_SIZE);

@@ -254,7 +254,7 @@ impl Arena {
         for ((entry, &copy), extras) in plan.iter().zip(&copies).zip(mapped) {
             let slot = self.slot_of(copy);
             let (page, i) = self.page_mut(slot);
-            page.transforms[i] = entry.data.transform;
+            page.hot[i].local = entry.data.transform;
             page.sizes[i] = entry.data.size;
             page.appearances[i] = entry.data.appearance;
             if !fresh_guids {

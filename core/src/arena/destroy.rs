@@ -85,9 +85,10 @@ impl Arena {
                 self.indexes.ref_remove(target, d, field);
             }
             let (page, i) = self.page_mut(dslot);
-            page.flags[i].set(NodeFlags::DESTROYED, true);
-            page.flags[i].set(NodeFlags::LOCKED, true);
-            page.flags[i].set(NodeFlags::IN_WORLD, false);
+            let flags = &mut page.hot[i].flags;
+            flags.set(NodeFlags::DESTROYED, true);
+            flags.set(NodeFlags::LOCKED, true);
+            flags.set(NodeFlags::IN_WORLD, false);
             self.deletions.push(rev, d);
             self.remove_all_components(d, rev);
         }

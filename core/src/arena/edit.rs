@@ -36,11 +36,11 @@ pub struct NodeMut<'a> {
 impl NodeMut<'_> {
     /// The node's id.
     pub fn id(&self) -> Id {
-        self.page.ids[self.i]
+        self.page.hot[self.i].id
     }
     /// Local transform.
     pub fn transform(&mut self) -> &mut LocalTransform {
-        &mut self.page.transforms[self.i]
+        &mut self.page.hot[self.i].local
     }
     /// Size.
     pub fn size(&mut self) -> &mut Vec3 {
@@ -54,7 +54,7 @@ impl NodeMut<'_> {
     /// flags are ignored.
     pub fn set_flag(&mut self, flag: NodeFlags, on: bool) {
         if NodeFlags::USER.contains(flag) {
-            self.page.flags[self.i].set(flag, on);
+            self.page.hot[self.i].flags.set(flag, on);
         }
     }
 }
@@ -115,8 +115,8 @@ impl Arena {
         self.write_field(
             id,
             position,
-            |p, i| p.transforms[i].position,
-            |p, i, v| p.transforms[i].position = v,
+            |p, i| p.hot[i].local.position,
+            |p, i, v| p.hot[i].local.position = v,
             TRANSFORM,
         )
     }
@@ -126,15 +126,15 @@ impl Arena {
         self.write_field(
             id,
             rotation,
-            |p, i| p.transforms[i].rotation,
-            |p, i, v| p.transforms[i].rotation = v,
+            |p, i| p.hot[i].local.rotation,
+            |p, i, v| p.hot[i].local.rotation = v,
             TRANSFORM,
         )
     }
 
     /// Sets the whole local transform. Returns whether it changed.
     pub fn set_transform(&mut self, id: Id, transform: LocalTransform) -> Result<bool, ArenaError> {
-        self.write_field(id, transform, |p, i| p.transforms[i], |p, i, v| p.transforms[i] = v, TRANSFORM)
+        self.write_field(id, transform, |p, i| p.hot[i].local, |p, i, v| p.hot[i].local = v, TRANSFORM)
     }
 
     /// Sets the size. Returns whether it changed.
@@ -160,8 +160,8 @@ impl Arena {
         self.write_field(
             id,
             on,
-            |p, i| p.flags[i].contains(flag),
-            |p, i, v| p.flags[i].set(flag, v),
+            |p, i| p.hot[i].flags.contains(flag),
+            |p, i, v| p.hot[i].flags.set(flag, v),
             if collision { COLLISION } else { PLAIN },
         )
     }
@@ -172,8 +172,8 @@ impl Arena {
         self.write_field(
             id,
             owned,
-            |p, i| p.flags[i].contains(NodeFlags::PLATFORM_OWNED),
-            |p, i, v| p.flags[i].set(NodeFlags::PLATFORM_OWNED, v),
+            |p, i| p.hot[i].flags.contains(NodeFlags::PLATFORM_OWNED),
+            |p, i, v| p.hot[i].flags.set(NodeFlags::PLATFORM_OWNED, v),
             PLAIN,
         )
     }

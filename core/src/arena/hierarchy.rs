@@ -257,8 +257,8 @@ impl Arena {
         for &id in moved {
             let slot = self.slot_of(id);
             let (page, i) = self.page_mut(slot);
-            page.flags[i].set(NodeFlags::IN_WORLD, in_world);
-            let class = page.classes[i];
+            page.hot[i].flags.set(NodeFlags::IN_WORLD, in_world);
+            let class = page.hot[i].class;
             if let Some(f) = class.family() {
                 if in_world {
                     self.indexes.family_insert(f, id, slot);
@@ -283,10 +283,10 @@ impl Arena {
         let pslot = self.slot_of(parent);
         let (page, i) = self.store.table.page_mut(pslot.0);
         let pos = page.children[i].push(child);
-        page.flags[i].set(NodeFlags::HAS_CHILDREN, true);
+        page.hot[i].flags.set(NodeFlags::HAS_CHILDREN, true);
         self.child_pos[cslot.index()] = pos;
         let (page, i) = self.store.table.page_mut(cslot.0);
-        page.parents[i] = parent;
+        page.hot[i].parent = parent;
     }
 
     /// Removes `child` from `parent`'s children (by its remembered position) and clears its
@@ -298,7 +298,7 @@ impl Arena {
         let (page, i) = self.store.table.page_mut(pslot.0);
         let compacted = page.children[i].remove_at(pos, child);
         let has = !page.children[i].as_slice().is_empty();
-        page.flags[i].set(NodeFlags::HAS_CHILDREN, has);
+        page.hot[i].flags.set(NodeFlags::HAS_CHILDREN, has);
         if compacted {
             let store = &self.store;
             let page = store.table.page(pslot.0).expect("parent page").0;
@@ -309,7 +309,7 @@ impl Arena {
         }
         self.child_pos[cslot.index()] = u32::MAX;
         let (page, i) = self.store.table.page_mut(cslot.0);
-        page.parents[i] = Id::NONE;
+        page.hot[i].parent = Id::NONE;
     }
 
     /// `id` followed by its ancestors up to the root, shared; cached for repeated creation

@@ -396,9 +396,10 @@ impl Arena {
         if let Some(slot) = id.direct_slot()
             && slot.0 < self.store.slots
             && let Some((page, i)) = self.store.table.page(slot.0)
-            && page.ids[i] == id
+            && page.hot[i].id == id
         {
-            if page.flags[i].contains(NodeFlags::DESTROYED) {
+            // Id and flags share the node's hot record: one cache line.
+            if page.hot[i].flags.contains(NodeFlags::DESTROYED) {
                 return Err(ArenaError::Destroyed(id));
             }
             return Ok(slot);
@@ -412,7 +413,7 @@ impl Arena {
     fn live_slot_mapped(&self, id: Id) -> Result<Slot, ArenaError> {
         let slot = self.store.locate(id).ok_or(ArenaError::NotFound(id))?;
         let (page, i) = self.store.table.page(slot.0).expect("located slot");
-        if page.flags[i].contains(NodeFlags::DESTROYED) {
+        if page.hot[i].flags.contains(NodeFlags::DESTROYED) {
             return Err(ArenaError::Destroyed(id));
         }
         Ok(slot)
@@ -434,10 +435,12 @@ impl Arena {
     }
 
     /// Stamps the node in `slot` as written at `rev` and feeds the domains its class watches.
+    /// Revision, class, flags and id share the node's hot record: one cache line.
     pub(crate) fn stamp(&mut self, slot: Slot, rev: u64) {
         let (page, i) = self.store.table.page_mut(slot.0);
-        page.revisions[i] = rev;
-        let (class, flags, id) = (page.classes[i], page.flags[i], page.ids[i]);
+        let hot = &mut page.hot[i];
+        hot.revision = rev;
+        let (class, flags, id) = (hot.class, hot.flags, hot.id);
         if flags.contains(NodeFlags::IN_WORLD) && matches!(class, Class::Part | Class::Model) {
             self.part_writes.push(rev, id);
         }

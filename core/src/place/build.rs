@@ -233,12 +233,12 @@ impl Builder {
         let slot = self.arena.slot_of(id);
         let (page, i) = self.arena.page_mut(slot);
         page.names[i] = spec.name;
-        page.transforms[i] = spec.transform;
+        page.hot[i].local = spec.transform;
         page.sizes[i] = spec.size;
         page.appearances[i] = spec.appearance;
-        page.revisions[i] = self.rev;
+        page.hot[i].revision = self.rev;
         if class == Class::Workspace {
-            page.flags[i] = NodeFlags((page.flags[i].0 & !USER_FILE_FLAGS.0) | flags.0);
+            page.hot[i].flags = NodeFlags((page.hot[i].flags.0 & !USER_FILE_FLAGS.0) | flags.0);
         } else {
             let parent_id = parent.map_or(self.arena.root(), |p| p.id);
             self.arena.link(id, parent_id);

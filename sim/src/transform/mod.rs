@@ -10,7 +10,8 @@
 //! line each instead of seven, with the owner check in the same line.
 //!
 //! Nodes are read through the arena's [`NodesView`](arbor_core::NodesView): the page table
-//! flattened once per pass, whole page columns as slices, and ids resolved to slots by one
+//! flattened once per pass, a page's hot records (id, parent, flags and local transform of
+//! a node in one cache line) and its columns as slices, and ids resolved to slots by one
 //! page read.
 //!
 //! A world transform is rigid: `world = parent_world ∘ local` (rotation and translation;
@@ -50,6 +51,7 @@
 
 mod compose;
 mod four;
+mod halves;
 mod prefetch;
 mod roots;
 mod sink;

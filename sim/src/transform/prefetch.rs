@@ -2,21 +2,6 @@
 //! faults and changes no value, so it is safe whatever the address; on targets without
 //! the instruction it does nothing.
 
-/// Cache line size assumed when striding through a slice.
-const LINE: usize = 64;
-
-/// Asks for every cache line of `data` to be brought into the first-level cache.
-#[inline(always)]
-pub(crate) fn prefetch<T>(data: &[T]) {
-    let bytes = std::mem::size_of_val(data);
-    let base = data.as_ptr().cast::<i8>();
-    let mut off = 0;
-    while off < bytes {
-        prefetch_line(base.wrapping_add(off));
-        off += LINE;
-    }
-}
-
 /// Asks for the cache line holding `p` (any address: one outside live memory is simply not
 /// fetched).
 #[inline(always)]

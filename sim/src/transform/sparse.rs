@@ -7,9 +7,10 @@
 //! each root's page looked up three times) and on waiting for those lines than on the
 //! nodes. Here, on the calling thread (or on two, see below):
 //! 1. every live in-world dirty node's slot is stamped covered (a plain load and store: no
-//!    other thread stamps that slot) and the node kept as a candidate (slot, id, parent,
-//!    local and child array; a leaf's child array is not read, its `HAS_CHILDREN` flag,
-//!    kept by the arena, says it is empty);
+//!    other thread stamps that slot) and the node kept as a candidate (slot, a reference to
+//!    its hot record — id, flags, parent and local in one line — and child array; a leaf's
+//!    child array is not read, its `HAS_CHILDREN` flag, kept by the arena, says it is
+//!    empty);
 //! 2. each candidate *with children* asks whether its parent is covered (the climb of
 //!    `roots`, stamping the answer on every node it meets); a root's world is computed at
 //!    once from its parent's stored world and written, and its subtree walked right away
@@ -45,9 +46,14 @@
 //!    mark; stamping only inner nodes was part of 622k → 594k (with `walk`'s sibling runs).
 //!
 //! With several threads and a dirty list of at least `Split::min_roots` ids, steps 1, 2 and
-//! 4 each run as two halves under a `rayon::join`, writing through [`RawColumns`]. The
-//! list is halved by a hash of the id rather than by position, so every copy of an id is
-//! stamped by the same thread and a plain load and store still claim each slot once.
+//! 4 each run as two halves, writing through [`RawColumns`]: all three under one
+//! `rayon::join` (`halves`: two workers claim the halves phase by phase, each waiting for
+//! both halves of a phase before the next), or, when step 2 leaves units for step 3, steps
+//! 1–2 under one and step 4 under another after step 3. The list is halved by a hash of the
+//! id rather than by position, so every copy of an id is stamped by the same thread and a
+//! plain load and store still claim each slot once. One join where there were three: best
+//! of 30 rounds on two threads 19.5–20.0 → 18.3–19.0 µs (large tree, 1% list, five
+//! alternating runs with the second core free; one thread unchanged).
 //! Stamping used to stay on the calling thread, and it takes the dirty nodes' own
 //! scattered lines, about half the route: two threads then gained almost nothing (best of
 //! 40 rounds, 64–68 µs on one thread and on two); with every step halved the best rounds
@@ -78,10 +84,24 @@
 //! 20.6–21.5 → 19.6–20.7 µs on two (bevy 0.45–0.51 ms); the stamping loop's part alone, 41.8–46.4
 //! → 37.9–38.3 µs on one thread, +6,000 instructions per pass.
 //!
-//! Tried and not kept (large tree, 1% list): a candidate holding a reference to its local in
-//! the page instead of a copy, 463k → 454k instructions per pass with the next item, but
-//! about 4% slower (the leaf loop then reads the local from a page line the walks have
-//! pushed out); asking for a leaf's parent lines in the stamping loop rather than eight
+//! The id, flags, parent and local the stamping loop reads used to be four columns of the
+//! node's page, four scattered lines a dirty node; they now share the node's hot record
+//! (`arbor_core::HotNode`, one 64-byte line), the one line asked for ahead besides the mark.
+//! Large tree, 1% list, per pass (callgrind): D1 misses 15,850 → 12,970 (the stamping
+//! loop's read misses 5,660 → 2,460), 461.6k → 453.9k instructions; best of 30 rounds in
+//! four alternating runs 34.5–35.4 → 30.3–31.2 µs on one thread, 19.8–20.2 → 19.2–19.6 µs
+//! on two. On two threads the route is held back by what is not scattered lines: each
+//! join cost about 1.4 µs (three of them then; one now, see above), and the halves' inner
+//! walks are uneven (timed in one run: 10.0 against 5.5 µs, where stamping takes about
+//! 4.0 µs a half and the leaves 4.6). With
+//! the record in one line a candidate now keeps a reference to it rather than copies of
+//! id, parent and local (32 bytes a candidate instead of 80; the leaf loop asks for the
+//! record's line with the leaf's other lines): 453.9k → 449.1k instructions and 12,970 →
+//! 11,920 D1 misses per pass, the same best-of times. (With four columns the reference
+//! to the local alone had been about 4% slower: the leaf loop then read it from a line
+//! the walks had pushed out, and did not ask for it ahead.)
+//!
+//! Tried and not kept (large tree, 1% list): asking for a leaf's parent lines in the stamping loop rather than eight
 //! candidates ahead in the leaf loop, −3,000 instructions per pass and no time gained;
 //! keeping each prefetched id's page in a ring for its stamping (no second page-table
 //! lookup), no gain (the ring's bookkeeping costs what the lookup did); writing leaves'
@@ -96,7 +116,13 @@
 //! thread its own half's first in runs of 16, then the other's, from the front or from the
 //! end: the halves' inner roots carry 1,540 and 753 worlds), best on two threads
 //! 20.8–21.3 µs → 23.3–24.2 µs (from the front) and 24.7 µs (from the end); asking for the
-//! stamping loop's lines 6 or 20 ids ahead rather than 12, no change.
+//! stamping loop's lines 6 or 20 ids ahead rather than 12, no change. With the hot records
+//! and the one join: step 2's inner candidates claimed one at a time (a compare-exchange
+//! each), by their own half's worker from the front and by the other's from the back once
+//! it is done with its own, best on two threads 18.8–19.0 → 19.1–19.2 µs (and slower when
+//! one worker runs both halves); asking for the hot records of the next unit's run of
+//! siblings in the walks (up to 16 lines as a unit is popped), +11,000 instructions per
+//! pass and no faster on one thread.
 //!
 //! Invariants (those of `roots` and `walk`): every stamp is in before the first coverage
 //! question, and every walk is done before the first leaf is settled; a root's parent is
@@ -113,32 +139,38 @@
 use super::PoseCell;
 use super::compose::{Frame, compose_cell, local_pose};
 use super::four::compose_four;
+use super::halves::three_phases;
 use super::prefetch::prefetch_ptr;
 use super::roots::{COVERED, Finder, in_world, mark_of};
 use super::sink::{ColumnsMut, Parents, RawColumns, Sink};
 use super::walk::{self, Split, Unit, Walker, Writes};
-use arbor_core::{Id, LocalTransform, NodeFlags, Slot};
+use arbor_core::{HotNode, Id, NodeFlags, Slot};
 use std::sync::atomic::Ordering;
 
 /// A live in-world dirty node stamped this pass, with what the root loop needs of its page
 /// (gathered by the stamping loop, whose short independent iterations keep many of these
-/// scattered loads in flight at once).
+/// scattered loads in flight at once): its hot record, whose line the stamping loop has
+/// just read, and its child array.
 #[derive(Clone, Copy)]
 struct Candidate<'a> {
     slot: u32,
-    id: Id,
-    /// Its parent (`Id::NONE`: none).
-    parent: Id,
-    local: LocalTransform,
+    /// Its hot record: id, parent (`Id::NONE`: none), local transform.
+    hot: &'a HotNode,
     children: &'a [Id],
 }
 
 impl Candidate<'_> {
+    /// Its id.
+    #[inline(always)]
+    fn id(&self) -> Id {
+        self.hot.id()
+    }
+
     /// Slot `parent - 1`, where the parent usually lives, when that slot is inside the
     /// arena's `slots` (`Id::NONE` wraps past the end).
     #[inline(always)]
     fn parent_home(&self, slots: u32) -> Option<u32> {
-        let home = self.parent.0.wrapping_sub(1);
+        let home = self.hot.parent().0.wrapping_sub(1);
         (home < u64::from(slots)).then_some(home as u32)
     }
 }
@@ -181,24 +213,31 @@ pub(crate) fn run<'a>(
         written += leaf_writes;
         return Done { roots, written };
     }
-    // Stamping takes the dirty nodes' own scattered lines, about half the route: each thread
-    // stamps the ids of its half (every copy of an id lands in the same half, so a plain load
-    // and store still claims each slot once), then, after both are in, settles its own
-    // candidates; the leaves once every walk is done.
-    let (a, b) =
-        rayon::join(|| stamp(route, dirty, extra, Some(false)), || stamp(route, dirty, extra, Some(true)));
+    // Stamping takes the dirty nodes' own scattered lines, about half the route: each half
+    // stamps the ids of its half of the list (every copy of an id lands in the same half, and
+    // each half runs on one thread, so a plain load and store still claims each slot once),
+    // then, after both are in, settles its own candidates; the leaves once every walk is
+    // done. The three phases share one join (`halves`); units left over from the walks'
+    // budget are walked between the second and third, outside it (the walk may fork).
     let limit = split.sparse_walk;
-    let (mut sa, mut sb) = raw_pair(&mut columns);
-    let ((ra, wa, mut left), (rb, wb, lb)) = rayon::join(
-        || inner_roots_and_walks(route, &a, &mut sa, limit),
-        || inner_roots_and_walks(route, &b, &mut sb, limit),
+    let raw = RawColumns::new(columns.reborrow());
+    let ([a, b], [(ra, wa, mut left), (rb, wb, lb)], leaves) = three_phases(
+        |h| stamp(route, dirty, extra, Some(h == 1)),
+        |_, candidates| inner_roots_and_walks(route, candidates, &mut { raw }, limit),
+        |(_, _, la), (_, _, lb)| la.is_empty() && lb.is_empty(),
+        |_, candidates| leaf_roots(route, candidates, &mut { raw }),
     );
-    left.extend(lb);
-    let mut written =
-        wa + wb + walk::run_units(route.walker, left, columns.reborrow(), parallel, writes, split);
-    let (mut sa, mut sb) = raw_pair(&mut columns);
-    let ((la, lwa), (lb, lwb)) =
-        rayon::join(|| leaf_roots(route, &a, &mut sa), || leaf_roots(route, &b, &mut sb));
+    let mut written = wa + wb;
+    let [(la, lwa), (lb, lwb)] = match leaves {
+        Some(leaves) => leaves,
+        None => {
+            left.extend(lb);
+            written += walk::run_units(route.walker, left, columns.reborrow(), parallel, writes, split);
+            let (mut sa, mut sb) = raw_pair(&mut columns);
+            let (la, lb) = rayon::join(|| leaf_roots(route, &a, &mut sa), || leaf_roots(route, &b, &mut sb));
+            [la, lb]
+        }
+    };
     written += lwa + lwb;
     Done { roots: ra + rb + la + lb, written }
 }
@@ -218,8 +257,8 @@ fn raw_pair<'c>(columns: &'c mut ColumnsMut<'_>) -> (RawColumns<'c>, RawColumns<
 const STAMP_AHEAD: usize = 12;
 
 /// Asks for the lines stamping `id` will read (in the usual case of slot `id - 1`): its
-/// id, flags, parent and local transform, and its mark (not its child array, read only for
-/// a node with children, a few in a 1% list). Raw addresses, no
+/// hot record (id, flags, parent and local transform, one line) and its mark (not its
+/// child array, read only for a node with children, a few in a 1% list). Raw addresses, no
 /// bounds checks: a prefetch never faults and reads nothing.
 #[inline(always)]
 fn prefetch_node(finder: Finder<'_>, id: Id) {
@@ -228,10 +267,7 @@ fn prefetch_node(finder: Finder<'_>, id: Id) {
         return;
     }
     let Some((page, i)) = finder.view.page_of(Slot(slot as u32)) else { return };
-    prefetch_ptr(page.ids().as_ptr().wrapping_add(i));
-    prefetch_ptr(page.flags().as_ptr().wrapping_add(i));
-    prefetch_ptr(page.parents().as_ptr().wrapping_add(i));
-    prefetch_ptr(page.transforms().as_ptr().wrapping_add(i));
+    prefetch_ptr(page.hot().as_ptr().wrapping_add(i));
     prefetch_ptr(finder.marks.as_ptr().wrapping_add(slot as usize));
 }
 
@@ -240,14 +276,15 @@ fn prefetch_node(finder: Finder<'_>, id: Id) {
 /// (e.g. 360–410 → 270–290 µs), the hot loop unchanged within its noise.
 const LEAF_AHEAD: usize = 8;
 
-/// Asks for the lines settling leaf `c` reads: its cell, and its parent's mark and cell (in
-/// the usual case of slot `parent - 1`).
+/// Asks for the lines settling leaf `c` reads: its cell and hot record, and its parent's
+/// mark and cell (in the usual case of slot `parent - 1`).
 #[inline(always)]
 fn prefetch_leaf(finder: Finder<'_>, sink: &impl Parents, c: &Candidate<'_>) {
     if !c.children.is_empty() {
         return;
     }
     sink.prefetch_cell(c.slot);
+    prefetch_ptr(c.hot);
     if let Some(home) = c.parent_home(finder.view.slots()) {
         prefetch_ptr(finder.marks.as_ptr().wrapping_add(home as usize));
         sink.prefetch_cell(home);
@@ -342,9 +379,7 @@ fn stamp_one<'a>(finder: Finder<'a>, covered: u32, candidates: &mut Kept<'_, 'a>
     mark.store(covered, Ordering::Relaxed);
     candidates.push(Candidate {
         slot: slot.0,
-        id,
-        parent: node.parent().unwrap_or(Id::NONE),
-        local: node.transform(),
+        hot: node.hot(),
         // A leaf's child array is not read: its flags say it is empty.
         children: if flags.contains(NodeFlags::HAS_CHILDREN) { node.children().as_slice() } else { &[] },
     });
@@ -364,10 +399,11 @@ fn inner_roots_and_walks<'a, S: Sink + Parents>(
     let mut path = Vec::new();
     let mut stack = Vec::new();
     let (mut roots, mut written) = (0, 0);
-    for &Candidate { slot, id, parent, local, children, .. } in candidates {
+    for &Candidate { slot, hot, children, .. } in candidates {
         if children.is_empty() {
             continue;
         }
+        let (id, parent, local) = (hot.id(), hot.parent(), *hot.local());
         // The Workspace is the top of the world: nothing above it can cover it.
         let cell = if id == finder.ws {
             PoseCell::new(&local_pose(&local))
@@ -423,11 +459,11 @@ fn leaf_roots<S: Sink + Parents>(
         if !c.children.is_empty() {
             continue;
         }
-        let parent = if c.id == finder.ws {
+        let parent = if c.id() == finder.ws {
             None
         } else if narrow
             && let Some(home) = c.parent_home(finder.view.slots())
-            && sink.tag(home) == c.parent.0 as u32
+            && sink.tag(home) == c.hot.parent().0 as u32
         {
             // The cell of slot `parent - 1` holds a world computed for the parent (a slot is
             // below 2^32 - 1, so the parent's id is below 2^32, and with `narrow` a tag names
@@ -437,10 +473,10 @@ fn leaf_roots<S: Sink + Parents>(
             // column would be a line of its own.
             Some(home)
         } else {
-            finder.view.slot_of(c.parent).map(|s| s.0)
+            finder.view.slot_of(c.hot.parent()).map(|s| s.0)
         };
         let Some(ps) = parent else {
-            sink.put(c.slot, c.id, PoseCell::new(&local_pose(&c.local)));
+            sink.put(c.slot, c.id(), PoseCell::new(&local_pose(c.hot.local())));
             roots += 1;
             continue;
         };
@@ -452,7 +488,7 @@ fn leaf_roots<S: Sink + Parents>(
         // The parent is not covered, so nothing in this pass writes it: its stored world is
         // final.
         if !walker.simd {
-            sink.put(c.slot, c.id, compose_cell(&Frame::new(sink.parent_pose(ps)), &c.local, false));
+            sink.put(c.slot, c.id(), compose_cell(&Frame::new(sink.parent_pose(ps)), c.hot.local(), false));
             continue;
         }
         batch[queued] = (ps, c);
@@ -477,10 +513,10 @@ fn flush_leaves<S: Sink + Parents>(batch: &[(u32, &Candidate<'_>); 4], n: usize,
     let parents: [PoseCell; 4] = std::array::from_fn(|k| sink.parent_cell(pick(k).0));
     let rows = compose_four(
         std::array::from_fn(|k| &parents[k]),
-        std::array::from_fn(|k| &pick(k).1.local),
-        std::array::from_fn(|k| pick(k).1.id.0 as u32),
+        std::array::from_fn(|k| pick(k).1.hot.local()),
+        std::array::from_fn(|k| pick(k).1.id().0 as u32),
     );
     for (k, &(_, c)) in batch.iter().enumerate().take(n) {
-        sink.put_rows(c.slot, c.id, rows[k]);
+        sink.put_rows(c.slot, c.id(), rows[k]);
     }
 }

@@ -3,8 +3,8 @@
 //!
 //! A tree built parent first keeps every parent at a lower slot than its children, so one
 //! ascending sweep — `world[s] = world[parent(s)] ∘ local[s]` — meets every parent before
-//! its children: the plain SoA pass, reading each page's id, flag, parent and local columns
-//! in order (prefetched two pages ahead) instead of following child arrays. Siblings sit
+//! its children: the plain SoA pass, reading each page's hot records (id, flags, parent and
+//! local, one line a node) in order instead of following child arrays. Siblings sit
 //! side by side in such a tree, so a parent's frame (`Frame`, and its four-lane form
 //! `Frame4`) is prepared once when the parent changes and each node composed under it
 //! straight from its page into its cell: about 40% fewer instructions than filling,
@@ -22,6 +22,22 @@
 //! page's ids are or'ed together and their high bits stored only when that shows one at or
 //! above 2^32 (or the columns are wide). Large tree, all dirty, one thread: 10.9M → 6.1M
 //! instructions per pass (callgrind), best-of 0.59 → 0.40 ms.
+//!
+//! Prefetch: node `i`'s iteration asks for the hot record of node `i` two pages ahead, one
+//! line per node spread over the page. Pages are separate allocations, too short for the
+//! hardware prefetcher to run on from one to the next. The columns the sweep read before the hot records (ids, flags,
+//! parents, locals: 50 bytes a node) were asked for a page at a time, 50 prefetches in a
+//! burst; with the 64-byte records that burst of 64 lines made the pass 8–10% slower than
+//! with the columns (best of 10 rounds on one thread, 473–519 → 519–577 µs; a quarter more
+//! lines read per node, 87k → 118k D1 read misses per pass; asking for nothing, 587–602
+//! µs), and spreading the requests
+//! over the page more than won it back: 477–489 → 459–472 µs on one thread (five
+//! alternating runs), 213–224 → 191–212 µs best on two when the second core was free, at
+//! 6.15M → 6.26M instructions per pass (the prefetch is one instruction a node). Bursts of
+//! requests fill the core's miss buffers and stall the loads behind them. (The spread form
+//! was not tried with the columns.) Indexing the page by `0..end` rather than enumerating
+//! its records matters too: enumerated, the optimiser kept a bounds check on the cells and
+//! a spill in the per-node path, 6.15M → 6.94M instructions per pass.
 //!
 //! A node whose parent sits at a higher slot (moved under a later node, or created in a
 //! reused slot) is *deferred*: the sweep leaves it, and may compute its descendants from its
@@ -41,15 +57,17 @@
 //! sweep only after its writer published it; deferred nodes are not written by the sweep.
 
 use super::compose::{Frame, Frame4, IDENTITY, Pose, compose, local_pose};
-use super::prefetch::prefetch;
+use super::prefetch::prefetch_ptr;
 use super::roots::in_world;
 use super::sink::{self, ColumnsMut, RawColumns};
-use arbor_core::{Id, LocalTransform, NodesView, PAGE_SIZE, PageView};
+use arbor_core::{Id, LocalTransform, NodesView, PAGE_SIZE};
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
 use wide::f32x4;
 
-/// How many pages ahead the sweep asks for columns.
+/// How many pages ahead the sweep asks for hot records: node `i`'s iteration asks for the
+/// line of node `i` of page `p + PREFETCH_PAGES`, so the requests are spread over the page
+/// (see the module doc).
 const PREFETCH_PAGES: usize = 2;
 
 /// What the sweep found.
@@ -159,13 +177,11 @@ impl Shared<'_, '_> {
         let mut seen = 0..0;
         for p in self.bounds[r].clone() {
             let Some(page) = self.view.page(p) else { break };
-            if let Some(next) = self.view.page(p + PREFETCH_PAGES) {
-                prefetch_columns(&next);
-            }
+            let ahead = self.view.page(p + PREFETCH_PAGES).unwrap_or(page).hot().as_ptr();
             let base = p * PAGE_SIZE;
             let end = slots.saturating_sub(base).min(PAGE_SIZE);
-            let (ids, flags, parent_ids, locals) =
-                (&page.ids()[..end], &page.flags()[..end], &page.parents()[..end], &page.transforms()[..end]);
+            // One hot record (a cache line) per node: id, flags, parent and local together.
+            let hot = &page.hot()[..end];
             // SAFETY: the page's slots lie in range `r`, written by this thread alone; no
             // other range reads them before the `Release` store of `progress[r]` past them
             // below, after `cells`' last use.
@@ -173,17 +189,25 @@ impl Shared<'_, '_> {
             // Every id written on the page, or'ed: high bits anywhere show in its high half.
             let mut written_ids = 0u64;
             let mut met = 0;
+            // Indexed by `0..end` (not an enumerating iterator): the optimiser then sees that
+            // `i` is within `cells`' run too, and drops its bounds check (an enumerated
+            // iterator kept it, and a spill, in the per-node path: +13% instructions).
+            #[allow(clippy::needless_range_loop)]
             for i in 0..end {
+                // One line a node, spread over the page rather than a page's lines in a
+                // burst (see the module doc).
+                prefetch_ptr(ahead.wrapping_add(i));
+                let node = &hot[i];
                 // A vacant slot's flags are empty, so it never passes.
-                if !in_world(flags[i]) {
+                if !in_world(node.flags()) {
                     continue;
                 }
                 met += 1;
-                let pid = parent_ids[i];
+                let pid = node.parent();
                 if pid != parent {
-                    let id = ids[i];
+                    let id = node.id();
                     if id == self.ws {
-                        let local = &locals[i];
+                        let local = node.local();
                         let pos = f32x4::new([local.position.x, local.position.y, local.position.z, 0.0]);
                         cells.put(i, pos, f32x4::from(local.rotation.to_array()), id.0 as u32);
                         written_ids |= id.0;
@@ -200,15 +224,16 @@ impl Shared<'_, '_> {
                     let cell = unsafe { self.cols.read(ps) };
                     (frame, parent) = (F::of(&cell.pose()), pid);
                 }
-                let id = ids[i];
-                let (pos, rot) = frame.world(&locals[i]);
+                let id = node.id();
+                let (pos, rot) = frame.world(node.local());
                 cells.put(i, pos, rot, id.0 as u32);
                 written_ids |= id.0;
             }
             out.in_world += met;
             if self.cols.wide() || sink::high_bits(Id(written_ids)) != 0 {
-                for (i, (&id, &f)) in ids.iter().zip(flags).enumerate() {
-                    if in_world(f) {
+                for (i, node) in hot.iter().enumerate() {
+                    let id = node.id();
+                    if in_world(node.flags()) {
                         // SAFETY: as for `cells`: a slot of this page, this thread's alone.
                         // A deferred node's high bits are written too; the walk after the
                         // sweep rewrites its cell and high bits together.
@@ -283,15 +308,4 @@ impl SweepFrame for Frame {
         let w = compose(self, local_pose(local));
         (f32x4::new([w[0], w[1], w[2], 0.0]), f32x4::new([w[3], w[4], w[5], w[6]]))
     }
-}
-
-/// Asks for the columns the sweep reads of `page` (ids, flags, parents, locals) to be
-/// brought into cache while the current page is processed: each page's columns are short
-/// runs in separate 4 KiB pages, too short for the hardware prefetcher to pick up.
-#[inline]
-fn prefetch_columns(page: &PageView<'_>) {
-    prefetch(page.ids());
-    prefetch(page.flags());
-    prefetch(page.parents());
-    prefetch(page.transforms());
 }

@@ -5,21 +5,24 @@
 //! array (holes included, skipped here). Processing it reads the children through the
 //! arena's [`NodesView`] in *runs*: children created together sit in consecutive slots, so
 //! the page of the first child (slot `id - 1`) is reached once, and each following child is
-//! checked against that page's id column at the next index, which confirms its slot and
-//! continues the run in one compare (a child elsewhere — a reused slot, a client id, the
-//! next page — starts a new run, through the id map if need be). The run zips the child ids
-//! with the page's id, local-transform and child-array columns, so no index is
-//! bounds-checked per child. Each child's world is computed under the parent's frame
+//! checked against the id in that page's hot record at the next index, which confirms its
+//! slot and continues the run in one compare (a child elsewhere — a reused slot, a client
+//! id, the next page — starts a new run, through the id map if need be). The run zips the
+//! child ids with the page's hot records (id, flags, local transform: one line a child), so
+//! no index is bounds-checked per child. Each child's world is computed under the parent's frame
 //! (prepared once per unit; four lanes, `Frame4`, on the SIMD path) and written to its slot
 //! through a [`Sink`]; every child with children yields a new unit. Per walked node on the
 //! large tree's 1% list: about 107 instructions resolving each child on its own, 91 in runs
 //! (callgrind); 83 (the walk's 207,000 → 182,000 instructions per pass) with each cell
 //! written by three stores straight from the compose's vectors and a run's high bits
 //! written once per run (see `sink`). The parent's world travels with the unit, so a walk
-//! reads the world column only for the parents of the roots. A run zips the flags column,
+//! reads the world column only for the parents of the roots. A run zips the hot records,
 //! not the child arrays: a child's array is read only when its `HAS_CHILDREN` flag (kept by
-//! the arena) is set, so a run of nine leaves reads one line of flags where their child
-//! arrays (32 bytes each) took five. With the same flag in `sparse`'s stamping loop, on the
+//! the arena) is set, so a run of leaves reads no line beyond their records. (When id,
+//! flags and local were columns, a run of nine leaves read two lines of ids, one of flags
+//! and five of locals: 42 bytes a child, now 64, so the walks' D1 read misses per pass went
+//! 2,510 → 2,880 with the hot records, for the stamping loop's 3,200 fewer.) With the same
+//! flag in `sparse`'s stamping loop, on the
 //! large tree's 1% list: 450,500 → 460,600 instructions per pass but 17,640 → 15,850 D1
 //! misses (callgrind's cache simulation), best-of 41.1–45.1 → 34.6–35.8 µs on one thread
 //! and 20.6–21.5 → 19.6–20.7 µs on two (seven alternating runs); the all-dirty sweep
@@ -149,7 +152,7 @@ impl<'a> Walker<'a> {
             }
             // A run of siblings in consecutive slots of one page (the usual layout: children
             // created together): the page is reached once, and each child is checked against
-            // the page's id column, which confirms both its slot and the run in one compare.
+            // the id in its hot record, which confirms both its slot and the run in one compare.
             let first = id.0.wrapping_sub(1);
             let page = if first < u64::from(self.view.slots()) {
                 self.view.page(first as usize / PAGE_SIZE)
@@ -168,26 +171,25 @@ impl<'a> Walker<'a> {
             };
             let base = first as u32;
             let i0 = first as usize & (PAGE_SIZE - 1);
-            let (ids, locals, flags) = (page.ids(), page.transforms(), page.flags());
+            let hot = page.hot();
             let arrays = &page.children()[i0..];
-            // Zipped sub-slices of one length: no bounds check per child. The run's ids are
-            // or'ed together and their high bits written once the run is done, like the
-            // sweep's pages: the per-child path is the compare, the compose, three stores and
-            // the flags check. A child's array is read only when its flags say it has
-            // children: a run of leaves reads one line of flags where their child arrays
-            // (32 bytes each) spread over several.
+            // Zipped sub-slices: no bounds check per child. The run's ids are or'ed together
+            // and their high bits written once the run is done, like the sweep's pages: the
+            // per-child path is the compare, the compose, three stores and the flags check,
+            // all from the child's hot record (one line). A child's array is read only when
+            // its flags say it has children: a leaf's array (32 bytes, elsewhere on the page)
+            // is not touched.
             let mut j = 0;
             let mut ored = 0u64;
-            let run = kids[k..].iter().zip(&ids[i0..]).zip(&locals[i0..]).zip(&flags[i0..]);
-            for (((&id, &stored), local), node_flags) in run {
-                if id.is_none() || stored != id {
+            for (&id, node) in kids[k..].iter().zip(&hot[i0..]) {
+                if id.is_none() || node.id() != id {
                     break;
                 }
                 let slot = base + j as u32;
-                let (pos, rot) = world_of(local);
+                let (pos, rot) = world_of(node.local());
                 sink.put_world_low(slot, id, pos, rot);
                 ored |= id.0;
-                if node_flags.contains(NodeFlags::HAS_CHILDREN) {
+                if node.flags().contains(NodeFlags::HAS_CHILDREN) {
                     self.queue(slot, pos, rot, &arrays[j], next);
                 }
                 j += 1;

@@ -278,10 +278,9 @@ fn snapshot_keeps_component_values_and_a_write_copies_one_chunk() {
     assert_eq!(snap.components().get_pod::<Position>(ids[5]).unwrap().p, [5.0; 3]);
     assert_eq!(arena.components().get_pod::<Position>(ids[5]).unwrap().p, [-1.0; 3]);
     let (old, new) = (&snap.components().tables[0], &arena.components().tables[0]);
-    let lane = old.slots[0].first_lane;
-    let chunks = old.columns[lane].chunk_count();
-    let shared = (0..chunks).filter(|&k| old.columns[lane].shares_chunk(&new.columns[lane], k)).count();
-    assert_eq!(shared, chunks - 1, "one chunk copied");
+    let chunks = old.chunks.len();
+    let shared = (0..chunks).filter(|&k| old.chunks.shares(&new.chunks, k)).count();
+    assert_eq!((chunks, shared), (4, 3), "one table chunk copied");
     let diff = snap.diff(&arena.snapshot());
     assert_eq!(diff.components.written, vec![(ids[5], pos)]);
 }
@@ -563,9 +562,13 @@ fn planned_passes_copy_shared_chunks_stamp_every_chunk_and_skip_tables_past_a_sn
     assert_eq!(arena.components().get_pod::<Position>(big[2400]).unwrap().p, [2401.0, 2400.0, 2400.0]);
     assert_eq!(snap.components().get_pod::<Position>(big[2400]).unwrap().p, [2400.0; 3], "snapshot kept");
     let (was, now) = (&old.tables[0], &arena.components.tables[0]);
-    let lane = now.slots[0].first_lane;
-    assert!((0..3).all(|k| !was.columns[lane].shares_chunk(&now.columns[lane], k)), "every chunk copied");
-    assert!((0..3).all(|k| was.columns[lane + 1].shares_chunk(&now.columns[lane + 1], k)), "y untouched");
+    let y = now.columns[now.slots[0].first_lane + 1];
+    // A table chunk holds every lane: each written chunk was copied whole, y's words with it.
+    assert!((0..3).all(|k| !was.chunks.shares(&now.chunks, k)), "every chunk copied");
+    let words = |t: &crate::components::Table, k: usize| {
+        bytemuck::cast_slice::<_, u32>(t.chunks[k].blocks(y, 64)).to_vec()
+    };
+    assert!((0..3).all(|k| words(was, k) == words(now, k)), "y untouched");
     assert_eq!(arena.components().changed_since(&mut q, pos, before).len(), 2500);
     let both = arena.spawn_batch(
         Class::Part,

@@ -154,12 +154,12 @@ fn stage_tile<B: PodBundle>(
                     unsafe { (*lane.get_unchecked(r * stride), *lane.get_unchecked(r * stride + 1)) };
                 lo as u64 | (hi as u64) << 32
             };
-            table.columns[column].stage_words(start, rows, word);
+            table.stage_words(column, start, rows, word);
         } else {
             // SAFETY: `stage_words` calls `word` with `r < rows` only, and
             // `(rows - 1) * stride` is within `lane` (asserted).
             let word = |r: usize| unsafe { *lane.get_unchecked(r * stride) } as u64;
-            table.columns[column].stage_words(start, rows, word);
+            table.stage_words(column, start, rows, word);
         }
     }
 }

@@ -90,10 +90,10 @@ impl Table {
             (0..len).for_each(f);
             return;
         }
-        let tick_col = &self.columns[self.slots[s].tick];
-        let ticks: &[u64] = &bytemuck::cast_slice(tick_col.blocks(k))[..len];
+        let (tick_col, chunk) = (self.columns[self.slots[s].tick], &self.chunks[k]);
+        let ticks: &[u64] = &bytemuck::cast_slice(chunk.blocks(tick_col, len))[..len];
         for (g, start) in (0..len).step_by(GROUP_ROWS).enumerate() {
-            if tick_col.group_revision(k, g) <= since {
+            if chunk.group_revision(tick_col, g) <= since {
                 continue;
             }
             let mut newer = newer_mask(&ticks[start..(start + GROUP_ROWS).min(len)], since);
@@ -110,7 +110,7 @@ impl Table {
     pub fn ids_written_since(&self, s: usize, since: u64, out: &mut Vec<Id>) {
         if !self.answer_from_log(s, since, out) {
             for k in 0..self.chunk_count() {
-                let ids: &[Id] = bytemuck::cast_slice(self.ids.blocks(k));
+                let ids: &[Id] = bytemuck::cast_slice(self.chunks.blocks(self.ids, k, self.chunk_len(k)));
                 self.for_each_row_written_since(s, k, since, |i| out.push(ids[i]));
             }
         }
@@ -212,15 +212,16 @@ impl Table {
     /// Appends to `out` the instance in each of `rows` (ascending, unique, inside the table)
     /// whose slot `s` was written after `since`.
     fn emit_sorted(&self, s: usize, since: u64, rows: &[u32], out: &mut Vec<Id>) {
-        let tick_col = &self.columns[self.slots[s].tick];
+        let tick_col = self.columns[self.slots[s].tick];
         let (mut chunk, mut bulk_newer) = (usize::MAX, false);
         let (mut ticks, mut ids): (&[u64], &[Id]) = (&[], &[]);
         for &row in rows {
             let (k, i) = (row as usize / CHUNK_ROWS, row as usize % CHUNK_ROWS);
             if k != chunk {
                 chunk = k;
-                ticks = bytemuck::cast_slice(tick_col.blocks(k));
-                ids = bytemuck::cast_slice(self.ids.blocks(k));
+                let len = self.chunk_len(k);
+                ticks = bytemuck::cast_slice(self.chunks.blocks(tick_col, k, len));
+                ids = bytemuck::cast_slice(self.chunks.blocks(self.ids, k, len));
                 bulk_newer = self.bulk_rev(s, k) > since;
             }
             if bulk_newer || ticks[i] > since {
@@ -234,15 +235,15 @@ impl Table {
     /// are skipped; a marked group checks its marked rows one by one when few, else compares
     /// all its ticks at once.
     fn emit_marked(&self, s: usize, since: u64, marks: &mut Marks, out: &mut Vec<Id>) {
-        let tick_col = &self.columns[self.slots[s].tick];
+        let tick_col = self.columns[self.slots[s].tick];
         for cw in 0..self.chunk_count().div_ceil(64) {
             let mut chunks = std::mem::take(&mut marks.chunks[cw]);
             while chunks != 0 {
                 let k = cw * 64 + chunks.trailing_zeros() as usize;
                 chunks &= chunks - 1;
                 let len = self.chunk_len(k);
-                let ticks: &[u64] = &bytemuck::cast_slice(tick_col.blocks(k))[..len];
-                let ids: &[Id] = bytemuck::cast_slice(self.ids.blocks(k));
+                let ticks: &[u64] = &bytemuck::cast_slice(self.chunks.blocks(tick_col, k, len))[..len];
+                let ids: &[Id] = bytemuck::cast_slice(self.chunks.blocks(self.ids, k, len));
                 // A bulk write newer than `since` wrote every row, and logged them all.
                 let bulk_newer = self.bulk_rev(s, k) > since;
                 let words = &mut marks.rows[k * GROUPS_PER_CHUNK..(k + 1) * GROUPS_PER_CHUNK];

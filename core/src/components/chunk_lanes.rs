@@ -1,12 +1,16 @@
 //! [`ChunkLanes`]: the lanes of one chunk (or of a row range of one) lent to a chunk pass,
 //! some read and some written, as whole 32-byte blocks or as typed slices.
 //!
+//! The lanes are disjoint ranges of one table chunk's word buffer (see `chunk`), lent
+//! together through [`LaneLender`](super::chunk::LaneLender): a chunk is made private once
+//! for all its written lanes.
+//!
 //! Invariants: every lane holds the blocks of exactly the rows `first_row .. first_row +
 //! len` of one chunk (the last block may carry padding rows past `len`); read and written
 //! lanes never alias; a piece split off by [`ChunkLanes::halve`] starts on a block boundary
 //! in every lane (a multiple of eight rows), so its blocks hold no other piece's rows.
 
-use super::column::{Block, CHUNK_ROWS, Column};
+use super::column::{Block, CHUNK_ROWS, WIDE_LANE_BLOCKS};
 use crate::id::Id;
 use smallvec::SmallVec;
 
@@ -15,9 +19,9 @@ use smallvec::SmallVec;
 /// Kept within 128 bytes (three lanes of each kind inline, first row and length as `u32`),
 /// so handing it to the callback is a few register moves rather than a `memcpy` call.
 pub struct ChunkLanes<'a> {
-    /// The table's id column, read only if asked for (passes that never look at ids do not
-    /// touch its chunk).
-    pub(super) ids: &'a Column,
+    /// The chunk's ids lane, every row of the chunk (read only if asked for: passes that
+    /// never look at ids do not touch its words).
+    pub(super) ids: &'a [Block; WIDE_LANE_BLOCKS],
     pub(super) reads: SmallVec<[&'a [Block]; LANES_INLINE]>,
     pub(super) writes: SmallVec<[&'a mut [Block]; LANES_INLINE]>,
     /// The table row of the first row here (a chunk, or a piece of one split off by a
@@ -53,8 +57,8 @@ impl<'a> ChunkLanes<'a> {
 
     /// The instances owning the rows.
     pub fn ids(&self) -> &'a [Id] {
-        let (k, first) = (self.first_row as usize / CHUNK_ROWS, self.first_row as usize % CHUNK_ROWS);
-        &bytemuck::cast_slice(self.ids.blocks(k))[first..first + self.len as usize]
+        let (first, ids): (usize, &'a [Block]) = (self.first_row as usize % CHUNK_ROWS, self.ids);
+        &bytemuck::cast_slice(ids)[first..first + self.len as usize]
     }
 
     /// Read lane `i` (in request order) as `T`, one value per row.

@@ -1,8 +1,10 @@
 //! Game-defined components: a columnar archetype store attached to the arena.
 //!
 //! - [`schema`]: run-time schemas with typed fields, requirements and reference policies;
-//! - `column` / `table`: chunked, SIMD-aligned lanes (with per-chunk and per-64-row
-//!   revisions) and archetype tables; `changes`: which rows of a table were written since
+//! - `column` / `chunk` / `chunks` / `table`: where each SIMD-aligned lane sits in a table
+//!   chunk, the table chunk holding every lane of [`CHUNK_ROWS`] rows in one allocation
+//!   (with per-lane, per-chunk and per-64-row revisions), a table's copy-on-write list of
+//!   them, and archetype tables; `changes`: which rows of a table were written since
 //!   a revision; `row_move`: moving a row between two tables (adding or removing a
 //!   component) in one pass over both; `append`: batch appends writing each word once;
 //!   `stage`: a batch's rows staged before its instances exist, then committed or dropped;
@@ -21,7 +23,9 @@
 
 mod append;
 mod changes;
+mod chunk;
 mod chunk_lanes;
+mod chunks;
 mod column;
 mod locs;
 mod pass;

@@ -11,7 +11,7 @@
 //!
 //! Such a pass is bound by how many words it reads per table (two loads per cycle), not by
 //! the latency of its chain of pointers: each table first tries a fast path that makes no
-//! calls but the callback (the table and its written chunks already private, one chunk, a
+//! calls but the callback (the table and its chunk already private, one chunk, a
 //! log entry that supersedes the newest), so the loop keeps its state in registers; anything
 //! rare falls back, before the callback, to the general path out of line. Every stamp the
 //! fast path makes before falling back is one the general path makes with the same revision.
@@ -24,7 +24,9 @@
 //! plans past the store's last table (on an older snapshot), every plan's table exists and
 //! the pass reads it without a bounds check.
 
+use super::chunk::TableChunk;
 use super::chunk_lanes::{ChunkLanes, LANES_INLINE};
+use super::chunks::rows_in_chunk;
 use super::column::{Block, CHUNK_ROWS, Column};
 use super::query::Resolved;
 use super::store::ComponentStore;
@@ -148,7 +150,7 @@ impl Plan {
 }
 
 /// Lends chunk `k` of `table` (holding `len` rows: read once by the caller) as `p` plans it,
-/// stamping its written chunks with `rev`. `k` must be below the table's chunk count.
+/// stamping its written lanes with `rev`. `k` must be below the table's chunk count.
 #[inline(always)]
 fn plan_lanes<'a>(
     table: &'a mut Table,
@@ -159,53 +161,55 @@ fn plan_lanes<'a>(
     rev: u64,
 ) -> ChunkLanes<'a> {
     debug_assert!(len == table.len && k < table.chunk_count());
-    let chunk_len = (len - k * CHUNK_ROWS).min(CHUNK_ROWS);
-    // SAFETY: `k` is below the table's chunk count (the caller's contract), and every column
-    // of a table has exactly its rows (`Table` invariant), so chunk `k` exists.
-    let lend = |col: &'a mut Column| Some(unsafe { col.pass_blocks_mut(k, rev) });
-    match lend_planned(table, p, shape, k, chunk_len, lend) {
-        Some(lanes) => lanes,
-        None => unreachable!("pass_blocks_mut always lends"),
-    }
+    let chunk_len = rows_in_chunk(len, k);
+    let Table { chunks, columns, ids, .. } = table;
+    // SAFETY: `k` is below the table's chunk count (the caller's contract), and the table's
+    // chunks are exactly those of its rows (`Table` invariant), so chunk `k` exists.
+    let chunk = unsafe { chunks.make_mut_unchecked(k) };
+    lend_planned(chunk, columns, *ids, p, shape, k, chunk_len, rev)
 }
 
-/// The lanes of chunk `k` (`chunk_len` rows) of `table` as `p` plans them, each written
-/// column's blocks lent by `lend` (`None` if one refuses, after the earlier written columns
-/// were lent).
+/// The lanes of `chunk` (chunk `k`, `chunk_len` rows, private) of a table with `columns`
+/// and `ids` as `p` plans them, its written lanes stamped `rev`.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn lend_planned<'a>(
-    table: &'a mut Table,
+    chunk: &'a mut TableChunk,
+    columns: &[Column],
+    ids: Column,
     p: &Plan,
     shape: impl Counts,
     k: usize,
     chunk_len: usize,
-    mut lend: impl FnMut(&'a mut Column) -> Option<&'a mut [Block]>,
-) -> Option<ChunkLanes<'a>> {
-    let columns: &'a mut [Column] = &mut table.columns;
-    let base = columns.as_mut_ptr();
+    rev: u64,
+) -> ChunkLanes<'a> {
+    debug_assert!(p.cols_end() <= columns.len());
+    let mut lender = chunk.lender();
     let mut writes: [&'a mut [Block]; LANES_INLINE] = Default::default();
     for (w, &c) in writes.iter_mut().zip(&p.writes[..shape.writes()]) {
-        // SAFETY: `c < cols_end() <= columns.len()` (checked by the caller for this table) and
-        // `table` is borrowed exclusively for 'a; the plan's written columns are distinct from
-        // each other and from every read column (module invariant), so this is the only
-        // reference to column `c`.
-        let col = unsafe { &mut *base.add(c as usize) };
-        *w = lend(col)?;
+        // SAFETY: `c < cols_end() <= columns.len()` (checked by the caller for this table).
+        let col = unsafe { *columns.get_unchecked(c as usize) };
+        // SAFETY: `col` is a word lane of the table owning `chunk` (plans name no string
+        // lanes), `chunk_len <= CHUNK_ROWS`, and the plan's written columns are distinct from
+        // each other and from every read column (module invariant); the ids lane is no column.
+        *w = unsafe { lender.write(col, chunk_len, rev) };
     }
     let mut reads: [&'a [Block]; LANES_INLINE] = Default::default();
     for (r, &c) in reads.iter_mut().zip(&p.reads[..shape.reads()]) {
-        // SAFETY: in bounds (as above); no written column is `c`, so only shared references
-        // to column `c` exist for 'a.
-        let col = unsafe { &*base.add(c as usize) };
-        *r = col.blocks(k);
+        // SAFETY: in bounds (as above).
+        let col = unsafe { *columns.get_unchecked(c as usize) };
+        // SAFETY: a word lane of the table (as above), written by no lent lane, and
+        // `chunk_len <= CHUNK_ROWS`.
+        *r = unsafe { lender.read(col, chunk_len) };
     }
-    Some(ChunkLanes {
-        ids: &table.ids,
+    ChunkLanes {
+        // SAFETY: the table's ids lane, never lent for writing.
+        ids: unsafe { lender.ids(ids) },
         reads: SmallVec::from_buf_and_len(reads, shape.reads()),
         writes: SmallVec::from_buf_and_len(writes, shape.writes()),
         first_row: (k * CHUNK_ROWS) as u32,
         len: chunk_len as u32,
-    })
+    }
 }
 
 impl ComponentStore {
@@ -248,8 +252,8 @@ impl ComponentStore {
         }
     }
 
-    /// One table's part of a pass when nothing rare happens: the table and its written
-    /// chunks are already private, it has one chunk, and each written slot's log entry
+    /// One table's part of a pass when nothing rare happens: the table and its chunk are
+    /// already private, it has one chunk, and each written slot's log entry
     /// supersedes its newest. Returns false otherwise, before calling `f`, having made only
     /// stamps that [`table_slow`](Self::table_slow), which then does the table's part, makes
     /// with the same `rev` anyway. The fast path makes no calls but `f`, so the pass's loop
@@ -307,8 +311,7 @@ impl ComponentStore {
 }
 
 /// [`plan_lanes`] of chunk 0 of a table of one chunk (`len` rows, `0 < len <= CHUNK_ROWS`)
-/// if the table already owns every written chunk; `None` otherwise, having stamped only
-/// chunks `plan_lanes` stamps with the same `rev` anyway.
+/// if the table already owns that chunk; `None` otherwise, having stamped nothing.
 #[inline(always)]
 fn owned_lanes<'a>(
     table: &'a mut Table,
@@ -318,7 +321,8 @@ fn owned_lanes<'a>(
     rev: u64,
 ) -> Option<ChunkLanes<'a>> {
     debug_assert!(len == table.len && len != 0 && len <= CHUNK_ROWS);
-    // SAFETY: the table has rows, so every column has chunk 0 (`Table` invariant).
-    let lend = |col: &'a mut Column| unsafe { col.pass_blocks_owned(0, rev) };
-    lend_planned(table, p, shape, 0, len, lend)
+    let Table { chunks, columns, ids, .. } = table;
+    // SAFETY: the table has rows, so it has chunk 0 (`Table` invariant).
+    let chunk = unsafe { chunks.owned_mut_unchecked(0) }?;
+    Some(lend_planned(chunk, columns, *ids, p, shape, 0, len, rev))
 }

@@ -6,8 +6,10 @@
 //! Invariant: a query's cached table list is valid for stores with the same `uid` (an arena
 //! and its snapshots); on another store it is rebuilt.
 
-use super::chunk_lanes::{ChunkLanes, LANES_INLINE, WideLanes};
-use super::column::{Block, CHUNK_ROWS, Column};
+use super::chunk::TableChunk;
+use super::chunk_lanes::{ChunkLanes, WideLanes};
+use super::chunks::rows_in_chunk;
+use super::column::{CHUNK_ROWS, Column};
 use super::pass::{Plan, Planned, Shape};
 use super::schema::{ComponentId, FieldType, LaneKind, SchemaRegistry};
 use super::store::ComponentStore;
@@ -117,7 +119,7 @@ impl<'a> ChunkView<'a> {
 
     /// The instances owning the rows.
     pub fn ids(&self) -> &'a [Id] {
-        &bytemuck::cast_slice(self.table.ids.blocks(self.k))[..self.len]
+        &bytemuck::cast_slice(self.table.chunks.blocks(self.table.ids, self.k, self.len))[..self.len]
     }
 
     /// A word lane as a slice of `T` (`f32`, `i32`, `u32` for 32-bit lanes; `f64`, `i64`,
@@ -127,10 +129,11 @@ impl<'a> ChunkView<'a> {
         let s = self.table.slot(lane.component)?;
         let slot = self.table.slots[s];
         let col = slot.first_lane + lane.lane as usize;
-        if usize::from(lane.lane) >= slot.lanes || self.table.columns[col].kind == LaneKind::Str {
+        let col = self.table.columns[col];
+        if usize::from(lane.lane) >= slot.lanes || col.kind == LaneKind::Str {
             return None;
         }
-        Some(&bytemuck::cast_slice(self.table.columns[col].blocks(self.k))[..self.len])
+        Some(&bytemuck::cast_slice(self.table.chunks.blocks(col, self.k, self.len))[..self.len])
     }
 
     /// Whether component `c` may have been written in this chunk after revision `since`.
@@ -139,11 +142,10 @@ impl<'a> ChunkView<'a> {
     }
 }
 
-/// Where requested lanes sit in one table: the columns touched, in column order, each with
-/// the request slot it fills; and the component slots written.
+/// Where requested lanes sit in one table: the columns read and written, and the component
+/// slots written.
 #[derive(Clone, Debug)]
 pub(super) struct Resolved {
-    roles: SmallVec<[(usize, Role); 8]>,
     /// The read columns, in request order.
     pub read_cols: SmallVec<[usize; 4]>,
     /// The written columns, in request order (distinct from each other and from every read
@@ -206,7 +208,6 @@ fn resolve(table: &Table, registry: &SchemaRegistry, reads: &[Lane], writes: &[L
     let read_cols = roles.iter().filter(|(_, role)| matches!(role, Role::Read(_))).map(|&(c, _)| c).collect();
     let write_cols =
         roles.iter().filter(|(_, role)| matches!(role, Role::Write(_))).map(|&(c, _)| c).collect();
-    roles.sort_unstable_by_key(|&(c, role)| (c, matches!(role, Role::Write(_))));
     let mut wide = (reads.len() <= 64 && writes.len() <= 64).then(WideLanes::default);
     for &(c, role) in &roles {
         if let Some(w) = wide.as_mut().filter(|_| table.columns[c].kind == LaneKind::W64) {
@@ -216,7 +217,7 @@ fn resolve(table: &Table, registry: &SchemaRegistry, reads: &[Lane], writes: &[L
             }
         }
     }
-    Some(Resolved { roles, read_cols, write_cols, written_slots, wide_lanes: wide })
+    Some(Resolved { read_cols, write_cols, written_slots, wide_lanes: wide })
 }
 
 impl Query {
@@ -268,53 +269,50 @@ impl Query {
     }
 }
 
-/// The written lanes of one chunk, filled in column order and handed out in request order.
-type PendingWrites<'a> = SmallVec<[Option<&'a mut [Block]>; 8]>;
-
-/// Takes column `c` (at least `offset`) off the front of `rest`, the columns from `offset` on.
-fn take_column<'a>(rest: &mut &'a mut [Column], offset: &mut usize, c: usize) -> &'a mut Column {
-    let (head, tail) = std::mem::take(rest).split_at_mut(c - *offset + 1);
-    *rest = tail;
-    *offset = c + 1;
-    head.last_mut().expect("the split keeps column c")
-}
-
-/// The lanes of chunk `k` of `table` as `r` requests them, stamping the written chunks with
-/// `rev` (the caller stamps the bulk revisions once per table). Inlined into the pass, and
-/// built field by field where the callback takes them.
+/// The lanes of chunk `k` of `table` as `r` requests them, stamping the written lanes with
+/// `rev` (the caller stamps the bulk revisions once per table). Inlined into the pass.
 #[inline(always)]
 fn chunk_lanes_at<'a>(table: &'a mut Table, r: &Resolved, k: usize, rev: u64) -> ChunkLanes<'a> {
     let len = table.chunk_len(k);
-    let columns = &mut table.columns;
-    assert!(
-        r.read_cols.iter().chain(&r.write_cols).all(|&c| c < columns.len()),
-        "lanes resolved for this table"
-    );
-    let base = columns.as_mut_ptr();
+    let Table { chunks, columns, ids, .. } = table;
+    lend_resolved(chunks.make_mut(k), columns, *ids, r, k, len, rev)
+}
+
+/// The lanes of `chunk` (chunk `k` of a table with `columns` and `ids`, holding `len` rows,
+/// private) as `r` requests them, stamping the written lanes with `rev`.
+fn lend_resolved<'a>(
+    chunk: &'a mut TableChunk,
+    columns: &[Column],
+    ids: Column,
+    r: &Resolved,
+    k: usize,
+    len: usize,
+    rev: u64,
+) -> ChunkLanes<'a> {
+    let mut lender = chunk.lender();
     let mut lanes = ChunkLanes {
-        ids: &table.ids,
+        // SAFETY: the table's ids lane, never lent for writing (it is no column).
+        ids: unsafe { lender.ids(ids) },
         first_row: (k * CHUNK_ROWS) as u32,
         reads: SmallVec::new(),
         writes: SmallVec::new(),
         len: len as u32,
     };
     for &c in &r.write_cols {
-        // SAFETY: `c` is in bounds (checked above) and `table` is borrowed exclusively for
-        // 'a; `resolve` guarantees the written columns are distinct from each other and from
-        // every read column, so this is the only reference to column `c`.
-        let col = unsafe { &mut *base.add(c) };
-        lanes.writes.push(col.blocks_mut(k, rev));
+        // SAFETY: `columns[c]` is a word lane of the table owning `chunk` (`resolve` refuses
+        // string lanes), `len <= CHUNK_ROWS` (a chunk's rows), and `resolve` guarantees the
+        // written columns are distinct from each other and from every read column.
+        lanes.writes.push(unsafe { lender.write(columns[c], len, rev) });
     }
     for &c in &r.read_cols {
-        // SAFETY: in bounds (checked above); no written column is `c` (see above), so only
-        // shared references to column `c` exist for 'a.
-        let col = unsafe { &*base.add(c) };
-        lanes.reads.push(col.blocks(k));
+        // SAFETY: a word lane of the table (as above) that no lent lane writes; `len <=
+        // CHUNK_ROWS`.
+        lanes.reads.push(unsafe { lender.read(columns[c], len) });
     }
     lanes
 }
 
-/// The lanes of every chunk of `table` as `r` requests them, stamping written chunks and the
+/// The lanes of every chunk of `table` as `r` requests them, stamping written lanes and the
 /// written components' bulk revisions with `rev`; each comes with the request's 64-bit lanes,
 /// for splitting it by rows.
 fn table_chunk_lanes<'a>(
@@ -322,55 +320,16 @@ fn table_chunk_lanes<'a>(
     r: &Resolved,
     rev: u64,
 ) -> SmallVec<[(ChunkLanes<'a>, Option<WideLanes>); 1]> {
-    let chunks = table.chunk_count();
     for &s in &r.written_slots {
         table.stamp_bulk(s, rev);
     }
-    let reads = r.roles.iter().filter(|(_, role)| matches!(role, Role::Read(_))).count();
-    let writes = r.roles.len() - reads;
-    let mut read_lanes: SmallVec<[SmallVec<[&'a [Block]; LANES_INLINE]>; 1]> =
-        (0..chunks).map(|_| SmallVec::from_elem(&[][..], reads)).collect();
-    let mut write_lanes: SmallVec<[PendingWrites<'a>; 1]> =
-        (0..chunks).map(|_| (0..writes).map(|_| None).collect()).collect();
-    let (len, ids) = (table.len, &table.ids);
-    // Hand out each touched column once, walking the columns in order.
-    let mut rest: &'a mut [Column] = &mut table.columns;
-    let mut offset = 0;
-    let mut last_read: Option<(usize, &'a Column)> = None;
-    for &(c, role) in &r.roles {
-        match role {
-            Role::Read(i) => {
-                let col = match last_read {
-                    Some((lc, col)) if lc == c => col,
-                    _ => &*take_column(&mut rest, &mut offset, c),
-                };
-                last_read = Some((c, col));
-                for (k, lanes) in read_lanes.iter_mut().enumerate() {
-                    lanes[i] = col.blocks(k);
-                }
-            }
-            Role::Write(i) => {
-                let col = take_column(&mut rest, &mut offset, c);
-                for (lanes, blocks) in write_lanes.iter_mut().zip(col.all_blocks_mut(rev)) {
-                    lanes[i] = Some(blocks);
-                }
-            }
-        }
-    }
-    read_lanes
-        .into_iter()
-        .zip(write_lanes)
+    let len = table.len;
+    let Table { chunks, columns, ids, .. } = table;
+    chunks
+        .iter_mut()
         .enumerate()
-        .map(|(k, (reads, writes))| {
-            let n = (len - k * CHUNK_ROWS).min(CHUNK_ROWS);
-            let lanes = ChunkLanes {
-                ids,
-                first_row: (k * CHUNK_ROWS) as u32,
-                reads,
-                writes: writes.into_iter().map(|w| w.expect("every written lane resolved")).collect(),
-                len: n as u32,
-            };
-            (lanes, r.wide_lanes)
+        .map(|(k, chunk)| {
+            (lend_resolved(chunk, columns, *ids, r, k, rows_in_chunk(len, k), rev), r.wide_lanes)
         })
         .collect()
 }

@@ -7,10 +7,11 @@
 //! grows the table and logs the rows; [`Table::unstage`] drops staged rows instead (a refused
 //! batch, or a panicking iterator), leaving the table exactly as it was.
 //!
-//! Invariants: between staging and commit or unstage, every lane column holds the table's
-//! `len` rows plus the staged ones (the ids, tick, bulk and log bookkeeping only `len`), and
-//! nothing reads the table; a staged row's lanes are written into chunks private to this
-//! table (copied first if a snapshot shared them), so snapshots never see staged rows.
+//! Invariants: between staging and commit or unstage, the table's chunks hold its `len` rows
+//! plus the staged ones (every lane column written for them; the ids, tick, bulk and log
+//! bookkeeping only for `len`), and nothing reads the table; a staged row's lanes are
+//! written into chunks private to this table (copied first if a snapshot shared them), so
+//! snapshots never see staged rows.
 
 use super::column::CHUNK_ROWS;
 use super::table::Table;
@@ -33,8 +34,8 @@ impl Drop for Unstage<'_> {
 impl Table {
     /// Stages rows past `len`, a piece at a time: `fill(table, row, room)` writes up to
     /// `room` rows from `row` (`room` at most `piece`, within one chunk, and together at most
-    /// `limit` rows) into every lane column with
-    /// [`stage_words`](super::column::Column::stage_words), and returns how many it wrote;
+    /// `limit` rows) into every lane column with [`stage_words`](Table::stage_words), and
+    /// returns how many it wrote;
     /// staging stops at the first piece short of its room, or at `limit`. Returns the number
     /// of rows staged (commit or unstage them next). A panic in `fill` unstages every row.
     pub fn stage_lanes(
@@ -66,13 +67,13 @@ impl Table {
     pub fn commit_staged(&mut self, ids: &[Id], rev: u64) -> usize {
         let start = self.len;
         let n = ids.len();
-        self.ids.extend_words(start, n, rev, |r| ids[r].0);
+        self.extend_words(self.ids, start, n, rev, |r| ids[r].0);
         for s in 0..self.slots.len() {
             let slot = self.slots[s];
-            self.columns[slot.tick].extend_words(start, n, rev, |_| rev);
+            self.extend_words(self.columns[slot.tick], start, n, rev, |_| rev);
             if n > 0 {
-                for col in &mut self.columns[slot.first_lane..slot.first_lane + slot.lanes] {
-                    col.stamp_rows(start, start + n, rev);
+                for c in slot.first_lane..slot.first_lane + slot.lanes {
+                    self.stamp_rows(self.columns[c], start, start + n, rev);
                 }
             }
         }
@@ -85,12 +86,6 @@ impl Table {
 
     /// Drops every row staged past `len`: the table is as it was before staging.
     pub fn unstage(&mut self) {
-        let len = self.len;
-        for s in 0..self.slots.len() {
-            let slot = self.slots[s];
-            for col in &mut self.columns[slot.first_lane..slot.first_lane + slot.lanes] {
-                col.truncate_words(len);
-            }
-        }
+        self.truncate_chunks(self.len);
     }
 }

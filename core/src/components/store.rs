@@ -1,8 +1,9 @@
 //! [`ComponentStore`]: the archetype tables, row locations and schemas — the part of the
 //! component store a snapshot shares.
 //!
-//! Tables sit in a [`CowVec`] and their columns are chunked, so a snapshot copies the table
-//! list, and the first write after it copies one table's chunk pointers and one chunk. Row
+//! Tables sit in a [`CowVec`] and their rows in table chunks (every lane of [`CHUNK_ROWS`]
+//! rows in one allocation, see `chunk`), so a snapshot copies the table list, and the first
+//! write after it copies one table's chunk pointers and one table chunk, all its lanes. Row
 //! locations live in id-indexed copy-on-write pages ([`RowLocs`]). Each table keeps a
 //! bounded write log per component ([`WriteLog`](super::writelog::WriteLog)), cloned with it.
 //!
@@ -10,6 +11,8 @@
 //! most one row, in the table of exactly its component set; tables are never removed, so
 //! table indexes stay valid for cached queries.
 
+#[cfg(doc)]
+use super::column::CHUNK_ROWS;
 use super::column::LaneValue;
 use super::locs::RowLocs;
 use super::schema::{ComponentId, FieldType, FieldValue, LaneKind, SchemaRegistry};
@@ -164,7 +167,7 @@ impl ComponentStore {
         let info = self.registry.info(c);
         let def = info.schema.fields.get(field)?;
         let first = slot.first_lane + info.field_lanes[field];
-        Some(decode(def.ty, |i| table.columns[first + i].get(l.row as usize)))
+        Some(decode(def.ty, |i| table.chunks.get(table.columns[first + i], l.row as usize)))
     }
 
     /// Field `name` of `id`'s component `c`.
@@ -202,7 +205,7 @@ impl ComponentStore {
         let bytes = bytemuck::bytes_of_mut(&mut value);
         let mut at = 0;
         for (lane, kind) in self.registry.info(c).lane_kinds.iter().enumerate() {
-            let w = table.columns[slot.first_lane + lane].word(l.row as usize);
+            let w = table.word(slot.first_lane + lane, l.row as usize);
             let n = if *kind == LaneKind::W64 { 8 } else { 4 };
             bytes[at..at + n].copy_from_slice(&w.to_le_bytes()[..n]);
             at += n;

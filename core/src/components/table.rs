@@ -2,7 +2,10 @@
 //!
 //! Columns are laid out component by component, in component-id order: each component's
 //! lanes, then its row-tick lane (the revision at which each row of that component was last
-//! written through a single-row path). Bulk chunk writes stamp a per-component, per-chunk
+//! written through a single-row path); the ids lane comes last. A column only says where its
+//! lane sits: every chunk of [`CHUNK_ROWS`] rows of the whole table, all lanes, is one
+//! [`TableChunk`](super::chunk::TableChunk) in the table's [`Chunks`] (see `chunk` for the
+//! layout and why). Bulk chunk writes stamp a per-component, per-chunk
 //! `bulk` revision instead of touching every row tick. A row's revision is the newer of its
 //! tick and its chunk's bulk revision; a row moving to another chunk carries that revision in
 //! its tick, and the destination chunk's bulk revisions are folded into its rows' ticks first,
@@ -22,14 +25,18 @@
 //! Batch spawns append rows in two steps (see `stage`): lanes first, past `len`, then the
 //! ids, ticks and bookkeeping once the batch's instances exist.
 //!
-//! Invariants: every column has exactly `len` rows (lane columns also hold a batch's staged
-//! rows between staging and commit or unstage, while nothing else touches the table);
+//! Invariants: `columns` and `ids` are the lanes of the layout every chunk in `chunks`
+//! follows, fixed when the table is made (row moves index chunks with them unchecked);
+//! `chunks` holds exactly the chunks of `len` rows (and of a batch's staged rows
+//! between staging and commit or unstage, while nothing else touches the table), laid out
+//! as `columns` and `ids` say;
 //! `ids[r]` is the instance owning row `r`; `components` is sorted and matches `slots`;
 //! `logs` holds one entry per slot; `bulk` holds `slots.len()` revisions for each chunk of
 //! the table (at least), and 0 for the chunks past it; every `bulk` revision is 0 while
 //! `bulk_stamped` is false.
 
-use super::column::{CHUNK_ROWS, Column, LaneValue};
+use super::chunks::{Chunks, rows_in_chunk};
+use super::column::{CHUNK_ROWS, ChunkLayout, Column, LaneValue, split};
 use super::schema::{ComponentId, LaneKind, SchemaRegistry};
 use super::writelog::WriteLog;
 use crate::id::Id;
@@ -58,8 +65,9 @@ pub(crate) struct CompSlot {
 ///
 /// `repr(C, align(64))`: the fields every chunk pass reads or stamps (`len`, `bulk_stamped`,
 /// `columns`, `bulk`, `logs`: boxed slices, as tables never change their component set)
-/// come first and fill one cache line (the `Arc`'s counts sit on a line of their own, which
-/// passes never touch): a pass over many small tables touches fewer lines.
+/// come first and fill one cache line, and the chunk list's pointers and epoch follow on the
+/// next (the `Arc`'s counts sit on a line of their own, which passes never touch): a pass
+/// over many small tables touches fewer lines.
 #[derive(Clone, Debug)]
 #[repr(C, align(64))]
 pub(crate) struct Table {
@@ -74,6 +82,8 @@ pub(crate) struct Table {
     pub bulk: Box<[u64]>,
     /// Per component slot: the rows written at each recent revision.
     pub logs: Box<[WriteLog]>,
+    /// Every lane's rows, a table chunk at a time.
+    pub chunks: Chunks,
     pub components: Box<[ComponentId]>,
     pub slots: Vec<CompSlot>,
     pub ids: Column,
@@ -85,21 +95,35 @@ impl Table {
     /// An empty table for `components`, each keeping a write log of at most `log_capacity`
     /// entries.
     pub fn new(components: Box<[ComponentId]>, registry: &SchemaRegistry, log_capacity: usize) -> Self {
-        let mut columns = Vec::new();
+        let mut kinds = Vec::new();
         let mut slots = Vec::new();
         for &c in components.iter() {
             let info = registry.info(c);
-            let first_lane = columns.len();
-            columns.extend(info.lane_kinds.iter().map(|&k| Column::new(k)));
-            let tick = columns.len();
-            columns.push(Column::new(LaneKind::W64));
+            let first_lane = kinds.len();
+            kinds.extend_from_slice(&info.lane_kinds);
+            let tick = kinds.len();
+            kinds.push(LaneKind::W64);
             slots.push(CompSlot { id: c, first_lane, lanes: info.lane_kinds.len(), tick });
         }
+        kinds.push(LaneKind::W64);
+        let (layout, mut columns) = ChunkLayout::new(kinds);
+        let ids = columns.pop().expect("the ids lane");
         let bulk = Box::default();
         let logs = vec![WriteLog::new(log_capacity); slots.len()].into_boxed_slice();
-        let ids = Column::new(LaneKind::W64);
         let columns = columns.into_boxed_slice();
-        Table { components, slots, ids, columns, bulk, bulk_stamped: false, logs, len: 0, edges: Vec::new() }
+        let chunks = Chunks::new(layout);
+        Table {
+            components,
+            slots,
+            ids,
+            columns,
+            chunks,
+            bulk,
+            bulk_stamped: false,
+            logs,
+            len: 0,
+            edges: Vec::new(),
+        }
     }
 
     /// Position of `c` among this table's components.
@@ -117,24 +141,40 @@ impl Table {
     /// Rows in chunk `k`.
     #[inline]
     pub fn chunk_len(&self, k: usize) -> usize {
-        (self.len - k * CHUNK_ROWS).min(CHUNK_ROWS)
+        rows_in_chunk(self.len, k)
     }
 
     /// The instance owning `row`.
     #[inline]
     pub fn id_at(&self, row: usize) -> Id {
-        Id(self.ids.word(row))
+        Id(self.chunks.word(self.ids, row))
+    }
+
+    /// The word in `row` of column `c`.
+    #[inline]
+    pub fn word(&self, c: usize, row: usize) -> u64 {
+        self.chunks.word(self.columns[c], row)
     }
 
     /// Appends a row for `id` with zeroed lanes and ticks `rev`; returns the row.
     pub fn push_row(&mut self, id: Id, rev: u64) -> usize {
         let row = self.len;
-        self.ids.push(row, LaneValue::Word(id.0), rev);
+        let (k, i) = split(row);
+        let chunk = self.chunks.for_write(k, rev);
+        chunk.revs_mut(self.ids).stamp_row(i, rev);
+        chunk.set_word(self.ids, i, id.0);
         for s in &self.slots {
-            for col in &mut self.columns[s.first_lane..s.first_lane + s.lanes] {
-                col.push_empty(row, rev);
+            for &col in &self.columns[s.first_lane..s.first_lane + s.lanes] {
+                chunk.revs_mut(col).stamp_row(i, rev);
+                chunk.set(
+                    col,
+                    i,
+                    if col.kind == LaneKind::Str { LaneValue::Str(None) } else { LaneValue::Word(0) },
+                );
             }
-            self.columns[s.tick].push(row, LaneValue::Word(rev), rev);
+            let tick = self.columns[s.tick];
+            chunk.revs_mut(tick).stamp_row(i, rev);
+            chunk.set_word(tick, i, rev);
         }
         self.grew(row + 1);
         for log in &mut self.logs {
@@ -193,8 +233,8 @@ impl Table {
         lanes: impl IntoIterator<Item = LaneValue>,
         rev: u64,
     ) {
-        let tick = self.slots[s].tick;
-        self.columns[tick].set(row, LaneValue::Word(rev), rev);
+        let tick = self.columns[self.slots[s].tick];
+        self.chunks.set(tick, row, LaneValue::Word(rev), rev);
         self.write_lanes_unstamped(row, s, lanes, rev);
         self.logs[s].push(rev, row, 1, self.len);
     }
@@ -209,9 +249,13 @@ impl Table {
         rev: u64,
     ) {
         let slot = self.slots[s];
-        debug_assert_eq!(self.columns[slot.tick].word(row), rev, "the row's tick is already `rev`");
-        for (col, v) in self.columns[slot.first_lane..slot.first_lane + slot.lanes].iter_mut().zip(lanes) {
-            col.set(row, v, rev);
+        debug_assert_eq!(self.word(slot.tick, row), rev, "the row's tick is already `rev`");
+        // The row's table chunk is made private once for all the component's lanes.
+        let (k, i) = split(row);
+        let chunk = self.chunks.make_mut(k);
+        for (&col, v) in self.columns[slot.first_lane..slot.first_lane + slot.lanes].iter().zip(lanes) {
+            chunk.revs_mut(col).stamp_row(i, rev);
+            chunk.set(col, i, v);
         }
     }
 
@@ -219,8 +263,8 @@ impl Table {
     #[inline]
     pub fn write_lane(&mut self, row: usize, s: usize, lane: usize, value: LaneValue, rev: u64) {
         let slot = self.slots[s];
-        self.columns[slot.first_lane + lane].set(row, value, rev);
-        self.columns[slot.tick].set(row, LaneValue::Word(rev), rev);
+        self.chunks.set(self.columns[slot.first_lane + lane], row, value, rev);
+        self.chunks.set(self.columns[slot.tick], row, LaneValue::Word(rev), rev);
         self.logs[s].push(rev, row, 1, self.len);
     }
 
@@ -260,7 +304,7 @@ impl Table {
     /// The revision at which `row`'s component slot `s` was last written (tick or bulk).
     #[inline]
     pub fn row_revision(&self, s: usize, row: usize) -> u64 {
-        let tick = self.columns[self.slots[s].tick].word(row);
+        let tick = self.word(self.slots[s].tick, row);
         if self.bulk_stamped { tick.max(self.bulk_rev(s, row / CHUNK_ROWS)) } else { tick }
     }
 
@@ -275,11 +319,12 @@ impl Table {
         }
         if row != last {
             for s in 0..self.slots.len() {
-                let tick = self.columns[self.slots[s].tick].word(last);
+                let tick_col = self.columns[self.slots[s].tick];
+                let tick = self.chunks.word(tick_col, last);
                 let bulk = self.bulk_rev(s, last / CHUNK_ROWS);
                 if changes_chunk && tick < bulk {
                     // Fold the chunk's bulk revision into the moving row's own tick.
-                    self.columns[self.slots[s].tick].set(last, LaneValue::Word(bulk), rev);
+                    self.chunks.set(tick_col, last, LaneValue::Word(bulk), rev);
                 }
                 // The moved row's index changes: log it where its writes can still be asked for.
                 let written = tick.max(bulk);
@@ -288,9 +333,13 @@ impl Table {
                 }
             }
         }
-        for col in std::iter::once(&mut self.ids).chain(self.columns.iter_mut()) {
-            col.swap_remove(row, self.len, rev);
+        if row != last {
+            for &col in std::iter::once(&self.ids).chain(self.columns.iter()) {
+                let value = self.chunks.get(col, last);
+                self.chunks.set(col, row, value, rev);
+            }
         }
+        self.pop_last_row();
         self.shrank();
         moved
     }
@@ -314,10 +363,10 @@ impl Table {
             if bulk == 0 {
                 continue;
             }
-            let tick = &mut self.columns[self.slots[s].tick];
+            let tick = self.columns[self.slots[s].tick];
             for r in rows.clone() {
-                if tick.word(r) < bulk {
-                    tick.set(r, LaneValue::Word(bulk), rev);
+                if self.chunks.word(tick, r) < bulk {
+                    self.chunks.set(tick, r, LaneValue::Word(bulk), rev);
                 }
             }
         }
@@ -328,13 +377,35 @@ impl Table {
     /// the row's tick or stamps the chunk's bulk revision, so the lanes' own chunk
     /// revisions are never newer, and row moves do not stamp them).
     pub fn chunk_revision(&self, s: usize, k: usize) -> u64 {
-        self.columns[self.slots[s].tick].chunk_revision(k).max(self.bulk_rev(s, k))
+        self.chunks.revision(self.columns[self.slots[s].tick], k).max(self.bulk_rev(s, k))
+    }
+
+    /// Drops the last row's strings (its words stay as padding) and its chunk if it falls
+    /// empty, before `len` is counted down ([`shrank`](Self::shrank)).
+    #[inline]
+    pub(super) fn pop_last_row(&mut self) {
+        let (k, i) = split(self.len - 1);
+        if i == 0 {
+            self.chunks.pop_chunk();
+        } else if self.has_strs() {
+            self.chunks.make_mut(k).drop_row_strs(i);
+        }
+    }
+
+    /// Whether the table has string lanes.
+    #[inline]
+    pub fn has_strs(&self) -> bool {
+        self.chunks.layout().strs != 0
     }
 
     /// Heap bytes held.
     pub fn heap_bytes(&self) -> usize {
-        self.ids.heap_bytes()
-            + self.columns.iter().map(Column::heap_bytes).sum::<usize>()
+        self.chunks.heap_bytes()
             + self.logs.iter().map(WriteLog::heap_bytes).sum::<usize>()
+            + self.columns.len() * size_of::<Column>()
     }
 }
+
+#[cfg(test)]
+#[path = "table_tests.rs"]
+mod tests;

@@ -93,16 +93,16 @@
 //! on two. On two threads the route is held back by what is not scattered lines: each
 //! join cost about 1.4 µs (three of them then; one now, see above), and the halves' inner
 //! walks are uneven (timed in one run: 10.0 against 5.5 µs, where stamping takes about
-//! 4.0 µs a half and the leaves 4.6). With
-//! the record in one line a candidate now keeps a reference to it rather than copies of
-//! id, parent and local (32 bytes a candidate instead of 80; the leaf loop asks for the
-//! record's line with the leaf's other lines): 453.9k → 449.1k instructions and 12,970 →
-//! 11,920 D1 misses per pass, the same best-of times. (With four columns the reference
-//! to the local alone had been about 4% slower: the leaf loop then read it from a line
-//! the walks had pushed out, and did not ask for it ahead.)
+//! 4.0 µs a half and the leaves 4.6). With the record in one line a candidate now keeps a
+//! reference to it rather than copies of id, parent and local (32 bytes a candidate
+//! instead of 80; the leaf loop asks for the record's line with the leaf's other lines):
+//! 453.9k → 449.1k instructions and 12,970 → 11,920 D1 misses per pass, the same best-of
+//! times. (With four columns the reference to the local alone had been about 4% slower:
+//! the leaf loop then read it from a line the walks had pushed out, and did not ask for it
+//! ahead.)
 //!
-//! Tried and not kept (large tree, 1% list): asking for a leaf's parent lines in the stamping loop rather than eight
-//! candidates ahead in the leaf loop, −3,000 instructions per pass and no time gained;
+//! Tried and not kept (large tree, 1% list): asking for a leaf's parent lines in the
+//! stamping loop rather than eight candidates ahead in the leaf loop, −3,000 instructions per pass and no time gained;
 //! keeping each prefetched id's page in a ring for its stamping (no second page-table
 //! lookup), no gain (the ring's bookkeeping costs what the lookup did); writing leaves'
 //! worlds while stamping (from their parents' stored worlds, rewritten by the walks when

@@ -25,19 +25,19 @@
 //!
 //! Prefetch: node `i`'s iteration asks for the hot record of node `i` two pages ahead, one
 //! line per node spread over the page. Pages are separate allocations, too short for the
-//! hardware prefetcher to run on from one to the next. The columns the sweep read before the hot records (ids, flags,
-//! parents, locals: 50 bytes a node) were asked for a page at a time, 50 prefetches in a
-//! burst; with the 64-byte records that burst of 64 lines made the pass 8–10% slower than
-//! with the columns (best of 10 rounds on one thread, 473–519 → 519–577 µs; a quarter more
-//! lines read per node, 87k → 118k D1 read misses per pass; asking for nothing, 587–602
-//! µs), and spreading the requests
-//! over the page more than won it back: 477–489 → 459–472 µs on one thread (five
-//! alternating runs), 213–224 → 191–212 µs best on two when the second core was free, at
-//! 6.15M → 6.26M instructions per pass (the prefetch is one instruction a node). Bursts of
-//! requests fill the core's miss buffers and stall the loads behind them. (The spread form
-//! was not tried with the columns.) Indexing the page by `0..end` rather than enumerating
-//! its records matters too: enumerated, the optimiser kept a bounds check on the cells and
-//! a spill in the per-node path, 6.15M → 6.94M instructions per pass.
+//! hardware prefetcher to run on from one to the next. The columns the sweep read before
+//! the hot records (ids, flags, parents, locals: 50 bytes a node) were asked for a page at
+//! a time, 50 prefetches in a burst; with the 64-byte records that burst of 64 lines made
+//! the pass 8–10% slower than with the columns (best of 10 rounds on one thread, 473–519 →
+//! 519–577 µs; a quarter more lines read per node, 87k → 118k D1 read misses per pass;
+//! asking for nothing, 587–602 µs), and spreading the requests over the page more than won
+//! it back: 477–489 → 459–472 µs on one thread (five alternating runs), 213–224 → 191–212
+//! µs best on two when the second core was free, at 6.15M → 6.26M instructions per pass
+//! (the prefetch is one instruction a node). Bursts of requests fill the core's miss
+//! buffers and stall the loads behind them. (The spread form was not tried with the
+//! columns.) Indexing the page by `0..end` rather than enumerating its records matters
+//! too: enumerated, the optimiser kept a bounds check on the cells and a spill in the
+//! per-node path, 6.15M → 6.94M instructions per pass.
 //!
 //! A node whose parent sits at a higher slot (moved under a later node, or created in a
 //! reused slot) is *deferred*: the sweep leaves it, and may compute its descendants from its

@@ -28,6 +28,11 @@
 //! scattered 112–120 → 125–134 µs: the same instructions (callgrind), so the cost is in
 //! where the scattered rows' ticks and ids now sit, a row's tick and id always 8 KB apart in
 //! one buffer (a 64-byte gap after each lane, or the ids first, only won back 3–5 µs).
+//! Later, criterion alternating builds: a gap of 17 blocks (544 bytes) after each lane
+//! took it 126–131 → 119–122 µs, a gap of 3 blocks (96 bytes) nothing (125–128 µs); not
+//! kept, as it costs 4.8 bytes a row (57.4 → 62.2 for the two-component store) and the
+//! cause is not known (it may be the larger allocation landing elsewhere rather than the
+//! gap itself).
 //!
 //! Each lane keeps its revisions as a lane chunk did: the revision of its last write, of its
 //! last whole-chunk (bulk) write, and of the last write to each group of [`GROUP_ROWS`] rows,

@@ -75,11 +75,14 @@ impl LaneRevs {
         LaneRevs { revision: rev, bulk: rev, groups: [0; GROUPS] }
     }
 
-    /// Stamps a write to row `i` at `rev`.
+    /// Stamps a write to row `i` (`i < CHUNK_ROWS`) at `rev`. The group index is masked to
+    /// the group count, which changes nothing for a row of the chunk and lets the compiler
+    /// drop the bounds check.
     #[inline(always)]
     pub fn stamp_row(&mut self, i: usize, rev: u64) {
+        debug_assert!(i < CHUNK_ROWS);
         self.revision = rev;
-        self.groups[i / GROUP_ROWS] = rev;
+        self.groups[(i / GROUP_ROWS) % GROUPS] = rev;
     }
 
     /// Stamps a write to the whole chunk at `rev`.
@@ -173,19 +176,18 @@ impl TableChunk {
         }
     }
 
-    /// Stamps a write to row `i` of lane `col` at `rev`, with no bounds check, for row moves.
+    /// Stamps a write to row `i` of lane `col` at `rev`, with no bounds check on the lane,
+    /// for row moves.
     ///
     /// # Safety
     ///
-    /// `col` is a lane of this chunk's layout and `i < CHUNK_ROWS`.
+    /// `col` is a lane of this chunk's layout (and `i < CHUNK_ROWS`, as for
+    /// [`LaneRevs::stamp_row`]).
     #[inline(always)]
     pub unsafe fn stamp_row_unchecked(&mut self, col: Column, i: usize, rev: u64) {
-        debug_assert!((col.lane as usize) < self.revs.len() && i < CHUNK_ROWS);
+        debug_assert!((col.lane as usize) < self.revs.len());
         // SAFETY: a lane of the layout has its revisions in `revs` (the caller's contract).
-        let revs = unsafe { self.revs.get_unchecked_mut(col.lane as usize) };
-        revs.revision = rev;
-        // SAFETY: `i < CHUNK_ROWS`, so its group is below `GROUPS`.
-        unsafe { *revs.groups.get_unchecked_mut(i / GROUP_ROWS) = rev };
+        unsafe { self.revs.get_unchecked_mut(col.lane as usize) }.stamp_row(i, rev);
     }
 
     /// Writes row `i` of word lane `col` (no revision stamped).

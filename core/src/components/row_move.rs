@@ -204,11 +204,11 @@ impl From<'_> {
     /// Removes the moving row's word of the word lane at `at` (`wide`: 64-bit) and returns
     /// it, filling its place with the last row's word passed through `moved` (not called
     /// when the moving row is the last). The last row's word stays as a padding row.
-    #[inline(always)]
     ///
     /// # Safety
     ///
     /// `at` is the offset of a word lane of the source table (64-bit if `wide`).
+    #[inline(always)]
     unsafe fn take_word(&mut self, m: &Mover, at: usize, wide: bool, moved: impl FnOnce(u64) -> u64) -> u64 {
         // SAFETY: `at` is a word lane of the source table (the caller's contract), whose
         // chunks follow its columns' layout (`Table` invariant), and `i_row < CHUNK_ROWS`

@@ -32,7 +32,7 @@ mod value;
 mod view;
 
 pub use arena::{
-    AncestryQuery, Arena, ArenaConfig, GraftPolicy, MemoryReport, NodeData, NodeMut, SplitMix64,
+    AncestryQuery, Arena, ArenaConfig, GraftPolicy, LiveNodes, MemoryReport, NodeData, NodeMut, SplitMix64,
     TopologyChange,
 };
 pub use child_array::ChildArray;

@@ -1,10 +1,18 @@
 //! Lifetimes: the `Lifetime` component (`Remaining`, seconds, 0 to 3600) counted down at the
 //! end of every tick; an instance whose timer reaches zero is destroyed with its subtree.
 //!
-//! The countdown is one chunk pass over the `Remaining` lane (no per-row lookups); expired
-//! instances are destroyed after the pass. Values above 3600 are clamped to 3600 when counted.
+//! Only instances in the world (under the Workspace) age: a template stored elsewhere (a
+//! prefab, whose copies are spawned with its `Lifetime`) and a detached instance keep their
+//! time until they enter the world. A bullet prefab with a three-second lifetime would
+//! otherwise expire three seconds into the session, and every later spawn of it fail.
+//!
+//! The countdown is one chunk pass over the `Remaining` lane, reading each row's node flags
+//! (one line); expired instances are destroyed after the pass. Values above 3600 are clamped
+//! to 3600 when counted.
 
-use arbor_core::{Arena, ArenaError, ComponentId, FieldDef, FieldType, Id, Query, Schema, SchemaError};
+use arbor_core::{
+    Arena, ArenaError, ComponentId, FieldDef, FieldType, Id, NodeFlags, Query, Schema, SchemaError,
+};
 
 /// Name of the lifetime component.
 pub const LIFETIME: &str = "Lifetime";
@@ -44,17 +52,20 @@ impl Lifetimes {
         Ok(())
     }
 
-    /// Subtracts `dt` from every timer and destroys the instances that reach zero. Returns
-    /// how many instances (roots) were destroyed.
+    /// Subtracts `dt` from the timer of every instance in the world and destroys the ones
+    /// that reach zero. Returns how many instances (roots) were destroyed.
     pub fn tick(&mut self, arena: &mut Arena, dt: f64) -> usize {
         if arena.components().row_count() == 0 || arena.components().ids(&mut self.query).is_empty() {
             return 0;
         }
         let Some(lane) = arena.components().lane(self.component, REMAINING) else { return 0 };
         let mut expired: Vec<Id> = Vec::new();
-        arena.for_each_chunk_mut(&mut self.query, &[], &[lane], |mut chunk| {
+        arena.for_each_chunk_mut_with_nodes(&mut self.query, &[], &[lane], |mut chunk, nodes| {
             let ids = chunk.ids();
             for (left, id) in chunk.write::<f64>(0).iter_mut().zip(ids) {
+                if !nodes.get(*id).is_some_and(|n| n.flags().contains(NodeFlags::IN_WORLD)) {
+                    continue; // stored or detached: does not age
+                }
                 let now = if left.is_nan() { 0.0 } else { left.min(MAX_LIFETIME) - dt };
                 *left = now.max(0.0);
                 if now <= 0.0 {
@@ -99,5 +110,36 @@ mod tests {
             panic!("keeper lost its lifetime")
         };
         assert!((left - (MAX_LIFETIME - 3.0 * dt)).abs() < 1e-9, "clamped to 3600: {left}");
+    }
+
+    #[test]
+    fn only_instances_in_the_world_age() {
+        let mut arena = Arena::new();
+        let ws = arena.workspace();
+        let mut lifetimes = Lifetimes::new(&mut arena).unwrap();
+        let prefabs = arena.create(Class::Folder, "Prefabs", None).unwrap();
+        let template = arena.create(Class::Part, "Bullet", Some(prefabs)).unwrap();
+        let detached = arena.create(Class::Part, "Loose", None).unwrap();
+        let live = arena.create(Class::Part, "Live", Some(ws)).unwrap();
+        for id in [template, detached, live] {
+            lifetimes.set(&mut arena, id, 0.02).unwrap();
+        }
+        let component = lifetimes.component();
+        let remaining = |arena: &Arena, id| match arena.field(id, component, REMAINING) {
+            Some(arbor_core::FieldValue::F64(left)) => left,
+            other => panic!("no lifetime: {other:?}"),
+        };
+        let dt = 1.0 / 60.0;
+        for _ in 0..10 {
+            lifetimes.tick(&mut arena, dt);
+        }
+        assert!(!arena.contains(live), "expired in the world");
+        assert_eq!((remaining(&arena, template), remaining(&arena, detached)), (0.02, 0.02));
+        // Entering the world starts the clock.
+        arena.set_parent(detached, Some(ws)).unwrap();
+        assert_eq!(lifetimes.tick(&mut arena, dt), 0);
+        assert!((remaining(&arena, detached) - (0.02 - dt)).abs() < 1e-12);
+        assert_eq!(lifetimes.tick(&mut arena, dt), 1);
+        assert!(!arena.contains(detached) && arena.contains(template));
     }
 }

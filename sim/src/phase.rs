@@ -21,7 +21,7 @@ pub enum Phase {
     FallenParts,
     /// Network ticks only: the delta snapshot.
     Snapshot,
-    /// Lifetimes counted down (end of every tick).
+    /// Lifetimes of the instances in the world counted down (end of every tick).
     Lifetimes,
     /// Events drained, slots reclaimed.
     Drain,

@@ -3,8 +3,9 @@
 //!
 //! The order is fixed (`003`): start pending scripts → admit players → `Update(dt)` → default
 //! and registered systems → `PhysicsUpdate(1/60)` → physics step → transform pass → on every
-//! second tick, fallen parts and the delta snapshot → lifetimes (counted down at the end of
-//! every tick) → event drain and slot reclamation. Every phase is timed by the [`Profiler`].
+//! second tick, fallen parts and the delta snapshot → lifetimes (of the instances in the
+//! world, counted down at the end of every tick) → event drain and slot reclamation. Every
+//! phase is timed by the [`Profiler`].
 //!
 //! Invariants: hooks run in registration order within a phase; a hook sees the world as the
 //! previous phases left it; nothing is drained until the last phase, so tombstones of

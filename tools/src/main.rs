@@ -2,8 +2,8 @@
 //!
 //! - `arbor stress` builds a synthetic place of N instances and runs it as fast as it can,
 //!   printing a per-phase table, ticks per second and memory;
-//! - `arbor serve [PLACE]` runs a place (the embedded example place by default) at 60 Hz in
-//!   real time, reporting overruns and a periodic phase summary;
+//! - `arbor serve [PLACE]` runs a place (the embedded example place by default) with its
+//!   scripts at 60 Hz in real time, reporting overruns and a periodic phase summary;
 //! - `arbor run [PLACE] --ticks N` runs a place headless with its scripts and prints the
 //!   script log;
 //! - `arbor place convert IN OUT` converts between the JSON and binary place formats.
@@ -34,7 +34,7 @@ struct Cli {
 enum Command {
     /// Build a synthetic place of many instances and run it as fast as possible.
     Stress(stress::StressArgs),
-    /// Run a place at 60 Hz in real time.
+    /// Run a place with its scripts at 60 Hz in real time.
     Serve(serve::ServeArgs),
     /// Run a place headless with its scripts for a number of ticks, printing the script log.
     Run(run::RunArgs),

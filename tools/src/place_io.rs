@@ -31,6 +31,15 @@ pub fn load(path: &Path) -> Result<Arena, String> {
     load_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// Loads the place at `path`, or the embedded example place without one; returns it with
+/// the name to report it by.
+pub fn load_or_example(path: Option<&Path>) -> Result<(Arena, String), String> {
+    match path {
+        Some(path) => Ok((load(path)?, path.display().to_string())),
+        None => Ok((load_bytes(EXAMPLE_PLACE.as_bytes())?, "embedded example place".to_owned())),
+    }
+}
+
 /// Loads a place from bytes (binary or JSON).
 pub fn load_bytes(bytes: &[u8]) -> Result<Arena, String> {
     if bytes.starts_with(arbor_core::PLACE_BINARY_MAGIC) {

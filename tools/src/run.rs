@@ -2,9 +2,20 @@
 //! possible, printing the script log as it happens and a phase summary at the end.
 
 use crate::{place_io, report};
+use arbor_core::Arena;
 use arbor_script::{HostConfig, ScriptHost};
 use arbor_sim::{SimConfig, Simulation};
 use std::path::PathBuf;
+
+/// A simulation of `arena` with the place's scripts hooked in, their log echoed to the
+/// output as it happens.
+pub fn with_scripts(arena: Arena) -> Result<Simulation, String> {
+    let host = ScriptHost::new(&arena, HostConfig { echo: true, ..Default::default() })
+        .map_err(|e| format!("starting the script host: {e}"))?;
+    let mut sim = Simulation::new(arena, SimConfig::default()).map_err(|e| e.to_string())?;
+    sim.add_hooks(host);
+    Ok(sim)
+}
 
 /// Options of `arbor run`.
 #[derive(clap::Args, Debug)]
@@ -21,14 +32,8 @@ pub struct RunArgs {
 
 /// Runs `arbor run`.
 pub fn run(args: RunArgs) -> Result<(), String> {
-    let arena = match &args.place {
-        Some(path) => place_io::load(path)?,
-        None => place_io::load_bytes(place_io::EXAMPLE_PLACE.as_bytes())?,
-    };
-    let host = ScriptHost::new(&arena, HostConfig { echo: true, ..Default::default() })
-        .map_err(|e| format!("starting the script host: {e}"))?;
-    let mut sim = Simulation::new(arena, SimConfig::default()).map_err(|e| e.to_string())?;
-    sim.add_hooks(host);
+    let (arena, _) = place_io::load_or_example(args.place.as_deref())?;
+    let mut sim = with_scripts(arena)?;
     sim.run(args.ticks);
     println!("ran {} ticks; {} instances", sim.ticks(), sim.arena.len());
     if args.profile {

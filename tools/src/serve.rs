@@ -1,9 +1,8 @@
-//! `arbor serve [PLACE]`: run a place at 60 Hz in real time, printing a phase summary every
-//! few seconds and reporting ticks that overran their 16.7 ms budget.
+//! `arbor serve [PLACE]`: run a place, with its scripts, at 60 Hz in real time, printing a
+//! phase summary every few seconds and reporting ticks that overran their 16.7 ms budget.
 
 use crate::TraceArg;
 use crate::{place_io, report};
-use arbor_sim::{SimConfig, Simulation};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -24,13 +23,8 @@ pub struct ServeArgs {
 
 /// Runs `arbor serve`.
 pub fn run(args: ServeArgs) -> Result<(), String> {
-    let arena = match &args.place {
-        Some(path) => place_io::load(path)?,
-        None => place_io::load_bytes(place_io::EXAMPLE_PLACE.as_bytes())?,
-    };
-    let name =
-        args.place.as_ref().map_or_else(|| "embedded example place".to_owned(), |p| p.display().to_string());
-    let mut sim = Simulation::new(arena, SimConfig::default()).map_err(|e| e.to_string())?;
+    let (arena, name) = place_io::load_or_example(args.place.as_deref())?;
+    let mut sim = crate::run::with_scripts(arena)?;
     if args.trace.trace.is_some() {
         sim.profiler_mut().enable_trace();
     }

@@ -1,6 +1,7 @@
 //! Queries through the arena: chunk passes that stamp a new revision
-//! ([`Arena::for_each_chunk_mut`], [`Arena::par_for_each_chunk_mut`]) and ancestry-filtered
-//! queries ([`AncestryQuery`], [`Arena::query_under`]).
+//! ([`Arena::for_each_chunk_mut`], [`Arena::par_for_each_chunk_mut`], and
+//! [`Arena::for_each_chunk_mut_with_nodes`] for passes that also read the nodes their rows
+//! belong to) and ancestry-filtered queries ([`AncestryQuery`], [`Arena::query_under`]).
 //!
 //! Invariant: an [`AncestryQuery`]'s matches are those of the (topology, membership)
 //! revisions it records in `checked`; `query_under` recomputes them whenever either moved.
@@ -8,7 +9,25 @@
 use super::Arena;
 use crate::components::{ChunkLanes, Lane, Query};
 use crate::id::Id;
+use crate::page::NodeRef;
+use crate::store::NodeStore;
 use crate::value::NodeFlags;
+
+/// Read access to the live nodes during a chunk pass that writes component lanes (see
+/// [`Arena::for_each_chunk_mut_with_nodes`]): the pass writes only component lanes, so
+/// the nodes cannot change under it.
+#[derive(Clone, Copy)]
+pub struct LiveNodes<'a> {
+    store: &'a NodeStore,
+}
+
+impl<'a> LiveNodes<'a> {
+    /// Live node `id`, if any (as [`Arena::get`]).
+    #[inline]
+    pub fn get(&self, id: Id) -> Option<NodeRef<'a>> {
+        self.store.live(id)
+    }
+}
 
 /// A cached, ancestry-filtered view of a query: the matching instances under one ancestor,
 /// recomputed only when the topology or the component membership has moved since.
@@ -48,6 +67,45 @@ impl Arena {
     ) {
         let rev = self.revisions.bump();
         self.components.for_each_chunk_mut(query, reads, writes, rev, f);
+    }
+
+    /// [`for_each_chunk_mut`](Self::for_each_chunk_mut) for a pass that also reads the nodes
+    /// its rows belong to (their flags, transforms…): `f` gets each chunk and read access
+    /// to the live nodes.
+    ///
+    /// ```
+    /// use arbor_core::{Arena, Class, FieldDef, FieldType, FieldValue, NodeFlags, Query, Schema};
+    ///
+    /// let mut arena = Arena::new();
+    /// let heat = arena.register_component(Schema::new("Heat", vec![FieldDef::new("Value", FieldType::F32)])).unwrap();
+    /// let inside = arena.create(Class::Part, "Inside", Some(arena.workspace())).unwrap();
+    /// let stored = arena.create(Class::Part, "Stored", None).unwrap();
+    /// for id in [inside, stored] {
+    ///     arena.add_component(id, heat, None).unwrap();
+    /// }
+    /// let lane = arena.components().lane(heat, "Value").unwrap();
+    /// // Warm up only what is in the world.
+    /// arena.for_each_chunk_mut_with_nodes(&mut Query::new(&[heat]), &[], &[lane], |mut chunk, nodes| {
+    ///     let ids = chunk.ids();
+    ///     for (value, id) in chunk.write::<f32>(0).iter_mut().zip(ids) {
+    ///         if nodes.get(*id).is_some_and(|n| n.flags().contains(NodeFlags::IN_WORLD)) {
+    ///             *value += 1.0;
+    ///         }
+    ///     }
+    /// });
+    /// assert_eq!(arena.field(inside, heat, "Value"), Some(FieldValue::F32(1.0)));
+    /// assert_eq!(arena.field(stored, heat, "Value"), Some(FieldValue::F32(0.0)));
+    /// ```
+    pub fn for_each_chunk_mut_with_nodes(
+        &mut self,
+        query: &mut Query,
+        reads: &[Lane],
+        writes: &[Lane],
+        mut f: impl FnMut(ChunkLanes<'_>, LiveNodes<'_>),
+    ) {
+        let rev = self.revisions.bump();
+        let nodes = LiveNodes { store: &self.store };
+        self.components.for_each_chunk_mut(query, reads, writes, rev, |chunk| f(chunk, nodes));
     }
 
     /// [`for_each_chunk_mut`](Self::for_each_chunk_mut) with chunks spread over rayon's pool;

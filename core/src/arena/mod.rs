@@ -26,7 +26,7 @@ mod node_data;
 mod rng;
 mod spawn;
 
-pub use component_queries::AncestryQuery;
+pub use component_queries::{AncestryQuery, LiveNodes};
 pub use copy::GraftPolicy;
 pub use edit::NodeMut;
 pub use memory::MemoryReport;

@@ -1,0 +1,96 @@
+//! The `arbor` command as a user runs it: each subcommand on the embedded example place or
+//! a small synthetic one, checked by its exit status and what it prints.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Runs `arbor` with `args`; returns its output, stdout and stderr as text.
+fn arbor(args: &[&str]) -> (Output, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_arbor")).args(args).output().expect("run arbor");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    (out, stdout, stderr)
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbor-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+#[test]
+fn serve_runs_the_embedded_example_place_with_its_scripts_in_real_time() {
+    let started = std::time::Instant::now();
+    let (out, stdout, stderr) = arbor(&["serve", "--ticks", "30", "--summary-every", "100"]);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.starts_with("serving embedded example place: 23 instances at 60 Hz"), "{stdout}");
+    assert!(stdout.contains("Workspace.Hello: hello from Arbor"), "the place's scripts run: {stdout}");
+    assert!(stdout.contains("stopped after 30 ticks"), "{stdout}");
+    assert!(stdout.contains("PhysicsStep") && stdout.contains("memory: "), "{stdout}");
+    // Paced to 60 Hz: 30 ticks take at least half a second of real time (a lower bound set
+    // by the pacing's sleeps, which a loaded machine can only lengthen).
+    assert!(started.elapsed().as_secs_f64() >= 0.45, "{:?}", started.elapsed());
+}
+
+#[test]
+fn run_prints_the_script_log_of_the_example_place() {
+    // Five seconds of the place: the turret keeps spawning bullets from its prefab (whose
+    // three-second `Lifetime` does not run out while it is stored outside the world).
+    let (out, stdout, stderr) = arbor(&["run", "--ticks", "300"]);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(stdout.matches("Workspace.CrateHealth: Workspace.Crate healed to 100").count(), 2, "{stdout}");
+    assert!(stdout.contains("Workspace.Turret: fired 15 bullets"), "{stdout}");
+    assert!(!stdout.contains("no Bullet prefab") && !stderr.contains("no Bullet prefab"), "{stdout}{stderr}");
+    assert!(stdout.contains("ran 300 ticks"), "{stdout}");
+}
+
+#[test]
+fn stress_builds_runs_and_writes_a_chrome_trace() {
+    let trace = scratch("stress").join("trace.json");
+    let trace_arg = trace.to_str().expect("UTF-8 path");
+    let (out, stdout, stderr) = arbor(&["stress", "--count", "2000", "--ticks", "10", "--trace", trace_arg]);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("10 ticks in"), "{stdout}");
+    assert!(stdout.contains("memory: 2000 live instances"), "{stdout}");
+    let text = std::fs::read_to_string(&trace).expect("trace written");
+    assert!(text.starts_with("{\"traceEvents\":["), "{text:.200}");
+    // One span per phase per tick (11 phases; fallen parts and snapshots every second tick).
+    assert_eq!(text.matches("\"ph\":\"X\"").count(), 10 * 9 + 5 * 2, "{text:.400}");
+}
+
+#[test]
+fn place_files_convert_both_ways_and_keep_every_instance() {
+    let dir = scratch("convert");
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../places/example.place.json");
+    let (binary, json) = (dir.join("example.place"), dir.join("example2.place.json"));
+    let (binary, json) = (binary.to_str().expect("UTF-8"), json.to_str().expect("UTF-8"));
+    for (from, to) in [(example, binary), (binary, json)] {
+        let (out, stdout, stderr) = arbor(&["place", "convert", from, to]);
+        assert!(out.status.success(), "{stderr}");
+        assert!(stdout.starts_with("23 instances, "), "{stdout}");
+    }
+    let (out, stdout, _) = arbor(&["place", "check", json]);
+    assert!(out.status.success());
+    assert_eq!(stdout.trim(), format!("{json}: 23 instances"));
+}
+
+#[test]
+fn a_bad_place_fails_with_the_path_of_the_offending_item() {
+    let bad = scratch("bad").join("bad.place.json");
+    std::fs::write(
+        &bad,
+        r#"{"format":"arbor-place","version":1,"instances":[{"class":"Workspace","name":"Workspace",
+        "children":[{"class":"Part","name":"P","size":[1,"x",1]}]}]}"#,
+    )
+    .expect("write");
+    let bad = bad.to_str().expect("UTF-8");
+    for args in [vec!["place", "check", bad], vec!["serve", bad, "--ticks", "1"], vec!["run", bad]] {
+        let (out, stdout, stderr) = arbor(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stdout}");
+        assert!(stderr.contains("instances[0].children[0].size[1]: invalid value"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}

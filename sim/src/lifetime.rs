@@ -55,7 +55,7 @@ impl Lifetimes {
     /// Subtracts `dt` from the timer of every instance in the world and destroys the ones
     /// that reach zero. Returns how many instances (roots) were destroyed.
     pub fn tick(&mut self, arena: &mut Arena, dt: f64) -> usize {
-        if arena.components().row_count() == 0 || arena.components().ids(&mut self.query).is_empty() {
+        if arena.components().row_count() == 0 || arena.components().count(&mut self.query) == 0 {
             return 0;
         }
         let Some(lane) = arena.components().lane(self.component, REMAINING) else { return 0 };

@@ -63,10 +63,9 @@ impl Arena {
         query: &mut Query,
         reads: &[Lane],
         writes: &[Lane],
-        f: impl FnMut(ChunkLanes<'_>),
+        mut f: impl FnMut(ChunkLanes<'_>),
     ) {
-        let rev = self.revisions.bump();
-        self.components.for_each_chunk_mut(query, reads, writes, rev, f);
+        self.for_each_chunk_mut_with_nodes(query, reads, writes, |chunk, _| f(chunk));
     }
 
     /// [`for_each_chunk_mut`](Self::for_each_chunk_mut) for a pass that also reads the nodes

@@ -404,6 +404,14 @@ impl<'a> NodeRef<'a> {
     pub fn flags(&self) -> NodeFlags {
         self.page.hot[self.i].flags
     }
+    /// Whether a part-write log entry for this node stands for the parts below it too: it
+    /// has children (a moved model, folder or character moves every part inside; so does a
+    /// moved part with parts welded under it). Physics and the fallen-parts scan expand such
+    /// entries to their subtrees.
+    #[inline]
+    pub fn moves_parts_below(&self) -> bool {
+        self.flags().contains(NodeFlags::HAS_CHILDREN)
+    }
     /// Whether the node is destroyed (a tombstone).
     #[inline]
     pub fn is_destroyed(&self) -> bool {

@@ -362,16 +362,20 @@ impl ScriptHost {
             Err(e) => e,
         };
         inst.errors += 1;
-        let name = inst.running.name.clone();
+        let (name, script) = (inst.running.name.clone(), inst.running.script);
         let disable = inst.errors >= MAX_CONSECUTIVE_ERRORS;
         if disable {
             inst.disabled = true;
         }
         self.push_log(Level::Error, format!("{name}: error: {}", error_text(&e)));
         if disable {
+            // `003`'s notice quotes the script's `Name`; the path leads the line, as on every
+            // other line a script causes.
+            let own = with_world(&self.lua, |w| w.name_of(script).map(str::to_owned)).ok().flatten();
+            let own = own.unwrap_or_else(|| name.rsplit('.').next().unwrap_or(&name).to_owned());
             self.push_log(
                 Level::Error,
-                format!("'{name}' disabled after {MAX_CONSECUTIVE_ERRORS} consecutive errors"),
+                format!("{name}: '{own}' disabled after {MAX_CONSECUTIVE_ERRORS} consecutive errors"),
             );
         }
     }

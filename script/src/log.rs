@@ -3,7 +3,8 @@
 //!
 //! Line formats: `<script>: <text>` (print), `<script>: warning: <text>` (warn),
 //! `<script>: error: <message>` (runtime errors), `load error in <script>: <message>`,
-//! `init error in <script>: <message>`, `'<name>' disabled after 5 consecutive errors`.
+//! `init error in <script>: <message>`, `<script>: '<name>' disabled after 5 consecutive errors`
+//! (`<name>` is the script's `Name`, as `003` quotes it).
 
 /// How severe a log line is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

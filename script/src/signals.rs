@@ -3,11 +3,15 @@
 //! fresh instruction budget and attributed to the script that connected it.
 //!
 //! There is no `Disconnect`: connections go when the connecting script instance retires or
-//! the target leaves the world (see `host`). `Emit` accepts pure data only — nil, booleans,
+//! the target leaves the world (see `host`). Once the target is destroyed, `GetSignal`,
+//! `Connect` and `Emit` raise `attempt to index a destroyed Instance` at once — in the same
+//! tick too, before the host drops the connections — and a handler that destroys the target
+//! stops the handlers after it. `Emit` accepts pure data only — nil, booleans,
 //! numbers, strings, vectors, Instances and tables of those; a function or coroutine raises
 //! at once. Emitting with no listeners logs a warning. Errors inside handlers are logged and
 //! do not count towards the consecutive error counter; the handler stays connected.
 
+use crate::api::props::DESTROYED;
 use crate::api::values::{Status, error_text, fail, ok, type_name};
 use crate::budget;
 use crate::log::Level;
@@ -120,7 +124,7 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
                 return fail(lua, format!("Connect expects a function, got {}", type_name(lua, &handler)));
             };
             if !with_world(lua, |w| w.contains(signal.target))? {
-                return fail(lua, "attempt to index a destroyed Instance");
+                return fail(lua, DESTROYED);
             }
             let owner = running_stack(lua)?.current().unwrap_or(Running {
                 key: 0,
@@ -145,6 +149,9 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
             let Some(signal) = args.next().as_ref().and_then(this_signal) else {
                 return fail(lua, "expected a Signal (use ':' to call methods)");
             };
+            if !with_world(lua, |w| w.contains(signal.target))? {
+                return fail(lua, DESTROYED);
+            }
             let payload: MultiValue = args.collect();
             for (i, v) in payload.iter().enumerate() {
                 if let Some(bad) = impure(lua, v, 0, &mut Vec::new()) {
@@ -172,6 +179,11 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
                 return ok(lua, Value::Nil);
             }
             for (handler, owner) in handlers {
+                // A handler may destroy the target: the ones after it are connected to a
+                // destroyed instance and do not run.
+                if !with_world(lua, |w| w.contains(signal.target))? {
+                    break;
+                }
                 run_handler(lua, &handler, owner, payload.clone())?;
             }
             ok(lua, Value::Nil)

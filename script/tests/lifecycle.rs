@@ -158,7 +158,7 @@ fn five_consecutive_errors_disable_the_instance() {
     let log = running.log();
     assert_eq!(log.len(), 6, "{log:?}");
     assert!(log[..5].iter().all(|l| l == "Workspace.Faulty: error: Workspace.Faulty:1: bad"), "{log:?}");
-    assert_eq!(log[5], "'Workspace.Faulty' disabled after 5 consecutive errors");
+    assert_eq!(log[5], "Workspace.Faulty: 'Faulty' disabled after 5 consecutive errors");
     assert_eq!(running.host.borrow().is_disabled(s), Some(true));
 }
 

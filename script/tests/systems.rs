@@ -211,7 +211,7 @@ fn five_consecutive_system_errors_disable_the_instance() {
         log[..5].iter().all(|l| l == "Workspace.Holder.Faulty: error: Workspace.Holder.Faulty:4: bad 1"),
         "{log:?}"
     );
-    assert_eq!(log[5], "'Workspace.Holder.Faulty' disabled after 5 consecutive errors");
+    assert_eq!(log[5], "Workspace.Holder.Faulty: 'Faulty' disabled after 5 consecutive errors");
     assert_eq!(running.host.borrow().is_disabled(s), Some(true));
     assert_eq!(
         running.reload(s, &running.sim.arena.script_source(s).unwrap().replace("error(", "print(")),

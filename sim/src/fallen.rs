@@ -3,7 +3,8 @@
 //! NaN or infinite world position are destroyed.
 //!
 //! The scan is incremental: it checks the parts written (or entering the world) since the
-//! last scan, and the parts under models written since, through the part-write log; it falls
+//! last scan, and the parts under every logged node with children (a written model, a moved
+//! folder or character), through the part-write log; it falls
 //! back to every in-world part when the log's history is unavailable. Parts of a `Character`
 //! are skipped until the character carries the `DiedAnnounced` tag (the players issue sets
 //! it when the death is announced).
@@ -43,7 +44,7 @@ impl FallenParts {
         self.since = arena.revisions().global;
         let mut extra = Vec::new();
         for &id in &candidates {
-            if arena.get(id).is_some_and(|n| n.class() == Class::Model) {
+            if arena.get(id).is_some_and(|n| n.moves_parts_below()) {
                 extra.extend(arena.subtree(id).into_iter().skip(1));
             }
         }

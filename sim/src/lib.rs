@@ -14,7 +14,7 @@ mod tick;
 pub mod transform;
 
 pub use fallen::{DEFAULT_DESTROY_HEIGHT, DIED_ANNOUNCED, FALLEN_PARTS_DESTROY_HEIGHT, FallenParts};
-pub use lifetime::{LIFETIME, Lifetimes, MAX_LIFETIME, REMAINING, lifetime_schema};
+pub use lifetime::{EXPIRY_TOLERANCE, LIFETIME, Lifetimes, MAX_LIFETIME, REMAINING, lifetime_schema};
 pub use phase::{PHASES, Phase};
 pub use physics::{DEFAULT_GRAVITY, Physics, PhysicsConfig, RayHit, SyncStats};
 pub use profiler::{PhaseSummary, Profiler, TickCounters};

@@ -1,5 +1,8 @@
 //! Lifetimes: the `Lifetime` component (`Remaining`, seconds, 0 to 3600) counted down at the
-//! end of every tick; an instance whose timer reaches zero is destroyed with its subtree.
+//! end of every tick; an instance whose timer reaches zero (within [`EXPIRY_TOLERANCE`], so
+//! a lifetime of `k/60` seconds ends at tick `k`) is destroyed with its subtree. Scripts may
+//! read `Lifetime` but not change it (`003`: "Scripts do not interact with this component
+//! directly"); place files and engine code give lifetimes.
 //!
 //! Only instances in the world (under the Workspace) age: a template stored elsewhere (a
 //! prefab, whose copies are spawned with its `Lifetime`) and a detached instance keep their
@@ -20,6 +23,13 @@ pub const LIFETIME: &str = "Lifetime";
 pub const REMAINING: &str = "Remaining";
 /// Longest lifetime, in seconds.
 pub const MAX_LIFETIME: f64 = 3600.0;
+
+/// A timer at or below this many seconds has run out. Counting `k/60` down by `1/60` leaves
+/// rounding residue (0.25 − 15 × (1/60) is 4.9e-17, not 0), which would end the lifetime a
+/// tick late; the residue of even 216,000 steps from 3600 stays under 1e-7 s, and one
+/// microsecond is 1/16,667 of a tick, so a lifetime of `k/60` seconds ends exactly at tick
+/// `k`, and one of `k/60 + 2 µs` at tick `k + 1`.
+pub const EXPIRY_TOLERANCE: f64 = 1e-6;
 
 /// The `Lifetime` schema: one `F64` field, `Remaining`.
 pub fn lifetime_schema() -> Schema {
@@ -67,8 +77,9 @@ impl Lifetimes {
                     continue; // stored or detached: does not age
                 }
                 let now = if left.is_nan() { 0.0 } else { left.min(MAX_LIFETIME) - dt };
-                *left = now.max(0.0);
-                if now <= 0.0 {
+                let expired_now = now <= EXPIRY_TOLERANCE;
+                *left = if expired_now { 0.0 } else { now };
+                if expired_now {
                     expired.push(*id);
                 }
             }
@@ -110,6 +121,36 @@ mod tests {
             panic!("keeper lost its lifetime")
         };
         assert!((left - (MAX_LIFETIME - 3.0 * dt)).abs() < 1e-9, "clamped to 3600: {left}");
+    }
+
+    #[test]
+    fn a_lifetime_of_k_sixtieths_ends_exactly_at_tick_k() {
+        let dt = 1.0 / 60.0;
+        for seconds in [1.0 / 60.0, 0.1, 0.25, 0.5, 1.0, 3.0, 10.0, 61.7] {
+            let mut arena = Arena::new();
+            let ws = arena.workspace();
+            let mut lifetimes = Lifetimes::new(&mut arena).unwrap();
+            let p = arena.create(Class::Part, "P", Some(ws)).unwrap();
+            lifetimes.set(&mut arena, p, seconds).unwrap();
+            let k = (seconds * 60.0_f64).round() as usize;
+            let mut ended = None;
+            for tick in 1..=k + 2 {
+                if lifetimes.tick(&mut arena, dt) == 1 {
+                    ended = Some(tick);
+                    break;
+                }
+            }
+            assert_eq!(ended, Some(k), "a lifetime of {seconds} s");
+        }
+        // Just over a tick's worth more lives one tick longer.
+        let mut arena = Arena::new();
+        let ws = arena.workspace();
+        let mut lifetimes = Lifetimes::new(&mut arena).unwrap();
+        let p = arena.create(Class::Part, "P", Some(ws)).unwrap();
+        lifetimes.set(&mut arena, p, 0.25 + 2e-6).unwrap();
+        assert_eq!((1..=15).map(|_| lifetimes.tick(&mut arena, dt)).sum::<usize>(), 0);
+        assert_eq!(lifetimes.tick(&mut arena, dt), 1, "ends at tick 16");
+        assert!(!arena.contains(p));
     }
 
     #[test]

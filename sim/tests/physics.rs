@@ -442,3 +442,71 @@ fn bodies_and_the_transform_pass_agree() {
         }
     }
 }
+
+#[test]
+fn writing_a_folders_position_moves_the_bodies_below_it() {
+    let mut w = World::new();
+    let ws = w.ws();
+    let folder = w.arena.create(Class::Folder, "F", Some(ws)).unwrap();
+    let inner = w.arena.create(Class::Folder, "Inner", Some(folder)).unwrap();
+    let a = w.part(folder, Vec3::new(0.0, 5.0, 0.0), Vec3::ONE, true);
+    let b = w.part(inner, Vec3::new(1.0, 0.0, 0.0), Vec3::ONE, true);
+    w.tick();
+    w.arena.set_position(folder, Vec3::new(50.0, 0.0, 0.0)).unwrap();
+    let (stats, _) = w.tick();
+    assert_eq!(stats.updated, 2);
+    assert_eq!(w.physics.body(a).unwrap().translation(), Vec3::new(50.0, 5.0, 0.0));
+    assert_eq!(w.physics.body(b).unwrap().translation(), Vec3::new(51.0, 0.0, 0.0));
+    // The inner folder alone, by rotation: only its part moves.
+    w.arena.set_rotation(inner, Quat::from_rotation_y(std::f32::consts::FRAC_PI_2)).unwrap();
+    let (stats, _) = w.tick();
+    assert_eq!(stats.updated, 1);
+    assert!((w.physics.body(b).unwrap().translation() - Vec3::new(50.0, 0.0, -1.0)).length() < 1e-5);
+}
+
+#[test]
+fn a_character_moved_by_its_position_takes_its_parts_along() {
+    let mut w = World::new();
+    let ws = w.ws();
+    let character = w.arena.create(Class::Character, "Cadet", Some(ws)).unwrap();
+    let torso = w.part(character, Vec3::new(0.0, 3.0, 0.0), Vec3::new(2.0, 2.0, 1.0), false);
+    w.tick();
+    w.arena.set_position(character, Vec3::new(0.0, 40.0, 30.0)).unwrap();
+    w.tick();
+    let at = w.physics.body(torso).unwrap().translation();
+    assert!((at - Vec3::new(0.0, 43.0, 30.0)).length() < 0.5, "{at:?}");
+    assert!(close(w.world_pos(torso).z, 30.0, 1e-3), "{:?}", w.world_pos(torso));
+}
+
+#[test]
+fn a_ball_lands_on_a_platform_whose_folder_moved() {
+    let mut w = World::new();
+    let ws = w.ws();
+    let folder = w.arena.create(Class::Folder, "Stage", Some(ws)).unwrap();
+    w.part(folder, Vec3::ZERO, Vec3::new(20.0, 2.0, 20.0), true);
+    w.tick();
+    w.arena.set_position(folder, Vec3::new(100.0, 0.0, 0.0)).unwrap();
+    let ball = w.part(ws, Vec3::new(100.0, 10.0, 0.0), Vec3::splat(2.0), false);
+    w.set_shape(ball, Shape::Ball);
+    w.run(120);
+    let y = w.world_pos(ball).y;
+    assert!(close(y, FLOOR_TOP + 1.0, 0.1), "the ball fell through the moved platform: y = {y}");
+}
+
+#[test]
+fn moving_a_folder_below_the_destroy_height_reaps_its_loose_parts() {
+    let mut w = World::new();
+    let ws = w.ws();
+    let folder = w.arena.create(Class::Folder, "Debris", Some(ws)).unwrap();
+    let loose = w.part(folder, Vec3::new(0.0, 5.0, 0.0), Vec3::ONE, false);
+    let fixed = w.part(folder, Vec3::new(3.0, 5.0, 0.0), Vec3::ONE, true);
+    let mut fallen = arbor_sim::FallenParts::default();
+    w.tick();
+    assert_eq!(fallen.scan(&mut w.arena, &w.transforms), 0);
+    w.arena.set_position(folder, Vec3::new(0.0, -1000.0, 0.0)).unwrap();
+    let dirty = w.arena.take_dirty_transforms();
+    w.transforms.update(&w.arena, &dirty, PassMode::default());
+    assert_eq!(fallen.scan(&mut w.arena, &w.transforms), 1);
+    assert!(w.arena.get(loose).is_none());
+    assert!(w.arena.get(fixed).is_some(), "anchored parts are not reaped");
+}

@@ -76,6 +76,7 @@ impl Arena {
         let (id, class, flags) = (node.id(), node.class(), node.flags());
         if effects.transform {
             self.dirty_transforms.push(id);
+            self.log_container_move(slot, rev);
         }
         if effects.collision && class == Class::Part && flags.contains(NodeFlags::IN_WORLD) {
             self.revisions.collision = rev;

@@ -232,6 +232,7 @@ impl Arena {
         if self.read(slot).flags().contains(NodeFlags::IN_WORLD) != in_world {
             self.set_world_membership(&moved, in_world, rev);
         }
+        self.log_container_move(slot, rev);
         self.moves += 1;
         self.revisions.topology = rev;
         self.topology.push(rev, TopologyChange::Moved { id, parent: new });

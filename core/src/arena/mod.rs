@@ -327,8 +327,12 @@ impl Arena {
         &self.revisions
     }
 
-    /// Parts and models written, or entering or leaving the world, after revision `since`
-    /// (oldest first, possibly repeated), or [`HistoryUnavailable`].
+    /// The part-write log after revision `since` (oldest first, possibly repeated), or
+    /// [`HistoryUnavailable`]: parts and models written, or entering or leaving the world,
+    /// and every other in-world node with children whose transform was written or that was
+    /// moved (a Folder, a Character...). An entry that is not a part, or a part with
+    /// children, means the world poses of the parts below it may have changed: consumers
+    /// expand it ([`NodeRef::moves_parts_below`]).
     pub fn part_writes_since(&self, since: u64) -> Result<impl Iterator<Item = Id> + '_, HistoryUnavailable> {
         Ok(self.part_writes.since(since)?.map(|(_, id)| *id))
     }
@@ -449,6 +453,20 @@ impl Arena {
         }
         if class.is_animation() {
             self.revisions.animation = rev;
+        }
+    }
+
+    /// Logs the node in `slot` as a moved container when it is in the world, has children
+    /// and is not already logged by [`stamp`](Self::stamp) (parts and models are): the world
+    /// poses below it changed, whatever its class.
+    pub(crate) fn log_container_move(&mut self, slot: Slot, rev: u64) {
+        let node = self.read(slot);
+        let (class, flags, id) = (node.class(), node.flags(), node.id());
+        if flags.contains(NodeFlags::IN_WORLD)
+            && flags.contains(NodeFlags::HAS_CHILDREN)
+            && !matches!(class, Class::Part | Class::Model)
+        {
+            self.part_writes.push(rev, id);
         }
     }
 }

@@ -561,3 +561,25 @@ fn a_detached_batch_over_fresh_pages_equals_single_creations() {
     }
     assert_eq!(arena.memory_report().pages, twin.memory_report().pages);
 }
+
+#[test]
+fn moved_containers_of_any_class_enter_the_part_write_log() {
+    let (mut arena, ws) = world();
+    let folder = arena.create(Class::Folder, "F", Some(ws)).unwrap();
+    let empty = arena.create(Class::Folder, "Empty", Some(ws)).unwrap();
+    let shelf = arena.create(Class::Folder, "Shelf", Some(ws)).unwrap();
+    arena.create(Class::Part, "P", Some(folder)).unwrap();
+    let since = arena.revisions().global;
+    arena.set_position(folder, Vec3::X).unwrap();
+    arena.set_position(empty, Vec3::X).unwrap();
+    arena.set_name(folder, "Renamed").unwrap();
+    assert_eq!(arena.part_writes_since(since).unwrap().collect::<Vec<_>>(), vec![folder]);
+    let since = arena.revisions().global;
+    arena.set_parent(folder, Some(shelf)).unwrap();
+    assert!(arena.part_writes_since(since).unwrap().any(|id| id == folder), "a move is logged");
+    let detached = arena.create(Class::Folder, "Out", None).unwrap();
+    arena.create(Class::Part, "Q", Some(detached)).unwrap();
+    let since = arena.revisions().global;
+    arena.set_position(detached, Vec3::Y).unwrap();
+    assert_eq!(arena.part_writes_since(since).unwrap().count(), 0, "outside the world nothing is logged");
+}

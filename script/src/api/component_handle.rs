@@ -170,6 +170,9 @@ unsafe extern "C-unwind" fn component_newindex(state: *mut ffi::lua_State) -> c_
             let c = ComponentId(h.component as u16);
             let info = w.components().registry().info(c);
             let (component, field) = (info.schema.name.clone(), info.schema.fields[f].name.clone());
+            if super::components::engine_owned(&component) {
+                return Err(Cow::Owned(super::components::engine_owned_error(&component)));
+            }
             let v = field_from_arg(&component, &field, ty, &value).map_err(Cow::Owned)?;
             w.set_field(Id(h.id), c, &field, v).map(|_| ()).map_err(|e| Cow::Owned(e.to_string()))
         });

@@ -28,6 +28,9 @@
 //!   one writes it (the row's revision moves only when the value changes). Using a handle
 //!   after its instance is destroyed raises `attempt to index a destroyed Instance`; after
 //!   the component was removed, `component 'Health' is not on <path>`.
+//! - `Lifetime` belongs to the engine: scripts may read it (`GetComponent("Lifetime")
+//!   .Remaining`) but `AddComponent`, `RemoveComponent`, field writes, and `Define` naming it
+//!   or requiring it raise.
 
 use super::component_handle::component_value;
 use super::fields::{field_from_lua, field_type, ref_policy};
@@ -147,6 +150,11 @@ fn define(lua: &Lua, (name, fields, options): (mlua::LuaString, Table, Option<Ta
         Ok(s) => s,
         Err(m) => return fail(lua, m),
     };
+    if let Some(owned) =
+        std::iter::once(&*schema.name).chain(schema.requires.iter().map(|r| &**r)).find(|n| engine_owned(n))
+    {
+        return fail(lua, engine_owned_error(owned));
+    }
     let result = with_world(lua, |w| {
         let registry = w.components().registry();
         if let Some(id) = registry.id(&name)
@@ -172,6 +180,18 @@ pub fn components_table(lua: &Lua, wrap: impl Fn(mlua::Function) -> Result<mlua:
 
 fn component_id(w: &Arena, name: &str) -> Option<ComponentId> {
     w.components().component(name)
+}
+
+/// Whether scripts may only read component `name`: `Lifetime` is the engine's (`003`:
+/// "Scripts do not interact with this component directly"). The place file gives lifetimes
+/// (a bullet prefab carries one); the engine counts them down.
+pub(super) fn engine_owned(name: &str) -> bool {
+    name == arbor_sim::LIFETIME
+}
+
+/// The error raised when a script tries to change an engine-owned component.
+pub(super) fn engine_owned_error(name: &str) -> String {
+    format!("'{name}' belongs to the engine: scripts may read it but not add, write or remove it")
 }
 
 fn component_ref(lua: &Lua, id: Id, component: ComponentId) -> Result<MethodStatus> {
@@ -218,6 +238,9 @@ pub fn register_methods(lua: &Lua, table: &Table) -> Result<()> {
     add(lua, table, "AddComponent", |lua, (this, name, values): (f64, mlua::LuaString, Option<Table>)| {
         let id = checked!(lua, this);
         let name = name.to_str()?.to_string();
+        if engine_owned(&name) {
+            return failed(lua, engine_owned_error(&name));
+        }
         let Some(c) = with_world(lua, |w| component_id(w, &name))? else {
             return failed(lua, SchemaError::UnknownComponent(name).to_string());
         };
@@ -246,6 +269,9 @@ pub fn register_methods(lua: &Lua, table: &Table) -> Result<()> {
     add(lua, table, "RemoveComponent", |lua, (this, name): (f64, mlua::LuaString)| {
         let id = checked!(lua, this);
         let name = name.to_str()?;
+        if engine_owned(&name) {
+            return failed(lua, engine_owned_error(&name));
+        }
         let removed = with_world(lua, |w| match component_id(w, &name) {
             Some(c) => w.remove_component(id, c),
             None => Ok(false),

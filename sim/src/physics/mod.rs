@@ -5,9 +5,9 @@
 //! arena ids and rapier handles. Each tick the engine calls, in order:
 //!
 //! 1. [`Physics::sync`] — apply the arena's changes since the last sync to rapier. It reads
-//!    the part-write log, the topology journal (for moved containers that are not parts or
-//!    models), and the parts whose descendants physics itself moved, so its cost follows the
-//!    number of *changed* parts, not the number of parts. When a log answers
+//!    the part-write log (which also names moved containers of any class, whose parts it
+//!    re-poses) and the parts whose descendants physics itself moved, so its cost follows the
+//!    number of *changed* parts, not the number of parts. When the log answers
 //!    `HistoryUnavailable` it rescans the in-world parts once and reports
 //!    [`SyncStats::full_rescan`].
 //! 2. [`Physics::step`] — one rapier step.

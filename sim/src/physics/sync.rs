@@ -3,13 +3,13 @@
 //! What is read (all after revision `since`):
 //! - the part-write log: a written part is re-read (pose, shape, size, anchored, can-collide)
 //!   unless its revision is the one physics already holds (a repeated entry, or physics' own
-//!   write-back); a part that is gone or out of the world loses its body; a written model,
-//!   or a written part with children, re-poses the parts below it (their world poses moved);
-//! - the topology journal's moves of other nodes (folders, characters…): the parts below a
-//!   moved container are re-posed, since only parts and models enter the part-write log;
+//!   write-back); a part that is gone or out of the world loses its body; any logged node with
+//!   children — a written model, a folder or character whose transform was written or that
+//!   was moved, a written part — re-poses the parts below it (their world poses moved), once
+//!   per sync per node;
 //! - the parts physics itself moved while they had children (their descendants moved too).
 //!
-//! If either log answers `HistoryUnavailable` — or this is the first sync — every live
+//! If the log answers `HistoryUnavailable` — or this is the first sync — every live
 //! in-world part (`arena.family(Family::Parts)`) is upserted and bodies of ids no longer in
 //! that list are removed.
 //!
@@ -21,7 +21,7 @@ use super::pose::{self, ParentPoses};
 use super::shapes;
 use super::{Entry, Physics, SyncStats, groups, pack};
 use crate::transform::WorldTransforms;
-use arbor_core::{Arena, Class, Family, Id, NodeFlags, NodeRef, TopologyChange};
+use arbor_core::{Arena, Class, Family, Id, NodeFlags, NodeRef};
 use rapier3d::prelude::{ColliderBuilder, Pose, RigidBodyBuilder, RigidBodyType};
 
 /// Exact pose equality.
@@ -52,9 +52,7 @@ impl Physics {
 
     /// The incremental path; `false` (having changed nothing) if history is unavailable.
     fn sync_logged(&mut self, arena: &Arena, parents: &mut ParentPoses, stats: &mut SyncStats) -> bool {
-        let (Ok(writes), Ok(topology)) =
-            (arena.part_writes_since(self.since), arena.topology_since(self.since))
-        else {
+        let Ok(writes) = arena.part_writes_since(self.since) else {
             return false;
         };
         let mut repose = std::mem::take(&mut self.repose);
@@ -66,39 +64,29 @@ impl Physics {
         for id in writes {
             self.visit(arena, id, parents, stats);
         }
-        for (_, change) in topology {
-            let TopologyChange::Moved { id, .. } = change else { continue };
-            let Some(node) = arena.get(id) else { continue };
-            // Parts and models that moved are in the part-write log already.
-            if !matches!(node.class(), Class::Part | Class::Model)
-                && node.flags().contains(NodeFlags::IN_WORLD)
-            {
-                self.resync_below(arena, id, parents, stats);
-            }
-        }
         true
     }
 
-    /// Handles one id from the part-write log.
+    /// Handles one id from the part-write log: a part is re-read, and the parts below any
+    /// logged node with children (a moved model, folder, character or part) are re-posed.
     fn visit(&mut self, arena: &Arena, id: Id, parents: &mut ParentPoses, stats: &mut SyncStats) {
         let Some(node) = arena.get(id) else {
             self.remove(id, stats);
             return;
         };
         let in_world = node.flags().contains(NodeFlags::IN_WORLD);
-        match node.class() {
-            Class::Part if !in_world => self.remove(id, stats),
-            Class::Part => {
-                let fresh = self.entry(id).is_some_and(|e| e.synced_rev == node.revision());
-                if !fresh {
-                    self.upsert(arena, node, parents, stats);
-                    if !node.children().is_empty() {
-                        self.resync_below(arena, id, parents, stats);
-                    }
-                }
+        if node.class() == Class::Part {
+            if !in_world {
+                self.remove(id, stats);
+                return;
             }
-            Class::Model if in_world => self.resync_below(arena, id, parents, stats),
-            _ => {}
+            if self.entry(id).is_some_and(|e| e.synced_rev == node.revision()) {
+                return;
+            }
+            self.upsert(arena, node, parents, stats);
+        }
+        if in_world && node.moves_parts_below() {
+            self.resync_below(arena, id, parents, stats);
         }
     }
 

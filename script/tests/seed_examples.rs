@@ -1,0 +1,138 @@
+//! The seeds' own examples that once broke, run as Luau in places (issue 16): container
+//! moves reaching physics, signals of destroyed instances, lifetimes ending on their tick,
+//! the disabled notice, and the warnings and errors a new user meets.
+
+mod common;
+
+use arbor_core::{NodeFlags, Vec3};
+use common::Place;
+
+#[test]
+fn a_script_moving_a_folder_moves_its_platform_for_physics() {
+    let mut place = Place::new();
+    let ws = place.workspace();
+    let stage = place.folder("Stage", ws);
+    let platform = place.part("Platform", stage);
+    place.arena.set_size(platform, Vec3::new(20.0, 2.0, 20.0)).unwrap();
+    place.arena.set_flag(platform, NodeFlags::ANCHORED, true).unwrap();
+    let ball = place.part("Ball", ws);
+    place.arena.set_flag(ball, NodeFlags::ANCHORED, true).unwrap();
+    place.arena.set_position(ball, Vec3::new(100.0, 10.0, 0.0)).unwrap();
+    place.script(
+        "Mover",
+        ws,
+        r#"
+        local ticks = 0
+        function Update()
+            ticks += 1
+            if ticks == 2 then
+                workspace.Stage.Position = Vector3.new(100, 0, 0)
+                workspace.Ball.Shape = "Ball"
+                workspace.Ball.Anchored = false
+            elseif ticks == 150 then
+                print("ball y", math.floor(workspace.Ball.Position.Y + 0.5))
+            end
+        end
+        "#,
+    );
+    let mut running = place.start();
+    running.tick(150);
+    assert_eq!(running.log(), vec!["Workspace.Mover: ball y 3"], "the ball must land on the moved platform");
+}
+
+#[test]
+fn a_destroyed_instances_signal_raises_and_never_runs_a_handler_again() {
+    let mut place = Place::new();
+    let ws = place.workspace();
+    place.part("Door", ws);
+    place.script(
+        "Main",
+        ws,
+        r#"
+        local door = workspace.Door
+        local sig = door:GetSignal("Opened")
+        sig:Connect(function() print("handler ran") end)
+        sig:Emit()
+        door:Destroy()
+        print(pcall(sig.Emit, sig))
+        print(pcall(sig.Connect, sig, function() end))
+        print(pcall(door.GetSignal, door, "Opened"))
+        local ticks = 0
+        function Update()
+            ticks += 1
+            if ticks == 2 then print("later", pcall(sig.Emit, sig)) end
+        end
+        "#,
+    );
+    let mut running = place.start();
+    running.tick(3);
+    let log = running.log();
+    assert_eq!(
+        log,
+        vec![
+            "Workspace.Main: handler ran",
+            "Workspace.Main: false attempt to index a destroyed Instance",
+            "Workspace.Main: false attempt to index a destroyed Instance",
+            "Workspace.Main: false attempt to index a destroyed Instance",
+            "Workspace.Main: later false attempt to index a destroyed Instance",
+        ]
+    );
+}
+
+#[test]
+fn a_handler_that_destroys_the_target_stops_the_handlers_after_it() {
+    let mut place = Place::new();
+    let ws = place.workspace();
+    place.part("Bomb", ws);
+    place.script(
+        "Main",
+        ws,
+        r#"
+        local bomb = workspace.Bomb
+        local sig = bomb:GetSignal("Boom")
+        sig:Connect(function() print("first") bomb:Destroy() end)
+        sig:Connect(function() print("second") end)
+        sig:Emit()
+        "#,
+    );
+    let mut running = place.start();
+    running.tick(1);
+    assert_eq!(running.log(), vec!["Workspace.Main: first"]);
+}
+
+#[test]
+fn a_quarter_second_lifetime_ends_at_tick_15_and_scripts_may_only_read_it() {
+    let mut place = Place::new();
+    let ws = place.workspace();
+    let bullet = place.part("Bullet", ws);
+    place.script(
+        "Watch",
+        ws,
+        r#"
+        local bullet = workspace.Bullet
+        local life = bullet:GetComponent("Lifetime")
+        print("remaining", life.Remaining)
+        print(pcall(function() life.Remaining = 10 end))
+        print(pcall(bullet.RemoveComponent, bullet, "Lifetime"))
+        print(pcall(workspace.AddComponent, workspace, "Lifetime", { Remaining = 1 }))
+        local ticks = 0
+        function Update()
+            ticks += 1
+            if workspace:FindFirstChild("Bullet") == nil then
+                print("gone before tick", ticks)
+                Update = nil
+            end
+        end
+        "#,
+    );
+    let mut running = place.start();
+    running.sim.lifetimes().clone().set(&mut running.sim.arena, bullet, 0.25).unwrap();
+    running.tick(20);
+    let owned = "false 'Lifetime' belongs to the engine: scripts may read it but not add, write or remove it";
+    let log = running.log();
+    assert_eq!(log[0], "Workspace.Watch: remaining 0.25");
+    assert!(log[1].ends_with(owned.trim_start_matches("false ")) && log[1].contains("false"), "{log:?}");
+    assert_eq!(log[2], format!("Workspace.Watch: {owned}"));
+    assert_eq!(log[3], format!("Workspace.Watch: {owned}"));
+    assert_eq!(log[4], "Workspace.Watch: gone before tick 16", "{log:?}");
+}

@@ -1,5 +1,6 @@
 //! [`ArenaError`]: every way an arena operation can refuse. A refused operation changes
-//! nothing. Messages quoted by the seeds are kept word for word.
+//! nothing. Messages quoted by the seeds are kept word for word. `Display` names instances by
+//! id; [`ArenaError::describe`] names them by path, for people.
 
 use crate::class::Class;
 use crate::components::SchemaError;
@@ -33,6 +34,9 @@ pub enum ArenaError {
     /// The instance's `Parent` property is locked.
     #[error("Parent: the Parent property of {0} is locked")]
     ParentLocked(Id),
+    /// `Destroy` on the DataModel or the Workspace.
+    #[error("Destroy: {0} is locked and cannot be destroyed")]
+    DestroyLocked(Id),
     /// The move would make an instance its own ancestor.
     #[error("Parent: setting the parent of {child} to {parent} would create a cycle")]
     Cycle {

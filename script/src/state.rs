@@ -154,13 +154,5 @@ pub fn log(lua: &Lua, level: Level, text: &str) -> Result<()> {
 
 /// The dotted path of `id` (`Workspace.Model.Part`), without the root.
 pub fn full_name(arena: &Arena, id: Id) -> String {
-    let mut parts: Vec<&str> = std::iter::once(id)
-        .chain(arena.ancestors(id))
-        .filter(|&a| a != arena.root())
-        .filter_map(|a| {
-            arena.name_of(a).or_else(|| arena.lifecycle_view(id).get(a).map(|n| arena.names().text(n.name())))
-        })
-        .collect();
-    parts.reverse();
-    parts.join(".")
+    arena.full_name(id)
 }

@@ -106,7 +106,7 @@ fn hierarchy_find_children_clone_and_destroy() {
             "2 true true",
             &format!("false {P}:10: attempt to index a destroyed Instance"),
             &format!("false {P}:11: attempt to index a destroyed Instance"),
-            &format!("false {P}:12: Parent: the new parent 5 is destroyed"),
+            &format!("false {P}:12: Parent: the new parent Copy is destroyed"),
             "nil 1",
         ]
     );
@@ -142,7 +142,7 @@ fn reparent_errors_use_the_seed_messages() {
             format!("{p}: false {p}:4: Parent: the entity belongs to the platform"),
             format!("{p}: false {p}:5: Parent: the new parent belongs to the platform"),
             format!("{p}: false {p}:6: Destroy: the entity belongs to the platform"),
-            format!("{p}: false {p}:7: Parent: the Parent property of 2 is locked"),
+            format!("{p}: false {p}:7: Parent: the Parent property of Workspace is locked"),
         ]
     );
     let _ = owned;

@@ -136,3 +136,33 @@ fn a_quarter_second_lifetime_ends_at_tick_15_and_scripts_may_only_read_it() {
     assert_eq!(log[3], format!("Workspace.Watch: {owned}"));
     assert_eq!(log[4], "Workspace.Watch: gone before tick 16", "{log:?}");
 }
+
+#[test]
+fn hierarchy_errors_name_paths_and_say_destroy_for_a_destroy() {
+    let mut place = Place::new();
+    let ws = place.workspace();
+    let a = place.folder("A", ws);
+    place.folder("B", a);
+    place.script(
+        "Main",
+        ws,
+        r#"
+        print(pcall(function() workspace:Destroy() end))
+        print(pcall(function() workspace.Parent = nil end))
+        print(pcall(function() workspace.A.Parent = workspace.A.B end))
+        "#,
+    );
+    let mut running = place.start();
+    running.tick(1);
+    let p = "Workspace.Main";
+    assert_eq!(
+        running.log(),
+        vec![
+            format!("{p}: false {p}:2: Destroy: Workspace is locked and cannot be destroyed"),
+            format!("{p}: false {p}:3: Parent: the Parent property of Workspace is locked"),
+            format!(
+                "{p}: false {p}:4: Parent: setting the parent of Workspace.A to Workspace.A.B would create a cycle"
+            ),
+        ]
+    );
+}

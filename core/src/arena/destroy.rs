@@ -33,7 +33,7 @@ impl Arena {
             return Ok(false);
         }
         if matches!(node.class(), Class::DataModel | Class::Workspace) {
-            return Err(ArenaError::ParentLocked(id));
+            return Err(ArenaError::DestroyLocked(id));
         }
         let subtree = self.subtree(id);
         if let Some(&owned) =

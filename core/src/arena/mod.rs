@@ -23,6 +23,7 @@ mod hierarchy;
 mod indexes;
 mod memory;
 mod node_data;
+mod paths;
 mod rng;
 mod spawn;
 

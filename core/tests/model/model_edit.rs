@@ -254,7 +254,7 @@ impl Model {
             Some(Life::Live) => {}
         }
         if matches!(self.n(id).class, Class::DataModel | Class::Workspace) {
-            return Err(ArenaError::ParentLocked(id));
+            return Err(ArenaError::DestroyLocked(id));
         }
         let subtree = self.subtree(id);
         if let Some(&owned) = subtree.iter().find(|&&d| self.n(d).flags.contains(NodeFlags::PLATFORM_OWNED)) {

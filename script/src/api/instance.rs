@@ -135,9 +135,9 @@ pub fn register_methods(lua: &Lua, table: &mlua::Table) -> Result<()> {
         if with_state(lua, |s| s.client)? {
             return failed(lua, "Destroy can only be called on the server");
         }
-        match with_world(lua, |w| w.destroy(id))? {
-            Ok(_) | Err(ArenaError::NotFound(_)) => done(lua, Value::Nil),
-            Err(e) => failed(lua, e.to_string()),
+        match with_world(lua, |w| w.destroy(id).map_err(|e| (e.clone(), e.describe(w))))? {
+            Ok(_) | Err((ArenaError::NotFound(_), _)) => done(lua, Value::Nil),
+            Err((_, text)) => failed(lua, text),
         }
     })?;
     add(lua, table, "GetAttribute", |lua, (this, name): (f64, mlua::LuaString)| {

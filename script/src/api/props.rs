@@ -302,17 +302,13 @@ fn expect_instance(key: &str, v: &Arg<'_>) -> Result<Option<Id>, Fail> {
     }
 }
 
-fn arena(e: ArenaError) -> Fail {
-    Cow::Owned(e.to_string())
-}
-
 /// `instance.key = v`.
 pub fn write(w: &mut Arena, id: Id, member: Option<Member>, key: &[u8], v: &Arg<'_>) -> Result<(), Fail> {
     let Some(node) = w.get(id) else { return Err(Cow::Borrowed(DESTROYED)) };
     let class = node.class();
     let appearance = node.appearance();
     let member = member.filter(|m| !m.is_method());
-    let done = |r: Result<bool, ArenaError>| r.map(drop).map_err(arena);
+    let done = |r: Result<bool, ArenaError>| r.map(drop).map_err(|e| Cow::Owned(e.to_string()));
     match member {
         Some(Member::Position) => done(w.set_position(id, expect_vector("Position", v)?)),
         Some(Member::Size) => done(w.set_size(id, expect_vector("Size", v)?.max(Vec3::splat(0.001)))),
@@ -335,7 +331,10 @@ pub fn write(w: &mut Arena, id: Id, member: Option<Member>, key: &[u8], v: &Arg<
             }
             other => Err(invalid("Name", "string", other)),
         },
-        Some(Member::Parent) => done(w.set_parent(id, expect_instance("Parent", v)?)),
+        Some(Member::Parent) => {
+            let r = w.set_parent(id, expect_instance("Parent", v)?);
+            r.map(drop).map_err(|e| Cow::Owned(e.describe(w)))
+        }
         Some(Member::Transparency) => {
             let Arg::Number(t) = *v else { return Err(invalid("Transparency", "number", v)) };
             let t = if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) as f32 };

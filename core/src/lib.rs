@@ -53,9 +53,10 @@ pub use page::{DEFAULT_SIZE, LocalTransform, NodeRef, PAGE_SIZE};
 pub use page_table::DIR_SIZE;
 pub use place::{
     AttributeDoc, ComponentDoc, ComponentRowDoc, DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT,
-    FALLEN_PARTS_DESTROY_HEIGHT, FieldDoc, FieldTypeDoc, InstanceDoc, JSON_NESTING, MaterialDoc,
-    PLACE_BINARY_MAGIC, PLACE_FORMAT, PLACE_FORMAT_VERSION, PlaceError, PlaceFile, PlaceSettings,
-    RefPolicyDoc, ShapeDoc, load_binary, load_json, save_binary, save_json,
+    FALLEN_PARTS_DESTROY_HEIGHT, FieldDoc, FieldTypeDoc, InstanceDoc, JSON_NESTING, MAX_SOURCE_FILE_BYTES,
+    MaterialDoc, PLACE_BINARY_MAGIC, PLACE_FORMAT, PLACE_FORMAT_VERSION, PlaceError, PlaceFile,
+    PlaceSettings, RefPolicyDoc, ScriptFile, ShapeDoc, load_binary, load_json, load_json_file, save_binary,
+    save_json,
 };
 pub use revision::Revisions;
 pub use snapshot::{ComponentDiff, Snapshot, SnapshotDiff};

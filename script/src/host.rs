@@ -61,6 +61,14 @@ impl Default for HostConfig {
     }
 }
 
+/// The warning logged at load for a script that is not under the Workspace.
+fn outside_the_world(path: &str) -> String {
+    format!(
+        "{path}: warning: this script is outside the Workspace and does not run; scripts run \
+         only under the Workspace (a copy placed there runs)"
+    )
+}
+
 /// One running script instance.
 pub(crate) struct ScriptInstance {
     pub running: Running,
@@ -89,6 +97,9 @@ pub struct ScriptHost {
     started: FxHashSet<Id>,
     pub(crate) bytecode: FxHashMap<Arc<str>, Prepared>,
     topology_seen: Option<u64>,
+    /// Scripts to start again at the next tick although the topology did not change (a
+    /// reload gave a script with no running instance new source).
+    pub(crate) requeued: Vec<Id>,
     spare: Option<Arena>,
     pub(crate) world: Rc<WorldSlot>,
     running: Rc<RunningStack>,
@@ -125,6 +136,7 @@ impl ScriptHost {
             started: FxHashSet::default(),
             bytecode: FxHashMap::default(),
             topology_seen: None,
+            requeued: Vec::new(),
             spare: Some(Arena::new()),
             world,
             running,
@@ -133,6 +145,9 @@ impl ScriptHost {
         for node in arena.iter().filter(|n| n.class() == Class::Script) {
             if let Some(source) = arena.script_source(node.id()) {
                 host.prepare(source);
+            }
+            if !node.flags().contains(NodeFlags::IN_WORLD) {
+                host.push_log(Level::Warn, outside_the_world(&arena.full_name(node.id())));
             }
         }
         Ok(host)
@@ -151,6 +166,12 @@ impl ScriptHost {
         };
         self.bytecode.insert(source.into(), prepared.clone());
         prepared
+    }
+
+    /// How many error lines scripts caused so far (load, init and runtime errors, and
+    /// errors in signal handlers), including lines already taken from the log.
+    pub fn error_count(&self) -> u64 {
+        self.lua.app_data_ref::<HostState>().map_or(0, |s| s.log.error_count())
     }
 
     /// The log collected so far.
@@ -284,6 +305,7 @@ impl ScriptHost {
     /// journal's history is unavailable.
     fn pending_scripts(&mut self) -> Vec<Id> {
         let seen = self.topology_seen;
+        let requeued = std::mem::take(&mut self.requeued);
         let started = &self.started;
         let found = with_world(&self.lua, |w| {
             let is_pending = |id: Id| {
@@ -304,6 +326,7 @@ impl ScriptHost {
                 }
                 _ => w.iter().map(|n| n.id()).filter(|&id| is_pending(id)).collect(),
             };
+            out.extend(requeued.into_iter().filter(|&id| is_pending(id)));
             out.sort_unstable();
             out.dedup();
             (out, w.revisions().global)
@@ -314,6 +337,14 @@ impl ScriptHost {
                 ids
             }
             Err(_) => Vec::new(),
+        }
+    }
+
+    /// Lets `script` start again at the next tick (its source changed while it had no
+    /// running instance).
+    pub(crate) fn forget_started(&mut self, script: Id) {
+        if self.started.remove(&script) {
+            self.requeued.push(script);
         }
     }
 

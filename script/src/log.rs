@@ -31,12 +31,14 @@ pub struct LogLine {
 pub struct ScriptLog {
     lines: Vec<LogLine>,
     echo: bool,
+    /// Error lines ever pushed (taking the lines does not reset it).
+    errors: u64,
 }
 
 impl ScriptLog {
     /// A log that also prints each line (stdout for info, stderr otherwise) when `echo`.
     pub fn new(echo: bool) -> Self {
-        Self { lines: Vec::new(), echo }
+        Self { lines: Vec::new(), echo, errors: 0 }
     }
 
     /// Appends a line.
@@ -47,7 +49,14 @@ impl ScriptLog {
                 _ => eprintln!("{text}"),
             }
         }
+        self.errors += u64::from(level == Level::Error);
         self.lines.push(LogLine { level, text });
+    }
+
+    /// How many error lines (load, init and runtime errors, handler errors) were ever
+    /// pushed, including lines already taken.
+    pub fn error_count(&self) -> u64 {
+        self.errors
     }
 
     /// Every line so far.

@@ -33,11 +33,20 @@ pub enum ReloadError {
 impl ScriptHost {
     /// Reloads every running instance bound to the same source as `script` with
     /// `new_source`. Returns how many instances were swapped.
+    ///
+    /// A script with no running instance (its load or init failed, or it never started)
+    /// just takes the new source, and starts at the next tick if it is in the world: fixing
+    /// a syntax error and saving brings the script up. That returns `Ok(0)`.
     pub fn reload(&mut self, arena: &mut Arena, script: Id, new_source: &str) -> Result<usize, ReloadError> {
         let old_source: Arc<str> = match arena.script_source(script) {
             Some(s) => s.into(),
             None => return Err(ReloadError::NotAScript(script)),
         };
+        if !self.instances.iter().any(|i| i.running.script == script) {
+            arena.set_script_source(script, new_source).map_err(|_| ReloadError::NotAScript(script))?;
+            self.forget_started(script);
+            return Ok(0);
+        }
         let new_source: Arc<str> = new_source.into();
         self.with_world_in(arena, |host| host.reload_in_world(&old_source, new_source))
     }

@@ -51,3 +51,18 @@ fn a_failing_trial_rolls_back_everything() {
     assert!(running.log().iter().any(|l| l.ends_with("v1 handler")));
     assert!(!running.log().iter().any(|l| l.ends_with("v2 handler")));
 }
+
+#[test]
+fn reloading_a_script_that_failed_to_load_starts_it_next_tick() {
+    let mut place = Place::new();
+    let ws = place.workspace();
+    let s = place.script("Broken", ws, "local = 1");
+    let mut running = place.start();
+    running.tick(2);
+    assert_eq!(running.host.borrow().instance_count(), 0);
+    running.take_log();
+    assert_eq!(running.reload(s, "print('fixed') function Update() end"), Ok(0));
+    running.tick(2);
+    assert_eq!(running.log(), vec!["Workspace.Broken: fixed"]);
+    assert_eq!(running.host.borrow().instance_count(), 1);
+}

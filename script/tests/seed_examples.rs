@@ -166,3 +166,37 @@ fn hierarchy_errors_name_paths_and_say_destroy_for_a_destroy() {
         ]
     );
 }
+
+#[test]
+fn a_script_outside_the_workspace_is_named_once_at_load() {
+    let mut place = Place::new();
+    let root = place.arena.root();
+    let storage = place.arena.create(arbor_core::Class::Folder, "Storage", Some(root)).unwrap();
+    place.script("Idle", storage, "print('never')");
+    let ws = place.workspace();
+    place.script("Live", ws, "print('runs')");
+    let mut running = place.start();
+    running.tick(3);
+    assert_eq!(
+        running.log(),
+        vec![
+            "Storage.Idle: warning: this script is outside the Workspace and does not run; scripts run only \
+             under the Workspace (a copy placed there runs)",
+            "Workspace.Live: runs",
+        ]
+    );
+    assert_eq!(running.host.borrow().error_count(), 0);
+}
+
+#[test]
+fn every_kind_of_script_error_is_counted() {
+    let mut place = Place::new();
+    let ws = place.workspace();
+    place.script("Syntax", ws, "local = 1");
+    place.script("Init", ws, "error('init')");
+    place.script("Runtime", ws, "function Update() error('tick') end");
+    let mut running = place.start();
+    running.tick(2);
+    running.take_log();
+    assert_eq!(running.host.borrow().error_count(), 4, "one load, one init, two runtime errors");
+}

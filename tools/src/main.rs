@@ -3,9 +3,10 @@
 //! - `arbor stress` builds a synthetic place of N instances and runs it as fast as it can,
 //!   printing a per-phase table, ticks per second and memory;
 //! - `arbor serve [PLACE]` runs a place (the embedded example place by default) with its
-//!   scripts at 60 Hz in real time, reporting overruns and a periodic phase summary;
+//!   scripts at 60 Hz in real time, reporting overruns and a periodic phase summary
+//!   (`--watch` hot-reloads scripts whose `sourceFile` is saved);
 //! - `arbor run [PLACE] --ticks N` runs a place headless with its scripts and prints the
-//!   script log;
+//!   script log, exiting with status 1 when any script failed;
 //! - `arbor place convert IN OUT` converts between the JSON and binary place formats.
 //!
 //! `--trace FILE` on `stress` and `serve` writes a Chrome trace that Perfetto opens.
@@ -15,6 +16,7 @@ mod report;
 mod run;
 mod serve;
 mod stress;
+mod watch;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -37,6 +39,9 @@ enum Command {
     /// Run a place with its scripts at 60 Hz in real time.
     Serve(serve::ServeArgs),
     /// Run a place headless with its scripts for a number of ticks, printing the script log.
+    ///
+    /// Exits with status 1 when any script failed during the run (a load, init or runtime
+    /// error, or an error in a signal handler), so a game's CI can gate on it.
     Run(run::RunArgs),
     /// Place file tools.
     #[command(subcommand)]

@@ -1,7 +1,7 @@
 //! Loading places from files (JSON or binary, told apart by content) and the `place`
 //! subcommands.
 
-use arbor_core::Arena;
+use arbor_core::{Arena, ScriptFile};
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
 
@@ -25,18 +25,38 @@ pub enum PlaceCommand {
     },
 }
 
-/// Loads a place file: binary if it starts with the binary magic, JSON otherwise.
-pub fn load(path: &Path) -> Result<Arena, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-    load_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+/// A loaded place.
+pub struct Loaded {
+    /// The place.
+    pub arena: Arena,
+    /// The name to report it by (its path, or the embedded example place).
+    pub name: String,
+    /// The scripts whose source came from `sourceFile`s (JSON places loaded from a file).
+    pub script_files: Vec<ScriptFile>,
 }
 
-/// Loads the place at `path`, or the embedded example place without one; returns it with
-/// the name to report it by.
-pub fn load_or_example(path: Option<&Path>) -> Result<(Arena, String), String> {
+/// Loads a place file: binary if it starts with the binary magic, JSON otherwise (with its
+/// `sourceFile`s read beside it).
+pub fn load(path: &Path) -> Result<Loaded, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    let at = |e: arbor_core::PlaceError| format!("{}: {e}", path.display());
+    let (arena, script_files) = if bytes.starts_with(arbor_core::PLACE_BINARY_MAGIC) {
+        (arbor_core::load_binary(&bytes).map_err(at)?, Vec::new())
+    } else {
+        arbor_core::load_json_file(path).map_err(at)?
+    };
+    Ok(Loaded { arena, name: path.display().to_string(), script_files })
+}
+
+/// Loads the place at `path`, or the embedded example place without one.
+pub fn load_or_example(path: Option<&Path>) -> Result<Loaded, String> {
     match path {
-        Some(path) => Ok((load(path)?, path.display().to_string())),
-        None => Ok((load_bytes(EXAMPLE_PLACE.as_bytes())?, "embedded example place".to_owned())),
+        Some(path) => load(path),
+        None => Ok(Loaded {
+            arena: load_bytes(EXAMPLE_PLACE.as_bytes())?,
+            name: "embedded example place".to_owned(),
+            script_files: Vec::new(),
+        }),
     }
 }
 
@@ -54,7 +74,7 @@ pub fn load_bytes(bytes: &[u8]) -> Result<Arena, String> {
 pub fn run(cmd: PlaceCommand) -> Result<(), String> {
     match cmd {
         PlaceCommand::Convert { input, output } => {
-            let arena = load(&input)?;
+            let arena = load(&input)?.arena;
             let bytes = if output.extension().is_some_and(|e| e == "json") {
                 arbor_core::save_json(&arena).into_bytes()
             } else {
@@ -65,7 +85,7 @@ pub fn run(cmd: PlaceCommand) -> Result<(), String> {
             Ok(())
         }
         PlaceCommand::Check { place } => {
-            let arena = load(&place)?;
+            let arena = load(&place)?.arena;
             println!("{}: {} instances", place.display(), arena.len());
             Ok(())
         }

@@ -5,19 +5,22 @@ use crate::{place_io, report};
 use arbor_core::Arena;
 use arbor_script::{HostConfig, ScriptHost};
 use arbor_sim::{SimConfig, Simulation};
+use std::cell::RefCell;
 use std::path::PathBuf;
+use std::rc::Rc;
 
 /// A simulation of `arena` with the place's scripts hooked in, their log echoed to the
-/// output as it happens.
-pub fn with_scripts(arena: Arena) -> Result<Simulation, String> {
+/// output as it happens; the host is shared so the caller can count errors and reload.
+pub fn with_scripts(arena: Arena) -> Result<(Simulation, Rc<RefCell<ScriptHost>>), String> {
     let host = ScriptHost::new(&arena, HostConfig { echo: true, ..Default::default() })
         .map_err(|e| format!("starting the script host: {e}"))?;
+    let host = Rc::new(RefCell::new(host));
     let mut sim = Simulation::new(arena, SimConfig::default()).map_err(|e| e.to_string())?;
-    sim.add_hooks(host);
-    Ok(sim)
+    sim.add_hooks(Rc::clone(&host));
+    Ok((sim, host))
 }
 
-/// Options of `arbor run`.
+/// Options of `arbor run` (which exits with status 1 when any script failed).
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
     /// The place file (JSON or binary); the embedded example place if omitted.
@@ -32,13 +35,17 @@ pub struct RunArgs {
 
 /// Runs `arbor run`.
 pub fn run(args: RunArgs) -> Result<(), String> {
-    let (arena, _) = place_io::load_or_example(args.place.as_deref())?;
-    let mut sim = with_scripts(arena)?;
+    let place = place_io::load_or_example(args.place.as_deref())?;
+    let (mut sim, host) = with_scripts(place.arena)?;
     sim.run(args.ticks);
     println!("ran {} ticks; {} instances", sim.ticks(), sim.arena.len());
     if args.profile {
         println!("{}", sim.profiler().table());
         print!("{}", report::memory(&sim));
     }
-    Ok(())
+    match host.borrow().error_count() {
+        0 => Ok(()),
+        1 => Err("1 script error (see the log above)".to_owned()),
+        n => Err(format!("{n} script errors (see the log above)")),
+    }
 }

@@ -2,6 +2,7 @@
 //! phase summary every few seconds and reporting ticks that overran their 16.7 ms budget.
 
 use crate::TraceArg;
+use crate::watch::{POLL_TICKS, ScriptWatcher};
 use crate::{place_io, report};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -17,18 +18,30 @@ pub struct ServeArgs {
     /// Seconds between phase summaries.
     #[arg(long, default_value_t = 5.0)]
     pub summary_every: f64,
+    /// Hot-reload a script when its `sourceFile` is saved (JSON places loaded from a file).
+    #[arg(long)]
+    pub watch: bool,
     #[command(flatten)]
     trace: TraceArg,
 }
 
 /// Runs `arbor serve`.
 pub fn run(args: ServeArgs) -> Result<(), String> {
-    let (arena, name) = place_io::load_or_example(args.place.as_deref())?;
-    let mut sim = crate::run::with_scripts(arena)?;
+    let place = place_io::load_or_example(args.place.as_deref())?;
+    let name = place.name;
+    let mut watcher = args.watch.then(|| ScriptWatcher::new(place.script_files));
+    let (mut sim, host) = crate::run::with_scripts(place.arena)?;
     if args.trace.trace.is_some() {
         sim.profiler_mut().enable_trace();
     }
     println!("serving {name}: {} instances at 60 Hz", sim.arena.len());
+    if let Some(w) = &watcher {
+        println!(
+            "watching {} script source file{} for changes",
+            w.len(),
+            if w.len() == 1 { "" } else { "s" }
+        );
+    }
     let dt = Duration::from_secs_f64(sim.config().dt);
     let every = Duration::from_secs_f64(args.summary_every.max(0.1));
     let start = Instant::now();
@@ -37,6 +50,13 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
     let mut overruns = 0u64;
     let mut window_overruns = 0u64;
     while args.ticks == 0 || sim.ticks() < args.ticks {
+        if let Some(w) = &mut watcher
+            && sim.ticks() % POLL_TICKS == 0
+        {
+            for line in w.poll(&mut sim.arena, &mut host.borrow_mut()) {
+                println!("{line}");
+            }
+        }
         let report = sim.step();
         if report.duration > dt {
             overruns += 1;

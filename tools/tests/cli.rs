@@ -94,3 +94,66 @@ fn a_bad_place_fails_with_the_path_of_the_offending_item() {
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
+
+/// Writes a JSON place with one Script under the Workspace whose source is `scripts/main.luau`
+/// (holding `source`); returns the place's path.
+fn place_with_source_file(dir: &std::path::Path, source: &str) -> PathBuf {
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    std::fs::write(dir.join("scripts/main.luau"), source).unwrap();
+    let place = dir.join("game.place.json");
+    std::fs::write(
+        &place,
+        r#"{"format": "arbor-place", "version": 1, "instances": [
+            {"class": "Workspace", "name": "Workspace", "children": [
+                {"class": "Script", "name": "Main", "sourceFile": "scripts/main.luau"}]}]}"#,
+    )
+    .unwrap();
+    place
+}
+
+#[test]
+fn run_exits_non_zero_when_a_script_failed_and_counts_lines_in_its_source_file() {
+    let dir = scratch("run-errors");
+    let place = place_with_source_file(&dir, "print('one')\n\nlocal x = nil\nprint(x.y)\n");
+    let (out, stdout, stderr) = arbor(&["run", place.to_str().unwrap(), "--ticks", "3"]);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(stdout.contains("Workspace.Main: one"), "{stdout}");
+    assert!(stderr.contains("Workspace.Main:4: attempt to index nil"), "line 4 of main.luau: {stderr}");
+    assert!(stderr.contains("arbor: 1 script error"), "{stderr}");
+    std::fs::write(dir.join("scripts/main.luau"), "print('fine')\n").unwrap();
+    let (out, stdout, stderr) = arbor(&["run", place.to_str().unwrap(), "--ticks", "3"]);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let (_, help, _) = arbor(&["run", "--help"]);
+    assert!(help.contains("Exits with status 1 when any script failed"), "{help}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn serve_watch_hot_reloads_a_saved_source_file() {
+    use std::io::{BufRead, BufReader};
+    let dir = scratch("watch");
+    let place = place_with_source_file(&dir, "function Update() end\nprint('version 1')\n");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbor"))
+        .args(["serve", place.to_str().unwrap(), "--watch", "--ticks", "240", "--summary-every", "100"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start arbor serve");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut seen = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        seen.push(line.clone());
+        if line.contains("version 1") {
+            break;
+        }
+    }
+    assert!(seen.iter().any(|l| l == "watching 1 script source file for changes"), "{seen:?}");
+    std::fs::write(dir.join("scripts/main.luau"), "function Update() end\nprint('version 2')\n").unwrap();
+    seen.extend(lines.map(|l| l.unwrap()));
+    assert!(child.wait().unwrap().success());
+    let text = seen.join("\n");
+    assert!(text.contains("reloaded Workspace.Main from"), "{text}");
+    assert!(text.contains("Workspace.Main: version 2"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -41,6 +41,9 @@ pub enum PlaceError {
     /// A binary file whose bytes are damaged: truncated, failing its checksum, or undecodable.
     #[error("damaged binary place: {0}")]
     Damaged(String),
+    /// The place file, or a file it names, could not be read.
+    #[error("{0}")]
+    Unreadable(String),
     /// A well-formed file whose content is refused (unknown class, dangling reference,
     /// duplicate handle, schema mismatch, ...).
     #[error("{path}: {message}")]

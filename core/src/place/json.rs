@@ -20,6 +20,7 @@ use super::model::{
     AttributeDoc, ComponentDoc, InstanceDoc, PLACE_FORMAT, PLACE_FORMAT_VERSION, PlaceFile, PlaceSettings,
 };
 use super::serde_util::{Num, Num32, parse_non_finite};
+use super::source_file::{ScriptFile, read_source_file};
 use crate::arena::Arena;
 use crate::components::{FieldType, FieldValue};
 use crate::page::{DEFAULT_SIZE, LocalTransform, NodeRef};
@@ -28,6 +29,7 @@ use glam::{Quat, Vec3};
 use serde::Deserialize;
 use serde_json::Value;
 use std::borrow::Cow;
+use std::path::Path;
 
 /// Deepest nesting of instances inside one top-level entry of a saved JSON file.
 pub const JSON_NESTING: u32 = 32;
@@ -54,10 +56,12 @@ pub(crate) fn check_header(format: Option<&str>, version: Option<u64>) -> Result
 /// Loads a place from JSON text into a fresh arena.
 pub fn load_json(text: &str) -> Result<Arena, PlaceError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    match serde_json::from_str::<PlaceFile<'_>>(text) {
-        Ok(file) => file.to_arena(),
-        Err(e) => Err(explain(text, e)),
-    }
+    parse(text)?.to_arena()
+}
+
+/// Parses place text (without a byte-order mark) into its document.
+pub(super) fn parse(text: &str) -> Result<PlaceFile<'_>, PlaceError> {
+    serde_json::from_str::<PlaceFile<'_>>(text).map_err(|e| explain(text, e))
 }
 
 /// Turns a `serde_json` error into a [`PlaceError`]: a wrong format or version first (a
@@ -276,8 +280,16 @@ impl<'a> PlaceFile<'a> {
         }
     }
 
-    /// Builds a fresh arena from this document (see [`load_json`]).
+    /// Builds a fresh arena from this document (see [`load_json`]); a `sourceFile` is
+    /// refused, having no folder to be read from.
     pub fn to_arena(&self) -> Result<Arena, PlaceError> {
+        self.to_arena_in(None).map(|(arena, _)| arena)
+    }
+
+    /// Builds a fresh arena from this document, reading each `sourceFile` inside the folder
+    /// `base` (see [`load_json_file`](crate::load_json_file)); returns the scripts read from
+    /// files with the files' paths.
+    pub fn to_arena_in(&self, base: Option<&Path>) -> Result<(Arena, Vec<ScriptFile>), PlaceError> {
         check_header(Some(&self.format), Some(self.version as u64))?;
         let mut b = Builder::new(self.instances.len());
         for (i, c) in self.components.iter().enumerate() {
@@ -316,10 +328,20 @@ impl<'a> PlaceFile<'a> {
         }
         b.nodes_done();
         let mut row: Vec<FieldValue> = Vec::new();
+        let mut files = Vec::new();
         for (index, doc) in order.iter().enumerate() {
             apply_extras(&mut b, index as u32, doc, &mut row)?;
+            if let Some(rel) = &doc.source_file {
+                let index = index as u32;
+                if doc.source.is_some() {
+                    return Err(b.err(index, "sourceFile", "give either source or sourceFile, not both"));
+                }
+                let (path, text) = read_source_file(base, rel).map_err(|m| b.err(index, "sourceFile", m))?;
+                b.set_source(index, &text)?;
+                files.push(ScriptFile { script: b.id(index), path });
+            }
         }
-        Ok(b.finish())
+        Ok((b.finish(), files))
     }
 }
 

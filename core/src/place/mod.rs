@@ -66,6 +66,7 @@
 //! | `references` | class reference property → `ref` or `null`: `Value` (`ObjectValue`), `Part0`, `Part1` (`Weld`) | none |
 //! | `components` | component name → row: field name → value typed by the schema (numbers; `[x, y, z]`, `[x, y, z, w]`; strings; booleans; `ref` or `null` for `InstanceRef`); missing fields take the type's default | none |
 //! | `source` | Luau source (`Script` only) | none |
+//! | `sourceFile` | instead of `source`: a `.luau` file relative to the place file's folder and inside it, read by [`load_json_file`] (`Script` only; saves write the source inline) | none |
 //! | `children` | instances, in order | none |
 //!
 //! Floats that are not finite are written `"NaN"`, `"inf"` and `"-inf"`. Unknown keys are
@@ -133,6 +134,7 @@ mod json;
 mod json_text;
 mod model;
 mod serde_util;
+mod source_file;
 
 pub use binary::{PLACE_BINARY_MAGIC, load_binary, save_binary};
 pub use error::PlaceError;
@@ -142,6 +144,7 @@ pub use model::{
     FALLEN_PARTS_DESTROY_HEIGHT, FieldDoc, FieldTypeDoc, InstanceDoc, MaterialDoc, PLACE_FORMAT,
     PLACE_FORMAT_VERSION, PlaceFile, PlaceSettings, RefPolicyDoc, ShapeDoc,
 };
+pub use source_file::{MAX_SOURCE_FILE_BYTES, ScriptFile, load_json_file};
 
 #[cfg(test)]
 mod tests;

@@ -272,6 +272,10 @@ pub struct InstanceDoc<'a> {
     /// Luau source (`Script` only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// A `.luau` file holding the source (`Script` only; instead of `source`), relative to
+    /// the place file's folder and inside it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_file: Option<String>,
     /// Children, in order.
     #[serde(default, borrow, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<InstanceDoc<'a>>,

@@ -6,6 +6,7 @@
 //! | `physics_awake/{1000,10000}` | `overhead`: `Physics::sync` + `Physics::write_back` of a tick (every body awake and written); `step`: the step inside those ticks; `tick`: sync + step + write-back | `bare_step`: `PhysicsWorld::step` of a rapier world built directly with the same bodies and settings |
 //! | `physics_sleeping/10000` | `tick`: sync + step + write-back of a settled pile that fell asleep | `bare_step` of the same pile, asleep, in bare rapier |
 //! | `physics_sync_edits` | `sync` after a script moved 100 of 10,000 anchored parts (the moves untimed) | `sync_idle`: `sync` with no edit |
+//! | `physics_container_move` | `sync` and `fallen_scan` after one write of a Folder's `Position` holding 10,000 anchored parts | the same under a Model |
 //!
 //! The awake scenes are boxes resting on an anchored floor in a grid, with sleeping turned
 //! off (`PhysicsConfig::can_sleep = false`), settled for a second before measuring so the
@@ -17,7 +18,7 @@
 //! Target: overhead under 10% of `bare_step`.
 
 use arbor_core::{Arena, Class, Family, Id, NodeFlags, Vec3};
-use arbor_sim::{DEFAULT_GRAVITY, Physics, PhysicsConfig, WorldTransforms};
+use arbor_sim::{DEFAULT_GRAVITY, FallenParts, PassMode, Physics, PhysicsConfig, WorldTransforms};
 use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime};
 use rapier3d::prelude::{ColliderBuilder, PhysicsWorld, Pose, RigidBodyBuilder};
 use std::hint::black_box;
@@ -210,5 +211,65 @@ fn sync_edit_benches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, awake_benches, sleeping_benches, sync_edit_benches);
+/// A container of 10,000 anchored parts moved as a whole: the physics sync and the
+/// fallen-parts scan after one write of its `Position`, for a Folder (any container reaches
+/// them through the part-write log) against the same parts under a Model (the case that
+/// always worked), in the same run.
+fn container_move_benches(c: &mut Criterion) {
+    const N: usize = 10_000;
+    let mut group = c.benchmark_group("physics_container_move");
+    for class in [Class::Folder, Class::Model] {
+        let mut arena = Arena::new();
+        let ws = arena.workspace();
+        let container = arena.create(class, "Container", Some(ws)).unwrap();
+        for (i, p) in box_positions(N).into_iter().enumerate() {
+            let id = arena.create(Class::Part, "Part", Some(container)).unwrap();
+            arena.set_position(id, p + Vec3::Y * (i % 3) as f32).unwrap();
+            arena.set_flag(id, NodeFlags::ANCHORED, true).unwrap();
+        }
+        let mut transforms = WorldTransforms::new();
+        let mut physics = Physics::new(DEFAULT_GRAVITY);
+        let mut fallen = FallenParts::default();
+        let pass = |arena: &mut Arena, transforms: &mut WorldTransforms| {
+            let dirty = arena.take_dirty_transforms();
+            transforms.update(arena, &dirty, PassMode::default());
+        };
+        pass(&mut arena, &mut transforms);
+        physics.sync(&arena, &transforms);
+        fallen.scan(&mut arena, &transforms);
+        let mut x = 0.0f32;
+        group.bench_function(format!("sync/{}/{N}", class.name()), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    x += 1.0;
+                    arena.set_position(container, Vec3::new(x, 0.0, 0.0)).unwrap();
+                    let t = Instant::now();
+                    let stats = black_box(physics.sync(&arena, &transforms));
+                    total += t.elapsed();
+                    assert_eq!(stats.updated, N);
+                    arena.take_dirty_transforms();
+                }
+                total
+            })
+        });
+        group.bench_function(format!("fallen_scan/{}/{N}", class.name()), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    x += 1.0;
+                    arena.set_position(container, Vec3::new(x, 0.0, 0.0)).unwrap();
+                    pass(&mut arena, &mut transforms);
+                    let t = Instant::now();
+                    black_box(fallen.scan(&mut arena, &transforms));
+                    total += t.elapsed();
+                }
+                total
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, awake_benches, sleeping_benches, sync_edit_benches, container_move_benches);
 criterion_main!(benches);

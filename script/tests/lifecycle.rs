@@ -185,7 +185,9 @@ fn scripts_outside_the_world_do_not_start_until_parented_in() {
     let s = place.script("Later", store, "print('started')");
     let mut running = place.start();
     running.tick(2);
-    assert!(running.log().is_empty());
+    let log = running.take_log();
+    assert_eq!(log.len(), 1, "only the load-time warning: {log:?}");
+    assert!(log[0].starts_with("Storage.Later: warning: this script is outside the Workspace"), "{log:?}");
     let ws = running.sim.arena.workspace();
     running.sim.arena.set_parent(store, Some(ws)).unwrap();
     running.tick(1);

@@ -5,7 +5,7 @@
 mod common;
 
 use arbor_core::{NodeFlags, Vec3};
-use common::Place;
+use common::{Place, run_main};
 
 #[test]
 fn a_script_moving_a_folder_moves_its_platform_for_physics() {
@@ -42,12 +42,10 @@ fn a_script_moving_a_folder_moves_its_platform_for_physics() {
 
 #[test]
 fn a_destroyed_instances_signal_raises_and_never_runs_a_handler_again() {
-    let mut place = Place::new();
-    let ws = place.workspace();
-    place.part("Door", ws);
-    place.script(
-        "Main",
-        ws,
+    let log = run_main(
+        |place| {
+            place.part("Door", place.workspace());
+        },
         r#"
         local door = workspace.Door
         local sig = door:GetSignal("Opened")
@@ -63,10 +61,8 @@ fn a_destroyed_instances_signal_raises_and_never_runs_a_handler_again() {
             if ticks == 2 then print("later", pcall(sig.Emit, sig)) end
         end
         "#,
+        3,
     );
-    let mut running = place.start();
-    running.tick(3);
-    let log = running.log();
     assert_eq!(
         log,
         vec![
@@ -81,12 +77,10 @@ fn a_destroyed_instances_signal_raises_and_never_runs_a_handler_again() {
 
 #[test]
 fn a_handler_that_destroys_the_target_stops_the_handlers_after_it() {
-    let mut place = Place::new();
-    let ws = place.workspace();
-    place.part("Bomb", ws);
-    place.script(
-        "Main",
-        ws,
+    let log = run_main(
+        |place| {
+            place.part("Bomb", place.workspace());
+        },
         r#"
         local bomb = workspace.Bomb
         local sig = bomb:GetSignal("Boom")
@@ -94,10 +88,9 @@ fn a_handler_that_destroys_the_target_stops_the_handlers_after_it() {
         sig:Connect(function() print("second") end)
         sig:Emit()
         "#,
+        1,
     );
-    let mut running = place.start();
-    running.tick(1);
-    assert_eq!(running.log(), vec!["Workspace.Main: first"]);
+    assert_eq!(log, vec!["Workspace.Main: first"]);
 }
 
 #[test]
@@ -139,24 +132,21 @@ fn a_quarter_second_lifetime_ends_at_tick_15_and_scripts_may_only_read_it() {
 
 #[test]
 fn hierarchy_errors_name_paths_and_say_destroy_for_a_destroy() {
-    let mut place = Place::new();
-    let ws = place.workspace();
-    let a = place.folder("A", ws);
-    place.folder("B", a);
-    place.script(
-        "Main",
-        ws,
+    let log = run_main(
+        |place| {
+            let a = place.folder("A", place.workspace());
+            place.folder("B", a);
+        },
         r#"
         print(pcall(function() workspace:Destroy() end))
         print(pcall(function() workspace.Parent = nil end))
         print(pcall(function() workspace.A.Parent = workspace.A.B end))
         "#,
+        1,
     );
-    let mut running = place.start();
-    running.tick(1);
     let p = "Workspace.Main";
     assert_eq!(
-        running.log(),
+        log,
         vec![
             format!("{p}: false {p}:2: Destroy: Workspace is locked and cannot be destroyed"),
             format!("{p}: false {p}:3: Parent: the Parent property of Workspace is locked"),

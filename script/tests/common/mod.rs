@@ -90,3 +90,15 @@ pub fn run_one(source: &str, ticks: u64) -> Vec<String> {
     running.tick(ticks);
     running.log()
 }
+
+/// Builds a place with `setup`, adds a script `Main` under the Workspace, runs `ticks`
+/// ticks and returns the log.
+pub fn run_main(setup: impl FnOnce(&mut Place), source: &str, ticks: u64) -> Vec<String> {
+    let mut place = Place::new();
+    setup(&mut place);
+    let ws = place.workspace();
+    place.script("Main", ws, source);
+    let mut running = place.start();
+    running.tick(ticks);
+    running.log()
+}

@@ -8,28 +8,11 @@
 //! other field (child arrays, names, GUIDs, sizes, appearances, extras) is its own array, so
 //! a pass that reads only sizes touches only the size column.
 //!
-//! The hot fields were columns too, until the 1%-dirty transform pass showed where its time
-//! went: for each scattered dirty node (mostly leaves) the stamping loop read the id, flags,
-//! parent and local transform from four columns, four cache lines, and `Arena::stamp` wrote
-//! the revision beside reads of class, flags and id, four again. With one record a node
-//! both touch one line. On the large tree's 1% list (101,001 nodes, 1,044 dirty; `sim`'s
-//! `transform::sparse`) D1 misses per pass went 15,850 → 11,920 and instructions 461.6k →
-//! 449.1k (callgrind), best-of 34.5–36.6 → 30.1–31.2 µs on one thread and 19.8–20.3 →
-//! 19.2–19.7 µs on two (rounds alternating old and new binaries). Sequential passes now
-//! read 64 bytes a node where their four columns took 50: the all-dirty sweep kept its time
-//! only once its prefetches were spread one line per node instead of bursts of a page's
-//! lines (see `sweep` in `arbor-sim`). Single-node writes gained nothing measurable
-//! (`store_probe add_remove` 1.144–1.147 → 1.146–1.150 ms best-of: its nodes stay in L1).
-//! Memory: 168.0 → 173.0 bytes per node (`memory_report`: each record carries 5 bytes of
-//! padding, and the local transform 4 of its own).
-//!
 //! A fresh page is built in place, each array copied from the static vacant page
 //! ([`VACANT`]) or, for the run of nodes a detached batch starts it with, written with their
-//! values: no word is written twice. (Before: defaults written element by element, then the
-//! batch's columns overwritten; `create_batch` of 10,000 took 98.5 instructions a node, now
-//! 81.1, of which about 24 draw the GUIDs.) The run's GUIDs are drawn into their column a
-//! run at a time, vectorised (`SplitMix64::fill_u128`, see `arena::rng`): 81.1 -> 65.2 a node
-//! under callgrind (its AVX2 path).
+//! values: no word is written twice. The run's GUIDs are drawn into their column a run at a
+//! time, vectorised (`SplitMix64::fill_u128`, see `arena::rng`). Why the hot fields share one
+//! record, and what it measured: `docs/perf/nodes.md`.
 //!
 //! Invariants: `hot[i].id == Id::NONE` exactly when slot `i` is vacant; a vacant slot holds
 //! default values in every column ([`HotNode::VACANT`] in the hot array); `hot[i].revision`

@@ -7,7 +7,7 @@
 //! Only instances in the world (under the Workspace) age: a template stored elsewhere (a
 //! prefab, whose copies are spawned with its `Lifetime`) and a detached instance keep their
 //! time until they enter the world. A bullet prefab with a three-second lifetime would
-//! otherwise expire three seconds into the session, and every later spawn of it fail.
+//! otherwise expire three seconds after the place starts, and every later spawn of it fail.
 //!
 //! The countdown is one chunk pass over the `Remaining` lane, reading each row's node flags
 //! (one line); expired instances are destroyed after the pass. Values above 3600 are clamped

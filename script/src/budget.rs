@@ -22,6 +22,15 @@
 //! decrements a thread-local counter (about a nanosecond), instead of an mlua closure (~11 ns
 //! per call). Entries nest (a signal handler runs inside `Emit`): [`enter`] returns the
 //! enclosing entry's remaining budget and [`leave`] restores it.
+//!
+//! **Nested entries draw from the entry that triggered them.** A handler run inside an
+//! `Emit` gets [`ENTRY_BUDGET`] or what its emitter has left, whichever is less, and what it
+//! uses is taken from the emitter ([`enter_nested`], [`leave_nested`]). So an entry with
+//! everything it triggers runs at most one budget's worth of units: a handler that emits its
+//! own signal twice ends when the first entry's budget does, not after 2^depth budgets. A
+//! handler that overran leaves its emitter exhausted too, so the emitter stops at its next
+//! check (its `pcall` cannot continue, as above). An `Emit` from outside any entry (engine
+//! code) gives each handler a fresh budget.
 
 use mlua::ffi;
 use std::cell::Cell;
@@ -82,6 +91,36 @@ pub fn install(lua: &mlua::Lua) -> mlua::Result<()> {
 /// Starts an entry with a fresh budget; returns the enclosing entry's remaining units.
 pub fn enter() -> i64 {
     REMAINING.with(|r| r.replace(ENTRY_BUDGET))
+}
+
+/// Starts an entry nested in the running one (a signal handler inside `Emit`): it is granted
+/// [`ENTRY_BUDGET`] or the enclosing entry's remaining units, whichever is less. Returns the
+/// enclosing remaining units and the grant, for [`leave_nested`].
+pub fn enter_nested() -> (i64, i64) {
+    REMAINING.with(|r| {
+        let enclosing = r.get();
+        let granted = if enclosing == UNLIMITED { ENTRY_BUDGET } else { enclosing.clamp(0, ENTRY_BUDGET) };
+        r.set(granted);
+        (enclosing, granted)
+    })
+}
+
+/// Ends a nested entry: the units it used are taken from the enclosing entry (which is left
+/// exhausted if the nested one overran). Returns the units used.
+pub fn leave_nested((enclosing, granted): (i64, i64)) -> i64 {
+    REMAINING.with(|r| {
+        let left = r.get();
+        let used = granted - left.max(0) + i64::from(left < 0);
+        let rest = if enclosing == UNLIMITED {
+            UNLIMITED
+        } else if left < 0 {
+            -1
+        } else {
+            enclosing - used
+        };
+        r.set(rest);
+        used
+    })
 }
 
 /// Ends an entry, restoring the enclosing entry's remaining units (from [`enter`]); returns

@@ -1,6 +1,7 @@
 //! Signals: `instance:GetSignal(name)` returns a [`Signal`]; `:Connect(fn)` registers a
-//! handler; `:Emit(...)` runs every handler synchronously, in connection order, each under a
-//! fresh instruction budget and attributed to the script that connected it.
+//! handler; `:Emit(...)` runs every handler synchronously, in connection order, each
+//! attributed to the script that connected it and drawing on the budget of the entry that
+//! emitted (at most one entry budget each), so an emit cascade cannot outrun its first entry.
 //!
 //! There is no `Disconnect`: connections go when the connecting script instance retires or
 //! the target leaves the world (see `host`). Once the target is destroyed, `GetSignal`,
@@ -192,14 +193,15 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
     Ok(())
 }
 
-/// Runs one handler under a fresh budget, attributed to `owner`; errors are logged.
+/// Runs one handler, attributed to `owner`, on the budget of the entry that emitted (see
+/// `budget`: a nested entry draws from the one that triggered it); errors are logged.
 fn run_handler(lua: &Lua, handler: &Function, owner: Running, args: MultiValue) -> Result<()> {
     let name = owner.name.clone();
     let stack = running_stack(lua)?;
     stack.push(owner);
-    let enclosing = budget::enter();
+    let nested = budget::enter_nested();
     let result = handler.call::<()>(args);
-    budget::leave(enclosing);
+    budget::leave_nested(nested);
     stack.pop();
     with_state(lua, |s| {
         if let Err(e) = &result {

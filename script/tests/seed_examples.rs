@@ -190,3 +190,24 @@ fn every_kind_of_script_error_is_counted() {
     running.take_log();
     assert_eq!(running.host.borrow().error_count(), 4, "one load, one init, two runtime errors");
 }
+
+#[test]
+fn a_handler_that_emits_its_own_signal_twice_ends_with_the_first_entrys_budget() {
+    // Before handlers drew from their emitter this recursed into 2^197 budgets and hung.
+    let log = run_main(
+        |_| {},
+        r#"
+        local sig = workspace:GetSignal("Loop")
+        sig:Connect(function() for i = 1, 2 do pcall(sig.Emit, sig) end end)
+        local ticks = 0
+        function Update()
+            ticks += 1
+            if ticks == 1 then sig:Emit() end
+            if ticks == 3 then print("still ticking") end
+        end
+        "#,
+        3,
+    );
+    assert!(log.iter().any(|l| l.contains("script exceeded its instruction budget")), "{log:?}");
+    assert_eq!(log.last().map(String::as_str), Some("Workspace.Main: still ticking"), "{log:?}");
+}

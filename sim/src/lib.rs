@@ -16,7 +16,9 @@ pub mod transform;
 pub use fallen::{DEFAULT_DESTROY_HEIGHT, DIED_ANNOUNCED, FALLEN_PARTS_DESTROY_HEIGHT, FallenParts};
 pub use lifetime::{EXPIRY_TOLERANCE, LIFETIME, Lifetimes, MAX_LIFETIME, REMAINING, lifetime_schema};
 pub use phase::{PHASES, Phase};
-pub use physics::{DEFAULT_GRAVITY, Physics, PhysicsConfig, RayHit, SyncStats};
+pub use physics::{
+    DEFAULT_GRAVITY, MAX_EXTENT, MIN_EXTENT, Physics, PhysicsConfig, RayHit, SyncStats, WORLD_EXTENT,
+};
 pub use profiler::{PhaseSummary, Profiler, TickCounters};
 pub use tick::{SimConfig, Simulation, TickContext, TickHooks, TickReport};
 pub use transform::{PassMode, PassStats, WorldTransform, WorldTransforms};

@@ -510,3 +510,35 @@ fn moving_a_folder_below_the_destroy_height_reaps_its_loose_parts() {
     assert!(w.arena.get(loose).is_none());
     assert!(w.arena.get(fixed).is_some(), "anchored parts are not reaped");
 }
+
+#[test]
+fn a_huge_part_beside_a_cylinder_is_clamped_and_the_world_keeps_stepping() {
+    // A 1e20-stud part overlapping a cylinder panicked inside parry's EPA.
+    let mut w = World::new();
+    w.floor();
+    let ws = w.ws();
+    let cyl = w.part(ws, Vec3::new(0.0, 3.0, 0.0), Vec3::new(4.0, 2.0, 2.0), false);
+    w.set_shape(cyl, Shape::Cylinder);
+    let huge = w.part(ws, Vec3::new(0.0, 3.5, 0.0), Vec3::new(2.0, 1.0, 1e20), false);
+    for size in [Vec3::new(2.0, 1.0, 1e20), Vec3::new(1e19, 1e19, 1e19), Vec3::splat(f32::MAX)] {
+        w.arena.set_size(huge, size).unwrap();
+        w.run(20);
+    }
+    assert_eq!(w.physics.faults(), 0);
+    assert!(w.physics.body(huge).is_some() && w.physics.body(cyl).is_some());
+}
+
+#[test]
+fn a_part_outside_the_world_extent_has_no_body_until_it_returns() {
+    let mut w = World::new();
+    let ws = w.ws();
+    let far = w.part(ws, Vec3::new(0.0, 0.0, 1e19), Vec3::ONE, true);
+    w.tick();
+    assert!(w.physics.body(far).is_none());
+    w.arena.set_position(far, Vec3::new(0.0, 5.0, 0.0)).unwrap();
+    w.tick();
+    assert_eq!(w.physics.body(far).unwrap().translation(), Vec3::new(0.0, 5.0, 0.0));
+    w.arena.set_position(far, Vec3::new(arbor_sim::WORLD_EXTENT * 2.0, 0.0, 0.0)).unwrap();
+    w.tick();
+    assert!(w.physics.body(far).is_none());
+}

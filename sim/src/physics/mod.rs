@@ -72,6 +72,16 @@ pub const DEFAULT_LENGTH_UNIT: f32 = 20.0;
 /// Smallest extent a collider gets (studs); smaller, negative or non-finite sizes clamp to it.
 pub const MIN_EXTENT: f32 = 0.001;
 
+/// Largest extent a collider gets (studs; Roblox's largest part size): larger sizes clamp to
+/// it for physics (the arena keeps the size written).
+pub const MAX_EXTENT: f32 = 2048.0;
+
+/// How far from the origin, on any axis, a part is simulated (studs). A part whose world
+/// pose lies outside, or is not finite, has no body until it comes back (rapier loses all
+/// precision out there, and its solvers can panic); fallen-parts cleanup handles non-finite
+/// and fallen positions.
+pub const WORLD_EXTENT: f32 = 1.0e6;
+
 /// How a [`Physics`] world is set up.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PhysicsConfig {
@@ -95,7 +105,8 @@ impl Default for PhysicsConfig {
 pub struct SyncStats {
     /// Bodies created.
     pub added: usize,
-    /// Bodies removed (part destroyed, detached from the world, or given a non-finite pose).
+    /// Bodies removed (part destroyed, detached from the world, or given a non-finite pose
+    /// or one outside [`WORLD_EXTENT`]).
     pub removed: usize,
     /// Existing bodies whose pose, shape, size, body type or collision changed.
     pub updated: usize,
@@ -184,6 +195,8 @@ pub struct Physics {
     awake: Vec<RigidBodyHandle>,
     /// Scratch: subtree roots already re-posed in this sync.
     expanded: FxHashSet<Id>,
+    /// Rapier panics caught by `step`.
+    faults: u64,
 }
 
 impl Default for Physics {
@@ -217,6 +230,7 @@ impl Physics {
             was_awake: Vec::new(),
             awake: Vec::new(),
             expanded: FxHashSet::default(),
+            faults: 0,
         }
     }
 
@@ -234,12 +248,35 @@ impl Physics {
 
     /// Advances the simulation by `dt` seconds (one rapier step). A non-finite or non-positive
     /// `dt` does nothing.
+    ///
+    /// A panic inside rapier (input the clamps above did not foresee) does not take the
+    /// server down: the rapier world is dropped and rebuilt from the arena at the next
+    /// [`sync`](Self::sync) (a full rescan; velocities restart from zero), and
+    /// [`faults`](Self::faults) counts it. The arena, which holds the place, is untouched.
     pub fn step(&mut self, dt: f32) {
         if !(dt.is_finite() && dt > 0.0) {
             return;
         }
         self.world.integration_parameters.dt = dt;
-        self.world.step();
+        let world = &mut self.world;
+        if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| world.step())).is_err() {
+            self.faults += 1;
+            self.reset_world();
+        }
+    }
+
+    /// Rapier panics caught by [`step`](Self::step) so far.
+    pub fn faults(&self) -> u64 {
+        self.faults
+    }
+
+    /// Drops every body and starts an empty rapier world with the same settings; the next
+    /// sync rescans the arena.
+    fn reset_world(&mut self) {
+        let fresh = Self::with_config(self.config);
+        let faults = self.faults;
+        *self = fresh;
+        self.faults = faults;
     }
 
     /// The first colliding part hit by the ray from `origin` along `direction` (any length,

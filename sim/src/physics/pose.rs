@@ -7,6 +7,7 @@
 //! asked for, so siblings visited in a row (the common layout: many parts under one model or
 //! directly under the Workspace) cost one walk.
 
+use super::WORLD_EXTENT;
 use arbor_core::{Arena, Id, LocalTransform, Quat};
 use rapier3d::prelude::Pose;
 
@@ -29,10 +30,10 @@ fn normalized(q: Quat) -> Quat {
     }
 }
 
-/// Whether a pose is usable by rapier.
+/// Whether a pose is usable by rapier: finite, and inside [`WORLD_EXTENT`] on every axis.
 #[inline]
-pub(super) fn is_finite(p: &Pose) -> bool {
-    p.translation.is_finite() && p.rotation.is_finite()
+pub(super) fn is_simulable(p: &Pose) -> bool {
+    p.translation.is_finite() && p.rotation.is_finite() && p.translation.abs().max_element() <= WORLD_EXTENT
 }
 
 /// The world pose of live node `id`: its locals composed up to and including the Workspace

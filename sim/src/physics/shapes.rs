@@ -3,17 +3,18 @@
 //! `Block` → cuboid with half-extents `size / 2`; `Ball` → ball of radius `size.x / 2`;
 //! `Cylinder` → cylinder along the part's X axis, length `size.x`, radius `size.y / 2`. rapier's
 //! cylinder runs along its local Y axis, so that collider sits in the body turned by −90°
-//! about Z (local Y onto X). Sizes are sanitised first: each extent is at least
-//! [`MIN_EXTENT`](super::MIN_EXTENT), and a non-finite extent becomes that minimum.
+//! about Z (local Y onto X). Sizes are sanitised first: each extent is clamped to
+//! [`MIN_EXTENT`](super::MIN_EXTENT)..=[`MAX_EXTENT`](super::MAX_EXTENT), and a non-finite
+//! extent becomes the minimum (parry's contact solvers panic on extents near 1e19).
 
-use super::MIN_EXTENT;
+use super::{MAX_EXTENT, MIN_EXTENT};
 use arbor_core::{Shape, Vec3};
 use rapier3d::prelude::{Pose, SharedShape};
 
-/// `size` with every extent finite and at least [`MIN_EXTENT`].
+/// `size` with every extent finite and within [`MIN_EXTENT`]..=[`MAX_EXTENT`].
 #[inline]
 pub(super) fn sanitize(size: Vec3) -> Vec3 {
-    let fix = |v: f32| if v.is_finite() { v.max(MIN_EXTENT) } else { MIN_EXTENT };
+    let fix = |v: f32| if v.is_finite() { v.clamp(MIN_EXTENT, MAX_EXTENT) } else { MIN_EXTENT };
     Vec3::new(fix(size.x), fix(size.y), fix(size.z))
 }
 
@@ -49,5 +50,6 @@ mod tests {
         let s = sanitize(Vec3::new(-1.0, f32::NAN, 0.0));
         assert_eq!(s, Vec3::splat(MIN_EXTENT));
         assert_eq!(sanitize(Vec3::new(4.0, 1.0, 2.0)), Vec3::new(4.0, 1.0, 2.0));
+        assert_eq!(sanitize(Vec3::new(1e20, 2.0, f32::MAX)), Vec3::new(MAX_EXTENT, 2.0, MAX_EXTENT));
     }
 }

@@ -136,7 +136,7 @@ impl Physics {
         let (anchored, can_collide, rev) = (node.anchored(), node.can_collide(), node.revision());
         let Some(&i) = self.index.get(&id) else {
             let pose = parent * pose::to_pose(local);
-            if pose::is_finite(&pose) {
+            if pose::is_simulable(&pose) {
                 self.create(Entry {
                     id,
                     body: Default::default(),
@@ -157,8 +157,9 @@ impl Physics {
         let e = self.entries[i as usize].as_mut().expect("indexed entry");
         let moved = local != e.local || !same_pose(&parent, &e.parent);
         let pose = parent * pose::to_pose(local);
-        if moved && !pose::is_finite(&pose) {
-            // A non-finite pose is not simulated; fallen-part cleanup deals with the part.
+        if moved && !pose::is_simulable(&pose) {
+            // A non-finite pose, or one outside the world extent, is not simulated;
+            // fallen-part cleanup deals with a non-finite or fallen part.
             self.remove(id, stats);
             return;
         }

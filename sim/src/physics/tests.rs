@@ -216,3 +216,33 @@ fn non_finite_pose_has_no_body() {
     assert_eq!(stats.added, 1);
     f.check_consistency();
 }
+
+#[test]
+fn a_panic_inside_rapier_rebuilds_the_world_from_the_arena() {
+    use rapier3d::prelude::{ColliderBuilder, RigidBodyBuilder};
+    let mut f = Fixture::new();
+    f.floor();
+    let ws = f.arena.workspace();
+    let cyl = f.part(ws, Vec3::new(0.0, 3.0, 0.0), Vec3::new(4.0, 2.0, 2.0), false);
+    let look = arbor_core::Appearance { shape: arbor_core::Shape::Cylinder, ..Default::default() };
+    f.arena.set_appearance(cyl, look).unwrap();
+    f.tick();
+    // A collider no part would get (the sync clamps sizes): parry's EPA panics on it.
+    let body = f.physics.world.bodies.insert(RigidBodyBuilder::dynamic().translation(Vec3::new(0.0, 3.5, 0.0)));
+    let collider = ColliderBuilder::cuboid(1.0, 0.5, 5e19).build();
+    let w = &mut f.physics.world;
+    w.colliders.insert_with_parent(collider, body, &mut w.bodies);
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    for _ in 0..20 {
+        f.physics.step(DT);
+    }
+    std::panic::set_hook(hook);
+    assert_eq!(f.physics.faults(), 1, "the step panicked once, then the foreign body was gone");
+    assert_eq!(f.physics.body_count(), 0);
+    let stats = f.physics.sync(&f.arena, &f.transforms);
+    assert!(stats.full_rescan && stats.added == 2, "{stats:?}");
+    f.run(3);
+    f.check_consistency();
+    assert!(f.arena.contains(cyl));
+}

@@ -42,13 +42,12 @@ impl FallenParts {
             Err(_) => arena.family(Family::Parts).to_vec(),
         };
         self.since = arena.revisions().global;
-        let mut extra = Vec::new();
-        for &id in &candidates {
-            if arena.get(id).is_some_and(|n| n.moves_parts_below()) {
-                extra.extend(arena.subtree(id).into_iter().skip(1));
-            }
-        }
-        candidates.extend(extra);
+        let roots: Vec<Id> = candidates
+            .iter()
+            .copied()
+            .filter(|&id| arena.get(id).is_some_and(|n| n.moves_parts_below()))
+            .collect();
+        candidates.extend(arena.descendants_of_all(&roots));
         candidates.sort_unstable();
         candidates.dedup();
         let fallen: Vec<Id> = candidates
@@ -58,13 +57,13 @@ impl FallenParts {
                 if node.class() != Class::Part
                     || node.anchored()
                     || !node.flags().contains(NodeFlags::IN_WORLD)
-                    || Self::protected_character_part(arena, id)
                 {
                     return false;
                 }
                 let Some(world) = transforms.get(arena, id) else { return false };
                 let p = world.position;
-                !p.is_finite() || (p.y as f64) < height
+                // The ancestor walk last, for the few that fell: a deep tree stays linear.
+                (!p.is_finite() || (p.y as f64) < height) && !Self::protected_character_part(arena, id)
             })
             .collect();
         let mut destroyed = 0;

@@ -542,3 +542,44 @@ fn a_part_outside_the_world_extent_has_no_body_until_it_returns() {
     w.tick();
     assert!(w.physics.body(far).is_none());
 }
+
+#[test]
+fn a_chain_of_100k_nested_parts_syncs_and_scans_in_linear_time() {
+    // Setting up physics composed every ancestor of every part (quadratic: it hung), and
+    // re-posing or scanning below each moved part walked each subtree again.
+    const DEPTH: usize = 100_000;
+    // From a place file, as a user would bring it (creating the chain one `create` at a time
+    // queues each node's whole ancestor chain in its event: issue 17 item 3, still open).
+    let mut json = String::from(
+        r#"{"format": "arbor-place", "version": 1, "instances": [{"class": "Workspace", "name": "Workspace", "ref": 1}"#,
+    );
+    for k in 2..DEPTH as u64 + 2 {
+        json.push_str(&format!(
+            r#",{{"class": "Part", "name": "P", "ref": {k}, "parent": {}, "position": [0, 0, 3], "anchored": true}}"#,
+            k - 1
+        ));
+    }
+    json.push_str("]}");
+    let mut w = World::with_arena(arbor_core::load_json(&json).unwrap());
+    let mut chain = Vec::with_capacity(DEPTH);
+    let mut at = w.ws();
+    while let Some(&child) = w.arena.get(at).unwrap().children().iter().next().as_ref() {
+        chain.push(child);
+        at = child;
+    }
+    assert_eq!(chain.len(), DEPTH);
+    let stats = w.physics.sync(&w.arena, &w.transforms);
+    assert_eq!(stats.added, DEPTH);
+    let last = *chain.last().unwrap();
+    assert_eq!(w.physics.body(last).unwrap().translation().z, 3.0 * DEPTH as f32);
+    // Move every part of the chain a little: each is logged and has children below it.
+    for &id in &chain {
+        w.arena.set_position(id, Vec3::new(0.0, 0.0, 2.0)).unwrap();
+    }
+    let stats = w.physics.sync(&w.arena, &w.transforms);
+    assert_eq!(stats.updated, DEPTH);
+    assert_eq!(w.physics.body(last).unwrap().translation().z, 2.0 * DEPTH as f32);
+    let dirty = w.arena.take_dirty_transforms();
+    w.transforms.update(&w.arena, &dirty, PassMode::default());
+    assert_eq!(arbor_sim::FallenParts::default().scan(&mut w.arena, &w.transforms), 0);
+}

@@ -354,6 +354,47 @@ impl Arena {
         out
     }
 
+    /// The strict descendants of every root in `roots`, each node once, in time linear in
+    /// their number (nested roots are not walked twice: a chain of 100,000 nested roots costs
+    /// 100,000 visits, not 5 billion). Each root's new descendants come in pre-order; a root
+    /// that lies below an earlier one is itself included as that one's descendant.
+    ///
+    /// ```
+    /// use arbor_core::{Arena, Class};
+    /// let mut arena = Arena::new();
+    /// let ws = arena.workspace();
+    /// let a = arena.create(Class::Folder, "A", Some(ws)).unwrap();
+    /// let b = arena.create(Class::Folder, "B", Some(a)).unwrap();
+    /// let c = arena.create(Class::Part, "C", Some(b)).unwrap();
+    /// assert_eq!(arena.descendants_of_all(&[b, a]), vec![c, b]);
+    /// ```
+    pub fn descendants_of_all(&self, roots: &[Id]) -> Vec<Id> {
+        let mut expanded: rustc_hash::FxHashSet<Id> = rustc_hash::FxHashSet::default();
+        let mut emitted: rustc_hash::FxHashSet<Id> = rustc_hash::FxHashSet::default();
+        let mut out = Vec::new();
+        let mut stack = Vec::new();
+        for &root in roots {
+            if emitted.contains(&root) || !expanded.insert(root) {
+                continue; // its descendants are out already
+            }
+            let Some(node) = self.store.node(root) else { continue };
+            stack.extend(node.children().iter().rev());
+            while let Some(d) = stack.pop() {
+                if !emitted.insert(d) {
+                    continue; // came out with its whole subtree
+                }
+                out.push(d);
+                if expanded.contains(&d) {
+                    continue; // an earlier root: its descendants are out
+                }
+                if let Some(n) = self.store.node(d) {
+                    stack.extend(n.children().iter().rev());
+                }
+            }
+        }
+        out
+    }
+
     /// The descendants of `id` (not `id` itself) in pre-order, or `None` as soon as there are
     /// more than `limit` of them (so the walk costs at most `limit + 1` node reads).
     pub fn descendants_within(&self, id: Id, limit: usize) -> Option<Vec<Id>> {

@@ -60,7 +60,7 @@ use rapier3d::prelude::{
     ColliderHandle, Group, InteractionGroups, InteractionTestMode, PhysicsWorld, Pose, QueryFilter, Ray,
     RigidBody, RigidBodyHandle,
 };
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 /// Default gravity in studs/s²: Roblox's `Workspace.Gravity` (196.2), pointing down −Y.
 pub const DEFAULT_GRAVITY: Vec3 = Vec3::new(0.0, -196.2, 0.0);
@@ -193,8 +193,6 @@ pub struct Physics {
     was_awake: Vec<RigidBodyHandle>,
     /// Scratch: bodies awake now.
     awake: Vec<RigidBodyHandle>,
-    /// Scratch: subtree roots already re-posed in this sync.
-    expanded: FxHashSet<Id>,
     /// Rapier panics caught by `step`.
     faults: u64,
 }
@@ -229,7 +227,6 @@ impl Physics {
             repose: Vec::new(),
             was_awake: Vec::new(),
             awake: Vec::new(),
-            expanded: FxHashSet::default(),
             faults: 0,
         }
     }

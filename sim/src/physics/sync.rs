@@ -41,7 +41,6 @@ impl Physics {
         let _ = transforms;
         let mut stats = SyncStats::default();
         let mut parents = ParentPoses::default();
-        self.expanded.clear();
         if self.needs_rescan || !self.sync_logged(arena, &mut parents, &mut stats) {
             self.rescan(arena, &mut parents, &mut stats);
         }
@@ -55,47 +54,14 @@ impl Physics {
         let Ok(writes) = arena.part_writes_since(self.since) else {
             return false;
         };
-        let mut repose = std::mem::take(&mut self.repose);
-        for &id in &repose {
-            self.resync_below(arena, id, parents, stats);
-        }
-        repose.clear();
-        self.repose = repose;
+        let mut roots = std::mem::take(&mut self.repose);
         for id in writes {
-            self.visit(arena, id, parents, stats);
-        }
-        true
-    }
-
-    /// Handles one id from the part-write log: a part is re-read, and the parts below any
-    /// logged node with children (a moved model, folder, character or part) are re-posed.
-    fn visit(&mut self, arena: &Arena, id: Id, parents: &mut ParentPoses, stats: &mut SyncStats) {
-        let Some(node) = arena.get(id) else {
-            self.remove(id, stats);
-            return;
-        };
-        let in_world = node.flags().contains(NodeFlags::IN_WORLD);
-        if node.class() == Class::Part {
-            if !in_world {
-                self.remove(id, stats);
-                return;
+            if self.visit(arena, id, parents, stats) {
+                roots.push(id);
             }
-            if self.entry(id).is_some_and(|e| e.synced_rev == node.revision()) {
-                return;
-            }
-            self.upsert(arena, node, parents, stats);
         }
-        if in_world && node.moves_parts_below() {
-            self.resync_below(arena, id, parents, stats);
-        }
-    }
-
-    /// Re-reads every in-world part strictly below `root` (once per sync per root).
-    fn resync_below(&mut self, arena: &Arena, root: Id, parents: &mut ParentPoses, stats: &mut SyncStats) {
-        if !self.expanded.insert(root) {
-            return;
-        }
-        for id in arena.subtree(root).into_iter().skip(1) {
+        // Every part below a root once, however the roots nest (linear in what they hold).
+        for id in arena.descendants_of_all(&roots) {
             if let Some(node) = arena.get(id)
                 && node.class() == Class::Part
                 && node.flags().contains(NodeFlags::IN_WORLD)
@@ -103,6 +69,31 @@ impl Physics {
                 self.upsert(arena, node, parents, stats);
             }
         }
+        roots.clear();
+        self.repose = roots;
+        true
+    }
+
+    /// Handles one id from the part-write log: a part is re-read. Returns whether the parts
+    /// below it must be re-posed (a logged node with children in the world: a moved model,
+    /// folder, character or part).
+    fn visit(&mut self, arena: &Arena, id: Id, parents: &mut ParentPoses, stats: &mut SyncStats) -> bool {
+        let Some(node) = arena.get(id) else {
+            self.remove(id, stats);
+            return false;
+        };
+        let in_world = node.flags().contains(NodeFlags::IN_WORLD);
+        if node.class() == Class::Part {
+            if !in_world {
+                self.remove(id, stats);
+                return false;
+            }
+            if self.entry(id).is_some_and(|e| e.synced_rev == node.revision()) {
+                return false;
+            }
+            self.upsert(arena, node, parents, stats);
+        }
+        in_world && node.moves_parts_below()
     }
 
     /// Upserts every live in-world part and drops the bodies of everything else.
@@ -129,7 +120,7 @@ impl Physics {
     /// Creates or updates the body of live in-world part `node`.
     fn upsert(&mut self, arena: &Arena, node: NodeRef<'_>, parents: &mut ParentPoses, stats: &mut SyncStats) {
         let id = node.id();
-        let parent = parents.get(node.parent(), |p| pose::world_of(arena, p, |_| None));
+        let parent = parents.world(arena, node.parent(), |_| None);
         let local = node.transform();
         let shape = node.appearance().shape;
         let size = shapes::sanitize(node.size());

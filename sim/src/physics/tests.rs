@@ -194,7 +194,7 @@ fn nested_dynamic_parts_write_consistent_locals() {
         f.tick();
         for id in [outer, inner] {
             let body = f.physics.body(id).unwrap();
-            let arena_world = super::pose::world_of(&f.arena, id, |_| None);
+            let arena_world = super::pose::ParentPoses::default().world(&f.arena, Some(id), |_| None);
             assert!((arena_world.translation - body.translation()).length() < 1e-3, "{id:?} drifted");
         }
     }
@@ -228,7 +228,8 @@ fn a_panic_inside_rapier_rebuilds_the_world_from_the_arena() {
     f.arena.set_appearance(cyl, look).unwrap();
     f.tick();
     // A collider no part would get (the sync clamps sizes): parry's EPA panics on it.
-    let body = f.physics.world.bodies.insert(RigidBodyBuilder::dynamic().translation(Vec3::new(0.0, 3.5, 0.0)));
+    let body =
+        f.physics.world.bodies.insert(RigidBodyBuilder::dynamic().translation(Vec3::new(0.0, 3.5, 0.0)));
     let collider = ColliderBuilder::cuboid(1.0, 0.5, 5e19).build();
     let w = &mut f.physics.world;
     w.colliders.insert_with_parent(collider, body, &mut w.bodies);

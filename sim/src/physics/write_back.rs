@@ -13,7 +13,7 @@
 //! sync cursor moves past physics' own writes, so the next sync does not even read them; a
 //! later script write has a newer revision and is still seen.
 
-use super::pose::{self, ParentPoses};
+use super::pose::ParentPoses;
 use super::{Physics, unpack};
 use crate::transform::WorldTransforms;
 use arbor_core::{Arena, Id, LocalTransform};
@@ -64,7 +64,7 @@ impl Physics {
             return false;
         }
         let has_children = !node.children().is_empty();
-        let parent = parents.get(node.parent(), |p| pose::world_of(arena, p, |a| self.dynamic_pose(a)));
+        let parent = parents.world(arena, node.parent(), |a| self.dynamic_pose(a));
         let local = parent.inverse() * world;
         let t = LocalTransform { position: local.translation, rotation: local.rotation };
         if arena.set_transform(id, t) != Ok(true) {

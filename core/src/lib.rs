@@ -55,8 +55,8 @@ pub use place::{
     AttributeDoc, ComponentDoc, ComponentRowDoc, DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT,
     FALLEN_PARTS_DESTROY_HEIGHT, FieldDoc, FieldTypeDoc, InstanceDoc, JSON_NESTING, MAX_SOURCE_FILE_BYTES,
     MaterialDoc, PLACE_BINARY_MAGIC, PLACE_FORMAT, PLACE_FORMAT_VERSION, PlaceError, PlaceFile,
-    PlaceSettings, RefPolicyDoc, ScriptFile, ShapeDoc, load_binary, load_json, load_json_file, save_binary,
-    save_json,
+    PlaceSettings, RefPolicyDoc, ScriptFile, ShapeDoc, load_binary, load_json, load_json_file, load_json_in,
+    save_binary, save_json,
 };
 pub use revision::Revisions;
 pub use snapshot::{ComponentDiff, Snapshot, SnapshotDiff};

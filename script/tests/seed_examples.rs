@@ -211,3 +211,25 @@ fn a_handler_that_emits_its_own_signal_twice_ends_with_the_first_entrys_budget()
     assert!(log.iter().any(|l| l.contains("script exceeded its instruction budget")), "{log:?}");
     assert_eq!(log.last().map(String::as_str), Some("Workspace.Main: still ticking"), "{log:?}");
 }
+
+#[test]
+fn scripts_cannot_rename_the_data_model_or_the_workspace() {
+    let log = run_main(
+        |_| {},
+        r#"
+        print(pcall(function() workspace.Name = "Elsewhere" end))
+        print(pcall(function() workspace.Parent.Name = "Game2" end))
+        print(workspace:GetFullName())
+        "#,
+        1,
+    );
+    let p = "Workspace.Main";
+    assert_eq!(
+        log,
+        vec![
+            format!("{p}: false {p}:2: Name: the Workspace cannot be renamed"),
+            format!("{p}: false {p}:3: Name: the DataModel cannot be renamed"),
+            format!("{p}: Workspace"),
+        ]
+    );
+}

@@ -11,6 +11,7 @@
 //!
 //! `--trace FILE` on `stress` and `serve` writes a Chrome trace that Perfetto opens.
 
+mod args;
 mod place_io;
 mod report;
 mod run;
@@ -69,6 +70,6 @@ fn main() -> ExitCode {
 #[derive(clap::Args, Debug, Clone)]
 struct TraceArg {
     /// Write a Chrome trace (one span per phase per tick) to this file.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = args::trace_path)]
     trace: Option<PathBuf>,
 }

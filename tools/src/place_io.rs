@@ -38,14 +38,34 @@ pub struct Loaded {
 /// Loads a place file: binary if it starts with the binary magic, JSON otherwise (with its
 /// `sourceFile`s read beside it).
 pub fn load(path: &Path) -> Result<Loaded, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    let bytes = read_bounded(path)?;
     let at = |e: arbor_core::PlaceError| format!("{}: {e}", path.display());
     let (arena, script_files) = if bytes.starts_with(arbor_core::PLACE_BINARY_MAGIC) {
         (arbor_core::load_binary(&bytes).map_err(at)?, Vec::new())
     } else {
-        arbor_core::load_json_file(path).map_err(at)?
+        let text =
+            std::str::from_utf8(&bytes).map_err(|e| format!("{}: not UTF-8 JSON: {e}", path.display()))?;
+        arbor_core::load_json_in(text, path.parent().unwrap_or(Path::new(""))).map_err(at)?
     };
     Ok(Loaded { arena, name: path.display().to_string(), script_files })
+}
+
+/// Largest place file read (1 GiB): a larger file, or an endless one (a pipe, a device), is
+/// refused instead of filling memory.
+pub const MAX_PLACE_BYTES: u64 = 1 << 30;
+
+/// The bytes of `path`, at most [`MAX_PLACE_BYTES`].
+fn read_bounded(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_PLACE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("reading {}: {e}", path.display()))?;
+    if bytes.len() as u64 > MAX_PLACE_BYTES {
+        return Err(format!("{}: larger than {MAX_PLACE_BYTES} bytes; not a place file", path.display()));
+    }
+    Ok(bytes)
 }
 
 /// Loads the place at `path`, or the embedded example place without one.

@@ -16,7 +16,7 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 0)]
     pub ticks: u64,
     /// Seconds between phase summaries.
-    #[arg(long, default_value_t = 5.0)]
+    #[arg(long, default_value_t = 5.0, value_parser = crate::args::seconds)]
     pub summary_every: f64,
     /// Hot-reload a script when its `sourceFile` is saved (JSON places loaded from a file).
     #[arg(long)]
@@ -27,6 +27,7 @@ pub struct ServeArgs {
 
 /// Runs `arbor serve`.
 pub fn run(args: ServeArgs) -> Result<(), String> {
+    crate::args::check_trace_path(args.trace.trace.as_deref())?;
     let place = place_io::load_or_example(args.place.as_deref())?;
     let name = place.name;
     let mut watcher = args.watch.then(|| ScriptWatcher::new(place.script_files));

@@ -29,7 +29,7 @@ pub enum Shape {
 #[derive(clap::Args, Debug)]
 pub struct StressArgs {
     /// Instances to build.
-    #[arg(long, default_value_t = 100_000)]
+    #[arg(long, default_value_t = 100_000, value_parser = crate::args::instance_count)]
     pub count: usize,
     /// Tree shape.
     #[arg(long, value_enum, default_value_t = Shape::Models)]
@@ -38,10 +38,10 @@ pub struct StressArgs {
     #[arg(long, default_value_t = 10)]
     pub fanout: usize,
     /// Fraction of parts that are unanchored (simulated).
-    #[arg(long, default_value_t = 0.01)]
+    #[arg(long, default_value_t = 0.01, value_parser = crate::args::fraction)]
     pub dynamic: f64,
     /// Fraction of anchored parts moved by a script-like hook every tick.
-    #[arg(long, default_value_t = 0.01)]
+    #[arg(long, default_value_t = 0.01, value_parser = crate::args::fraction)]
     pub moved: f64,
     /// Ticks to run.
     #[arg(long, default_value_t = 600)]
@@ -137,6 +137,10 @@ impl TickHooks for Mover {
 
 /// Runs `arbor stress`.
 pub fn run(args: StressArgs) -> Result<(), String> {
+    crate::args::check_trace_path(args.trace.trace.as_deref())?;
+    if args.fanout == 0 {
+        return Err("--fanout must be at least 1".to_owned());
+    }
     let progress = ProgressBar::new(args.count as u64);
     progress.set_style(
         ProgressStyle::with_template("building {bar:40} {pos}/{len} instances ({per_sec}, eta {eta})")

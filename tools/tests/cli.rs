@@ -157,3 +157,29 @@ fn serve_watch_hot_reloads_a_saved_source_file() {
     assert!(text.contains("Workspace.Main: version 2"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn out_of_range_options_are_refused_before_anything_runs() {
+    for args in [
+        &["serve", "--summary-every", "inf", "--ticks", "1"][..],
+        &["stress", "--count", "1e10"],
+        &["stress", "--moved", "inf"],
+        &["stress", "--dynamic", "NaN"],
+    ] {
+        let (out, _, stderr) = arbor(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("invalid value") && !stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    let (out, stdout, stderr) =
+        arbor(&["stress", "--count", "100", "--ticks", "1", "--trace", "/nonexistent/dir/t.json"]);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("cannot write trace /nonexistent/dir/t.json"), "{stderr}");
+    assert!(!stdout.contains("ticks/s"), "refused before the run: {stdout}");
+}
+
+#[test]
+fn place_check_refuses_an_endless_input() {
+    let (out, _, stderr) = arbor(&["place", "check", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("larger than 1073741824 bytes"), "{stderr}");
+}

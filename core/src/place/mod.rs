@@ -144,7 +144,7 @@ pub use model::{
     FALLEN_PARTS_DESTROY_HEIGHT, FieldDoc, FieldTypeDoc, InstanceDoc, MaterialDoc, PLACE_FORMAT,
     PLACE_FORMAT_VERSION, PlaceFile, PlaceSettings, RefPolicyDoc, ShapeDoc,
 };
-pub use source_file::{MAX_SOURCE_FILE_BYTES, ScriptFile, load_json_file};
+pub use source_file::{MAX_SOURCE_FILE_BYTES, ScriptFile, load_json_file, load_json_in};
 
 #[cfg(test)]
 mod tests;

@@ -37,9 +37,13 @@ pub struct ScriptFile {
 pub fn load_json_file(path: &Path) -> Result<(Arena, Vec<ScriptFile>), PlaceError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| PlaceError::Unreadable(format!("reading {}: {e}", path.display())))?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    load_json_in(&text, path.parent().unwrap_or(Path::new("")))
+}
+
+/// Loads JSON place `text` whose `sourceFile`s lie in folder `base` (the place file's).
+pub fn load_json_in(text: &str, base: &Path) -> Result<(Arena, Vec<ScriptFile>), PlaceError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let file: PlaceFile<'_> = super::json::parse(text)?;
-    let base = path.parent().unwrap_or(Path::new(""));
     file.to_arena_in(Some(base))
 }
 

@@ -324,6 +324,10 @@ pub fn write(w: &mut Arena, id: Id, member: Option<Member>, key: &[u8], v: &Arg<
         Some(Member::Archivable) => {
             done(w.set_flag(id, NodeFlags::ARCHIVABLE, expect_bool("Archivable", v)?))
         }
+        Some(Member::Name) if matches!(class, Class::DataModel | Class::Workspace) => {
+            // Scripts find the place by these names (`game`, `workspace`, paths in logs).
+            Err(Cow::Owned(format!("Name: the {} cannot be renamed", class.name())))
+        }
         Some(Member::Name) => match v {
             Arg::Str(s) => {
                 let name = std::str::from_utf8(s).map_err(|e| Cow::Owned(e.to_string()))?;

@@ -372,3 +372,22 @@ fn deep_json_nesting_is_refused_without_a_crash() {
     let e = json_err(&text);
     assert!(e.to_string().contains("recursion limit exceeded"), "{e}");
 }
+
+#[test]
+fn out_of_range_floats_and_value_field_policies_are_refused() {
+    let text = r#"{"format": "arbor-place", "version": 1,
+        "components": [{"name": "Heat", "fields": [{"name": "T", "type": "F32"}]}],
+        "instances": [{"class": "Part", "name": "A", "components": {"Heat": {"T": 1e300}}}]}"#;
+    let e = json_err(text);
+    assert!(e.to_string().starts_with("instances[0].components.Heat.T: expected"), "{e}");
+    let ok = text.replace("1e300", r#""inf""#);
+    assert!(load_json(&ok).is_ok(), "a written infinity still loads");
+    let text = r#"{"format": "arbor-place", "version": 1,
+        "components": [{"name": "Heat", "fields": [{"name": "T", "type": "F32", "onDestroy": "DestroyHolder"}]}],
+        "instances": []}"#;
+    let e = json_err(text);
+    assert_eq!(
+        e.to_string(),
+        "components[0]: field 'Heat.T' is not an InstanceRef and cannot have an onDestroy policy"
+    );
+}

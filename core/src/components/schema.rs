@@ -226,6 +226,15 @@ pub enum SchemaError {
         /// The repeated field.
         field: String,
     },
+    /// A field that is not an `InstanceRef` was given a destroy policy other than
+    /// `ClearField` (only a reference has a target to be destroyed).
+    #[error("field '{component}.{field}' is not an InstanceRef and cannot have an onDestroy policy")]
+    PolicyOnValueField {
+        /// The component.
+        component: String,
+        /// The field.
+        field: String,
+    },
     /// Too many components.
     #[error("too many components registered")]
     TooMany,
@@ -317,6 +326,12 @@ impl SchemaRegistry {
         for (k, f) in schema.fields.iter().enumerate() {
             if schema.fields[..k].iter().any(|g| g.name == f.name) {
                 return Err(SchemaError::DuplicateField {
+                    component: schema.name.to_string(),
+                    field: f.name.to_string(),
+                });
+            }
+            if f.ty != FieldType::InstanceRef && f.on_destroy != RefPolicy::ClearField {
+                return Err(SchemaError::PolicyOnValueField {
                     component: schema.name.to_string(),
                     field: f.name.to_string(),
                 });

@@ -15,7 +15,7 @@
 use super::collect::NONE;
 use super::error::PlaceError;
 use super::model::{
-    ComponentDoc, DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT, FALLEN_PARTS_DESTROY_HEIGHT, file_class,
+    ComponentDoc, DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT, FALLEN_PARTS_DESTROY_HEIGHT, FieldTypeDoc, file_class,
 };
 use crate::arena::Arena;
 use crate::class::Class;
@@ -26,7 +26,7 @@ use crate::names::NameId;
 use crate::page::LocalTransform;
 use crate::value::{Appearance, AttributeValue, NodeFlags, PersistentId};
 use glam::Vec3;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Built-in state of one instance to create.
 pub(crate) struct NodeSpec<'s> {
@@ -71,6 +71,8 @@ pub(crate) struct Builder {
     /// Top-level instances other than the Workspace (marked transform-dirty at the end).
     top_level: Vec<Id>,
     ref_numbers: FxHashMap<u64, u32>,
+    /// (instance, component) rows the file gave, to refuse a second one.
+    given_rows: FxHashSet<(u32, u16)>,
     /// Component ids of the file's schemas, in file order.
     schemas: Vec<ComponentId>,
     setting_given: bool,
@@ -93,6 +95,7 @@ impl Builder {
             world: Vec::new(),
             top_level: Vec::new(),
             ref_numbers: FxHashMap::default(),
+            given_rows: FxHashSet::default(),
             schemas: Vec::new(),
             setting_given: false,
         }
@@ -415,6 +418,10 @@ impl Builder {
         values: &[FieldValue],
         suffix: &str,
     ) -> Result<(), PlaceError> {
+        if !self.given_rows.insert((index, c.0)) {
+            let name = self.arena.components().registry().info(c).schema.name.clone();
+            return Err(self.err(index, suffix, format!("component '{name}' is given twice")));
+        }
         let id = self.id(index);
         self.arena.add_component(id, c, Some(values)).map_err(|e| self.arena_err(index, suffix, e))?;
         Ok(())

@@ -445,11 +445,18 @@ fn json_float(v: &Value) -> Option<f64> {
     v.as_f64().or_else(|| v.as_str().and_then(parse_non_finite))
 }
 
+/// `x` as an `f32`, or `None` when a finite `x` is out of `f32`'s range (1e300 would
+/// silently become infinity).
+fn narrow(x: f64) -> Option<f32> {
+    let f = x as f32;
+    (f.is_finite() || !x.is_finite()).then_some(f)
+}
+
 fn json_floats<const N: usize>(v: &Value) -> Option<[f32; N]> {
     let items = v.as_array().filter(|a| a.len() == N)?;
     let mut out = [0.0; N];
     for (o, item) in out.iter_mut().zip(items) {
-        *o = json_float(item)? as f32;
+        *o = narrow(json_float(item)?)?;
     }
     Some(out)
 }
@@ -461,7 +468,7 @@ fn json_field(ty: FieldType, v: &Value) -> Result<FieldValue, &'static str> {
         FieldType::Bool => v.as_bool().map(FieldValue::Bool),
         FieldType::I32 => v.as_i64().and_then(|x| i32::try_from(x).ok()).map(FieldValue::I32),
         FieldType::I64 => v.as_i64().map(FieldValue::I64),
-        FieldType::F32 => json_float(v).map(|x| FieldValue::F32(x as f32)),
+        FieldType::F32 => json_float(v).and_then(narrow).map(FieldValue::F32),
         FieldType::F64 => json_float(v).map(FieldValue::F64),
         FieldType::Vector3 => json_floats::<3>(v).map(|a| FieldValue::Vector3(Vec3::from_array(a))),
         FieldType::Quaternion => json_floats::<4>(v).map(|a| FieldValue::Quaternion(Quat::from_array(a))),

@@ -71,7 +71,7 @@ pub enum ArenaError {
     #[error("the id range is exhausted")]
     IdsExhausted,
     /// The arena reached its configured node limit.
-    #[error("the arena is full ({0} nodes)")]
+    #[error("the place is full: it holds its maximum of {0} instances (live and destroyed)")]
     Full(usize),
     /// Another live instance already holds this handle name.
     #[error("handle name '{name}' is already used by {holder}")]

@@ -233,3 +233,30 @@ fn scripts_cannot_rename_the_data_model_or_the_workspace() {
         ]
     );
 }
+
+#[test]
+fn a_doubling_clone_loop_stops_at_the_places_instance_cap() {
+    // 40 doublings once aborted the server at 6.2 GB.
+    let log = run_main(
+        |place| {
+            let ws = place.workspace();
+            place.folder("F", ws);
+            let cap = arbor_core::AttributeValue::Number(10_000.0);
+            place.arena.set_attribute(ws, arbor_sim::MAX_INSTANCES, Some(cap)).unwrap();
+        },
+        r#"
+        local f = workspace.F
+        local ok, err = pcall(function() for i = 1, 40 do f:Clone().Parent = f end end)
+        print(ok, err)
+        print(#f:GetChildren() > 5 and #f:GetChildren() < 20)
+        function Update() end
+        "#,
+        2,
+    );
+    assert_eq!(log.len(), 2, "{log:?}");
+    assert!(
+        log[0].ends_with("the place is full: it holds its maximum of 10000 instances (live and destroyed)"),
+        "{log:?}"
+    );
+    assert_eq!(log[1], "Workspace.Main: true");
+}

@@ -20,5 +20,7 @@ pub use physics::{
     DEFAULT_GRAVITY, MAX_EXTENT, MIN_EXTENT, Physics, PhysicsConfig, RayHit, SyncStats, WORLD_EXTENT,
 };
 pub use profiler::{PhaseSummary, Profiler, TickCounters};
-pub use tick::{SimConfig, Simulation, TickContext, TickHooks, TickReport};
+pub use tick::{
+    DEFAULT_MAX_INSTANCES, MAX_INSTANCES, SimConfig, Simulation, TickContext, TickHooks, TickReport,
+};
 pub use transform::{PassMode, PassStats, WorldTransform, WorldTransforms};

@@ -135,11 +135,31 @@ pub struct Simulation {
     tick: u64,
 }
 
+/// Number attribute of the Workspace capping the place's instances (live and destroyed ones
+/// not yet reclaimed); [`DEFAULT_MAX_INSTANCES`] without it. Past it a script's `Clone`,
+/// `Spawn` or any create is refused with a clear error, so one line of Luau that doubles a
+/// folder forty times cannot take the server's memory.
+pub const MAX_INSTANCES: &str = "MaxInstances";
+/// The default instance cap: 5,000,000 (about 1 GB of arena at 180 bytes an instance).
+pub const DEFAULT_MAX_INSTANCES: usize = 5_000_000;
+
+/// The place's instance cap (the Workspace's `MaxInstances`, at least 1,000).
+fn max_instances(arena: &Arena) -> usize {
+    match arena.attribute(arena.workspace(), MAX_INSTANCES) {
+        Some(arbor_core::AttributeValue::Number(n)) if n.is_finite() && *n >= 1.0 => {
+            (n.min(u32::MAX as f64 - 1.0) as usize).max(1_000)
+        }
+        _ => DEFAULT_MAX_INSTANCES,
+    }
+}
+
 impl Simulation {
-    /// A simulation of `arena` with `config`. Registers the `Lifetime` component; computes
-    /// the initial world transforms and physics bodies.
+    /// A simulation of `arena` with `config`. Registers the `Lifetime` component; caps the
+    /// place's instances ([`MAX_INSTANCES`]); computes the initial world transforms and
+    /// physics bodies.
     pub fn new(mut arena: Arena, config: SimConfig) -> Result<Self, SchemaError> {
         let lifetimes = Lifetimes::new(&mut arena)?;
+        arena.set_max_nodes(max_instances(&arena));
         let mut transforms = WorldTransforms::new();
         let dirty = arena.take_dirty_transforms();
         transforms.update(&arena, &dirty, config.pass);

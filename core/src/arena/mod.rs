@@ -234,6 +234,17 @@ impl Arena {
         self.workspace
     }
 
+    /// Most nodes (live and tombstones) the arena holds: past it, creating, cloning and
+    /// spawning are refused with [`ArenaError::Full`], changing nothing.
+    pub fn max_nodes(&self) -> usize {
+        self.config.max_nodes
+    }
+
+    /// Sets [`max_nodes`](Self::max_nodes) (not below the nodes already held, which stay).
+    pub fn set_max_nodes(&mut self, max: usize) {
+        self.config.max_nodes = max.max(self.occupied);
+    }
+
     /// The live node with `id`.
     #[inline]
     pub fn get(&self, id: Id) -> Option<NodeRef<'_>> {

@@ -260,3 +260,19 @@ fn a_doubling_clone_loop_stops_at_the_places_instance_cap() {
     );
     assert_eq!(log[1], "Workspace.Main: true");
 }
+
+#[test]
+fn an_error_value_with_tostring_is_reported_by_its_text() {
+    let log = run_main(
+        |_| {},
+        r#"
+        local E = setmetatable({}, { __tostring = function() return "custom failure" end })
+        local sig = workspace:GetSignal("S")
+        sig:Connect(function() error(E) end)
+        function Update() sig:Emit() error(E) end
+        "#,
+        1,
+    );
+    assert_eq!(log.len(), 2, "the handler's error and Update's: {log:?}");
+    assert!(log.iter().all(|l| l.contains("custom failure")), "{log:?}");
+}

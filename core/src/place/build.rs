@@ -15,7 +15,7 @@
 use super::collect::NONE;
 use super::error::PlaceError;
 use super::model::{
-    ComponentDoc, DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT, FALLEN_PARTS_DESTROY_HEIGHT, FieldTypeDoc, file_class,
+    ComponentDoc, DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT, FALLEN_PARTS_DESTROY_HEIGHT, file_class,
 };
 use crate::arena::Arena;
 use crate::class::Class;

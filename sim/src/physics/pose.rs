@@ -90,7 +90,7 @@ impl ParentPoses {
         }
         let mut world = base;
         for &(id, local) in self.chain.iter().rev() {
-            world = world * local;
+            world *= local;
             self.memo.insert(id, world);
         }
         let pose = self.memo.get(&p).copied().unwrap_or(world);

@@ -70,6 +70,14 @@ pub enum ArenaError {
     /// The arena's id range is exhausted.
     #[error("the id range is exhausted")]
     IdsExhausted,
+    /// A new attribute on an instance that holds the most attributes allowed.
+    #[error("{id} already holds {max} attributes, the most one instance may hold")]
+    TooManyAttributes {
+        /// The instance.
+        id: Id,
+        /// The limit ([`MAX_ATTRIBUTES`](crate::MAX_ATTRIBUTES)).
+        max: usize,
+    },
     /// The arena reached its configured node limit.
     #[error("the place is full: it holds its maximum of {0} instances (live and destroyed)")]
     Full(usize),

@@ -32,8 +32,8 @@ mod value;
 mod view;
 
 pub use arena::{
-    AncestryQuery, Arena, ArenaConfig, GraftPolicy, LiveNodes, MemoryReport, NodeData, NodeMut, SplitMix64,
-    TopologyChange,
+    AncestryQuery, Arena, ArenaConfig, GraftPolicy, LiveNodes, MAX_ATTRIBUTES, MemoryReport, NodeData,
+    NodeMut, SplitMix64, TopologyChange,
 };
 pub use child_array::ChildArray;
 pub use class::{ALL_CLASSES, ALL_FAMILIES, Class, Family};

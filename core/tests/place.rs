@@ -391,3 +391,13 @@ fn out_of_range_floats_and_value_field_policies_are_refused() {
         "components[0]: field 'Heat.T' is not an InstanceRef and cannot have an onDestroy policy"
     );
 }
+
+#[test]
+fn a_file_with_too_many_attributes_on_one_instance_is_refused() {
+    let attrs: Vec<String> = (0..5_000).map(|i| format!(r#""a{i}": {{"Number": {i}}}"#)).collect();
+    let e = json_err(&place(&format!(
+        r#"[{{"class": "Part", "name": "A", "attributes": {{{}}}}}]"#,
+        attrs.join(",")
+    )));
+    assert!(e.to_string().contains("attributes.a4096") && e.to_string().contains("4096 attributes"), "{e}");
+}

@@ -79,7 +79,7 @@ fn this_signal(v: &Value) -> Option<Signal> {
 }
 
 /// Checks that `v` is pure data; returns a description of the first offending value.
-fn impure(lua: &Lua, v: &Value, depth: usize, seen: &mut Vec<usize>) -> Option<String> {
+fn impure(lua: &Lua, v: &Value, depth: usize, seen: &mut rustc_hash::FxHashSet<usize>) -> Option<String> {
     match v {
         Value::Nil
         | Value::Boolean(_)
@@ -90,13 +90,12 @@ fn impure(lua: &Lua, v: &Value, depth: usize, seen: &mut Vec<usize>) -> Option<S
         Value::UserData(_) if crate::api::values::instance_id(lua, v).is_some() => None,
         Value::Table(t) => {
             let p = t.to_pointer() as usize;
-            if seen.contains(&p) {
-                return None;
-            }
             if depth > 32 {
                 return Some("a table nested deeper than 32 levels".to_owned());
             }
-            seen.push(p);
+            if !seen.insert(p) {
+                return None; // checked already (a table may appear many times)
+            }
             for pair in t.clone().pairs::<Value, Value>() {
                 let Ok((k, v)) = pair else { return Some("an unreadable table".to_owned()) };
                 if let Some(bad) =
@@ -155,7 +154,7 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
             }
             let payload: MultiValue = args.collect();
             for (i, v) in payload.iter().enumerate() {
-                if let Some(bad) = impure(lua, v, 0, &mut Vec::new()) {
+                if let Some(bad) = impure(lua, v, 0, &mut rustc_hash::FxHashSet::default()) {
                     return fail(lua, format!("Emit accepts pure data only: argument {} is {bad}", i + 1));
                 }
             }

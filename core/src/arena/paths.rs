@@ -53,6 +53,9 @@ impl ArenaError {
                 format!("graft refused: {} refers to {}, outside the grafted subtree", p(holder), p(target))
             }
             Self::NotAScript(id) => format!("{} is not a Script", p(id)),
+            Self::TooManyAttributes { id, max } => {
+                format!("{} already holds {max} attributes, the most one instance may hold", p(id))
+            }
             other => other.to_string(),
         }
     }

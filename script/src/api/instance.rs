@@ -156,9 +156,9 @@ pub fn register_methods(lua: &Lua, table: &mlua::Table) -> Result<()> {
             Ok(v) => v,
             Err(m) => return failed(lua, m),
         };
-        match with_world(lua, |w| w.set_attribute(id, &name, value))? {
+        match with_world(lua, |w| w.set_attribute(id, &name, value).map_err(|e| e.describe(w)))? {
             Ok(_) => done(lua, Value::Nil),
-            Err(e) => failed(lua, e.to_string()),
+            Err(text) => failed(lua, text),
         }
     })?;
     add(lua, table, "IsA", |lua, (this, class): (f64, mlua::LuaString)| {

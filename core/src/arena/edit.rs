@@ -199,7 +199,7 @@ impl Arena {
         if value.is_some() {
             let node = self.read(slot);
             let held = node.extras().attributes.len();
-            if held >= MAX_ATTRIBUTES && !self.names.find(name).is_some_and(|k| node.attribute(k).is_some()) {
+            if held >= MAX_ATTRIBUTES && self.names.find(name).is_none_or(|k| node.attribute(k).is_none()) {
                 return Err(ArenaError::TooManyAttributes { id, max: MAX_ATTRIBUTES });
             }
         }

@@ -33,7 +33,7 @@ mod view;
 
 pub use arena::{
     AncestryQuery, Arena, ArenaConfig, GraftPolicy, LiveNodes, MAX_ATTRIBUTES, MemoryReport, NodeData,
-    NodeMut, SplitMix64, TopologyChange,
+    NodeMut, SearchLimitReached, SplitMix64, TopologyChange,
 };
 pub use child_array::ChildArray;
 pub use class::{ALL_CLASSES, ALL_FAMILIES, Class, Family};

@@ -127,8 +127,11 @@ impl ScriptHost {
             ..Default::default()
         });
         let base = api::install(&lua, arena.workspace())?;
+        budget::meter_library(&lua)?;
         lua.sandbox(true)?;
-        budget::install(&lua)?;
+        let weights = budget::install(&lua)?;
+        // The VM's weight tables live as long as the VM itself.
+        lua.set_app_data(weights);
         let mut host = Self {
             lua,
             base,

@@ -78,8 +78,16 @@ fn this_signal(v: &Value) -> Option<Signal> {
     v.as_userdata()?.borrow::<Signal>().ok().map(|s| s.clone())
 }
 
+/// What a purity check has walked: the tables seen and the pairs read (the work charged to
+/// the emitting entry).
+#[derive(Default)]
+struct PurityWalk {
+    seen: rustc_hash::FxHashSet<usize>,
+    pairs: usize,
+}
+
 /// Checks that `v` is pure data; returns a description of the first offending value.
-fn impure(lua: &Lua, v: &Value, depth: usize, seen: &mut rustc_hash::FxHashSet<usize>) -> Option<String> {
+fn impure(lua: &Lua, v: &Value, depth: usize, walk: &mut PurityWalk) -> Option<String> {
     match v {
         Value::Nil
         | Value::Boolean(_)
@@ -93,13 +101,14 @@ fn impure(lua: &Lua, v: &Value, depth: usize, seen: &mut rustc_hash::FxHashSet<u
             if depth > 32 {
                 return Some("a table nested deeper than 32 levels".to_owned());
             }
-            if !seen.insert(p) {
+            if !walk.seen.insert(p) {
                 return None; // checked already (a table may appear many times)
             }
             for pair in t.clone().pairs::<Value, Value>() {
                 let Ok((k, v)) = pair else { return Some("an unreadable table".to_owned()) };
+                walk.pairs += 1;
                 if let Some(bad) =
-                    impure(lua, &k, depth + 1, seen).or_else(|| impure(lua, &v, depth + 1, seen))
+                    impure(lua, &k, depth + 1, walk).or_else(|| impure(lua, &v, depth + 1, walk))
                 {
                     return Some(bad);
                 }
@@ -153,10 +162,16 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
                 return fail(lua, DESTROYED);
             }
             let payload: MultiValue = args.collect();
+            let mut walk = PurityWalk::default();
             for (i, v) in payload.iter().enumerate() {
-                if let Some(bad) = impure(lua, v, 0, &mut rustc_hash::FxHashSet::default()) {
+                if let Some(bad) = impure(lua, v, 0, &mut walk) {
                     return fail(lua, format!("Emit accepts pure data only: argument {} is {bad}", i + 1));
                 }
+            }
+            // The walk is paid for after it ran: the payload was paid for when it was built,
+            // and emitting it again in a loop fails at the next emit.
+            if budget::charge(walk.pairs.saturating_mul(16), 0).is_err() {
+                return fail(lua, budget::BUDGET_MESSAGE);
             }
             let mut handlers: Vec<(Function, Running)> = with_state(lua, |s| {
                 s.signals

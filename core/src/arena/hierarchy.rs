@@ -433,16 +433,72 @@ impl Arena {
     /// The first descendant of `parent` named `name`, searching children before
     /// grandchildren at each level (breadth first), so the shallowest match wins.
     pub fn find_first_descendant(&self, parent: Id, name: &str) -> Option<Id> {
-        let name = self.names.find(name)?;
+        self.find_first_descendant_within(parent, name, usize::MAX).map_or(None, |(found, _)| found)
+    }
+
+    /// [`Arena::find_first_descendant`] looking at no more than `limit` descendants: the
+    /// match and how many descendants it looked at, or `Err` if the limit ran out before the
+    /// search ended (a metered caller's bound).
+    pub fn find_first_descendant_within(
+        &self,
+        parent: Id,
+        name: &str,
+        limit: usize,
+    ) -> Result<(Option<Id>, usize), SearchLimitReached> {
+        let Some(name) = self.names.find(name) else { return Ok((None, 0)) };
         let mut queue = std::collections::VecDeque::from([parent]);
+        let mut visited = 0usize;
         while let Some(id) = queue.pop_front() {
-            for c in self.get(id)?.children().iter() {
+            let Some(node) = self.get(id) else { return Ok((None, visited)) };
+            for c in node.children().iter() {
+                visited += 1;
+                if visited > limit {
+                    return Err(SearchLimitReached);
+                }
                 if self.store.node(c).is_some_and(|n| n.name() == name) {
-                    return Some(c);
+                    return Ok((Some(c), visited));
                 }
                 queue.push_back(c);
             }
         }
-        None
+        Ok((None, visited))
+    }
+
+    /// How many nodes `id`'s subtree holds (itself included), counting no further than
+    /// `limit`: the answer is `min(size, limit)`.
+    pub fn subtree_len_up_to(&self, id: Id, limit: usize) -> usize {
+        if !self.contains(id) {
+            return 0;
+        }
+        let mut stack = vec![id];
+        let mut count = 0usize;
+        while let Some(n) = stack.pop() {
+            count += 1;
+            if count >= limit {
+                return limit;
+            }
+            if let Some(node) = self.get(n) {
+                stack.extend(node.children().iter());
+            }
+        }
+        count
+    }
+
+    /// How many ancestors `id` has (0 for the root), counting no further than `limit`.
+    pub fn depth_up_to(&self, id: Id, limit: usize) -> usize {
+        let mut depth = 0;
+        let mut at = self.get(id).and_then(|n| n.parent());
+        while let Some(p) = at {
+            if depth >= limit {
+                return limit;
+            }
+            depth += 1;
+            at = self.get(p).and_then(|n| n.parent());
+        }
+        depth
     }
 }
+
+/// A bounded search stopped at its limit before it ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchLimitReached;

@@ -30,6 +30,7 @@ mod spawn;
 pub use component_queries::{AncestryQuery, LiveNodes};
 pub use copy::GraftPolicy;
 pub use edit::{MAX_ATTRIBUTES, NodeMut};
+pub use hierarchy::SearchLimitReached;
 pub use memory::MemoryReport;
 pub use node_data::NodeData;
 pub use rng::SplitMix64;

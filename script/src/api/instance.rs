@@ -7,14 +7,18 @@
 //! A handle is just an id: it never keeps the instance alive, and once the instance is
 //! destroyed every property or method use (except the idempotent `Destroy`) fails with
 //! `attempt to index a destroyed Instance`.
+//!
+//! Methods that visit instances charge the running entry's budget for each one (`budget`),
+//! counting no further than it can pay, so a walk of a huge subtree fails fast.
 
 use super::handle::{instance_id, instance_list, instance_value};
 use super::props::DESTROYED;
 use super::trampoline::method;
 use super::values::{attribute_from_lua, attribute_to_lua};
+use crate::budget::{self, BUDGET_MESSAGE};
 use crate::signals::Signal;
 use crate::state::{full_name, with_state, with_world};
-use arbor_core::{ArenaError, Id};
+use arbor_core::{ArenaError, Id, SearchLimitReached};
 use mlua::{FromLua, IntoLua, Lua, Result, Value};
 
 /// A script's handle to an instance. As a Lua value it is a tagged userdata with the shared
@@ -99,6 +103,21 @@ pub(super) fn add<A: mlua::FromLuaMulti>(
     table.raw_set(name, method(lua, name, lua.create_function(f)?)?)
 }
 
+/// Charges the running entry for visiting `id`'s subtree (counted no further than it can
+/// pay for).
+fn charge_subtree(lua: &Lua, id: Id) -> Result<()> {
+    let limit = budget::affordable_instances().saturating_add(1);
+    let size = with_world(lua, |w| w.subtree_len_up_to(id, limit))?;
+    budget::charge_instances(size)
+}
+
+/// Fails the method with the budget error after charging `visits` (more than the entry
+/// has left, so it stays exhausted).
+fn over_budget(lua: &Lua, visits: usize) -> Result<MethodStatus> {
+    let _ = budget::charge_instances(visits);
+    failed(lua, BUDGET_MESSAGE)
+}
+
 /// Registers the instance methods on `table` (name to function).
 pub fn register_methods(lua: &Lua, table: &mlua::Table) -> Result<()> {
     add(
@@ -108,23 +127,43 @@ pub fn register_methods(lua: &Lua, table: &mlua::Table) -> Result<()> {
         |lua, (this, name, recursive): (f64, mlua::LuaString, Option<bool>)| {
             let id = checked!(lua, this);
             let name = name.to_str()?;
+            let limit = budget::affordable_instances();
             let found = with_world(lua, |w| {
                 if recursive.unwrap_or(false) {
-                    w.find_first_descendant(id, &name)
+                    w.find_first_descendant_within(id, &name, limit)
                 } else {
-                    w.find_first_child(id, &name)
+                    let children = w.get(id).map_or(0, |n| n.children().len());
+                    if children > limit {
+                        Err(SearchLimitReached)
+                    } else {
+                        Ok((w.find_first_child(id, &name), children))
+                    }
                 }
             })?;
-            done_instance(found)
+            match found {
+                Ok((found, visited)) => {
+                    if budget::charge_instances(visited).is_err() {
+                        return failed(lua, BUDGET_MESSAGE);
+                    }
+                    done_instance(found)
+                }
+                Err(SearchLimitReached) => over_budget(lua, limit.saturating_add(1)),
+            }
         },
     )?;
     add(lua, table, "GetChildren", |lua, this: f64| {
         let id = checked!(lua, this);
         let kids: Vec<Id> = with_world(lua, |w| w.children(id).collect())?;
+        if budget::charge_instances(kids.len()).is_err() {
+            return failed(lua, BUDGET_MESSAGE);
+        }
         done(lua, instance_list(lua, &kids)?)
     })?;
     add(lua, table, "Clone", |lua, this: f64| {
         let id = checked!(lua, this);
+        if charge_subtree(lua, id).is_err() {
+            return failed(lua, BUDGET_MESSAGE);
+        }
         match with_world(lua, |w| w.clone_subtree(id))? {
             Ok(copy) => done_instance(copy),
             Err(e) => failed(lua, e.to_string()),
@@ -134,6 +173,9 @@ pub fn register_methods(lua: &Lua, table: &mlua::Table) -> Result<()> {
         let id = receiver(this);
         if with_state(lua, |s| s.client)? {
             return failed(lua, "Destroy can only be called on the server");
+        }
+        if charge_subtree(lua, id).is_err() {
+            return failed(lua, BUDGET_MESSAGE);
         }
         match with_world(lua, |w| w.destroy(id).map_err(|e| (e.clone(), e.describe(w))))? {
             Ok(_) | Err((ArenaError::NotFound(_), _)) => done(lua, Value::Nil),
@@ -171,6 +213,11 @@ pub fn register_methods(lua: &Lua, table: &mlua::Table) -> Result<()> {
     })?;
     add(lua, table, "GetFullName", |lua, this: f64| {
         let id = checked!(lua, this);
+        let limit = budget::affordable_instances().saturating_add(1);
+        let depth = with_world(lua, |w| w.depth_up_to(id, limit))?;
+        if budget::charge_instances(depth).is_err() {
+            return failed(lua, BUDGET_MESSAGE);
+        }
         let name = with_world(lua, |w| full_name(w, id))?;
         done(lua, name)
     })?;

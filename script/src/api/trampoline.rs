@@ -8,8 +8,8 @@
 //! `FindFirstChild` and `GetComponent`, the lookups scripts run most (the second once per
 //! entity in a system's loop), have their own closures ([`find_first_child`],
 //! [`get_component`]): with a handle and a string name they answer in C (one world borrow,
-//! no mlua conversion); any other arguments take the generic path, so the errors stay the
-//! same.
+//! no mlua conversion, the children looked at charged to the budget); any other arguments,
+//! and a recursive search, take the generic path, so the errors stay the same.
 
 use super::component_handle::push_component;
 use super::handle::{Handle, NOT_AN_INSTANCE, guarded, handle_at, push_handle, raise};
@@ -88,13 +88,19 @@ unsafe extern "C-unwind" fn find_first_child(state: *mut ffi::lua_State) -> c_in
     // SAFETY: as in `method_trampoline`; the name's bytes stay on the stack for the call.
     unsafe {
         let Some((h, name)) = handle_and_name(state) else { return call_method(state) };
-        let recursive = ffi::lua_toboolean(state, 3) != 0;
+        if ffi::lua_toboolean(state, 3) != 0 {
+            // A recursive search is metered as it walks: the generic path.
+            return call_method(state);
+        }
         let found = on_live_instance(h, |w, id| {
-            if recursive { w.find_first_descendant(id, name) } else { w.find_first_child(id, name) }
+            (w.find_first_child(id, name), w.get(id).map_or(0, |n| n.children().len()))
         });
         match found {
-            Ok(Some(child)) => push_handle(state, child, h.world),
-            Ok(None) => ffi::lua_pushnil(state),
+            Ok((_, children)) if crate::budget::charge_instances(children).is_err() => {
+                raise(state, Cow::Borrowed(crate::budget::BUDGET_MESSAGE))
+            }
+            Ok((Some(child), _)) => push_handle(state, child, h.world),
+            Ok((None, _)) => ffi::lua_pushnil(state),
             Err(m) => raise(state, m),
         }
         1

@@ -1,0 +1,268 @@
+//! The instruction budget: every entry into a script environment (top-level load, each
+//! `Update`, each `PhysicsUpdate`, each system dispatch, each signal handler) gets
+//! [`ENTRY_BUDGET`] units; overrunning raises `script exceeded its instruction budget` and
+//! aborts that entry.
+//!
+//! **What one unit is: one VM instruction, or the work a library call does instead.**
+//! - Luau calls its interrupt only at calls, returns and loop back-edges. Each interrupt is
+//!   charged the longest run of instructions that can end at it since the previous one,
+//!   computed once per function from its bytecode (`weights`) and looked up from the
+//!   interrupted frame (`layout`). A loop iteration costs the length of its body, a call the
+//!   code before it.
+//! - Every allocation the VM makes costs one unit per [`CostTable::bytes_per_unit`] bytes
+//!   (`..`, `string.rep`, `table.create`, `buffer.create`, the tables `GetChildren` builds),
+//!   charged as it happens and raised at the next interrupt.
+//! - Library functions that scan without allocating (`string.find`, `buffer.fill`,
+//!   `table.sort`, ...) and engine calls that visit instances (`GetChildren`,
+//!   `FindFirstChild(name, true)`, `GetFullName`, `Clone`, ...) charge what they touch before
+//!   they run ([`charge`], `library`): bytes at the same rate, instances at
+//!   [`CostTable::units_per_instance`].
+//!
+//! So an entry runs at most about [`ENTRY_BUDGET`] instructions' worth of work, whatever the
+//! shape of its code: it can overrun by one interrupt's run (at most one function's length)
+//! and by the allocations of one instruction. The count depends only on the code path and
+//! the VM's history, never on a clock, so the same script aborts at the same point on every
+//! run and machine. Instance property reads and writes run as metamethods of a C function
+//! and cost their call.
+//!
+//! **Why `pcall` cannot escape.** Once the counter is exhausted it stays exhausted: every
+//! later interrupt in the same entry raises again, so a `pcall` around the loop catches one
+//! error but the code after it (or the next iteration) fails at its next check.
+//!
+//! **Nested entries draw from the entry that triggered them.** A handler run inside an
+//! `Emit` gets [`ENTRY_BUDGET`] or what its emitter has left, whichever is less, and what it
+//! uses is taken from the emitter ([`enter_nested`], [`leave_nested`]). So an entry with
+//! everything it triggers runs at most one budget's worth of units: a handler that emits its
+//! own signal twice ends when the first entry's budget does, not after 2^depth budgets. A
+//! handler that overran leaves its emitter exhausted too, so the emitter stops at its next
+//! check (its `pcall` cannot continue, as above). An `Emit` from outside any entry (engine
+//! code) gives each handler a fresh budget.
+//!
+//! **Phases.** The units every entry of a tick phase used add up ([`phase_used`]); the host
+//! stops starting entries once they pass its tick share (see `host`).
+//!
+//! The interrupt and the allocation hook are plain `extern "C"` functions installed through
+//! `mlua::ffi`; the counter is thread-local.
+
+mod layout;
+mod library;
+mod weights;
+
+pub(crate) use layout::WeightTables;
+pub use library::meter_library;
+
+use mlua::ffi;
+use std::cell::Cell;
+use std::ffi::{c_int, c_void};
+
+/// Units granted to each entry.
+pub const ENTRY_BUDGET: i64 = 1_000_000;
+
+/// The error message of an overrun, as the seeds quote it.
+pub const BUDGET_MESSAGE: &str = "script exceeded its instruction budget";
+
+const UNLIMITED: i64 = i64::MAX;
+
+/// What work costs, in units. Scripts use [`CostTable::SCRIPT`]; the meter reads the table
+/// installed with [`set_costs`], so another kind of entry (the transactional behaviours of
+/// `004`) can bring its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CostTable {
+    /// Bytes allocated, scanned or written per unit (at least 1).
+    pub bytes_per_unit: u32,
+    /// Units per instance an engine call visits.
+    pub units_per_instance: u32,
+}
+
+impl CostTable {
+    /// The costs of `Script` entries: one unit per instruction, per 16 bytes and per 4
+    /// instance visits (a visit runs about as long as four VM instructions).
+    pub const SCRIPT: CostTable = CostTable { bytes_per_unit: 16, units_per_instance: 4 };
+}
+
+thread_local! {
+    static REMAINING: Cell<i64> = const { Cell::new(UNLIMITED) };
+    static COSTS: Cell<CostTable> = const { Cell::new(CostTable::SCRIPT) };
+    /// Units used by the entries of the running phase.
+    static PHASE_USED: Cell<i64> = const { Cell::new(0) };
+}
+
+/// Installs `costs` for the entries that follow on this thread; returns the previous table.
+pub fn set_costs(costs: CostTable) -> CostTable {
+    COSTS.with(|c| c.replace(CostTable { bytes_per_unit: costs.bytes_per_unit.max(1), ..costs }))
+}
+
+fn costs() -> CostTable {
+    COSTS.with(Cell::get)
+}
+
+/// Takes `units` from the running entry; false if that exhausts it.
+fn take(units: i64) -> bool {
+    REMAINING.with(|r| {
+        let v = r.get().saturating_sub(units);
+        r.set(v);
+        v >= 0
+    })
+}
+
+/// Charges the running entry for work a library or engine call is about to do: `bytes`
+/// bytes and `instances` instance visits. Fails with [`BUDGET_MESSAGE`] (and leaves the
+/// entry exhausted) if that is more than it has left; outside any entry it never fails.
+pub fn charge(bytes: usize, instances: usize) -> mlua::Result<()> {
+    let c = costs();
+    let units = (bytes / c.bytes_per_unit as usize)
+        .saturating_add(instances.saturating_mul(c.units_per_instance as usize));
+    if take(i64::try_from(units).unwrap_or(i64::MAX)) {
+        Ok(())
+    } else {
+        Err(mlua::Error::runtime(BUDGET_MESSAGE))
+    }
+}
+
+/// How many instance visits the running entry can still pay for (`usize::MAX` outside any
+/// entry): the limit a metered engine walk stops at.
+pub fn affordable_instances() -> usize {
+    let left = REMAINING.with(Cell::get);
+    if left == UNLIMITED {
+        return usize::MAX;
+    }
+    usize::try_from(left.max(0)).unwrap_or(usize::MAX) / costs().units_per_instance.max(1) as usize
+}
+
+/// Charges an engine call for visiting `instances` instances (see [`charge`]).
+pub fn charge_instances(instances: usize) -> mlua::Result<()> {
+    charge(0, instances)
+}
+
+/// The interrupt Luau calls at calls, returns and loop back-edges.
+///
+/// # Safety
+/// Called by the Luau VM with a valid state; it may raise a Lua error (which unwinds as a
+/// C++ exception through this `C-unwind` frame, which holds no values needing drop).
+unsafe extern "C-unwind" fn budget_interrupt(state: *mut ffi::lua_State, gc: c_int) {
+    if gc >= 0 {
+        // Garbage-collector safepoints are not script work.
+        return;
+    }
+    // SAFETY: the VM passes the running thread; `install` checked the Luau version and made
+    // this VM's weight tables before installing the interrupt.
+    let weight = unsafe { layout::interrupted_weight(state) };
+    if !take(i64::from(weight)) {
+        // SAFETY: `state` is the running thread handed to us by the VM, with room for the two
+        // values pushed here (the VM reserves LUA_MINSTACK slots for callbacks). Level 0 is
+        // the Lua function being interrupted, so the prefix names its chunk and line;
+        // lua_error raises and never returns.
+        unsafe {
+            ffi::luaL_where(state, 0);
+            ffi::lua_pushstring(state, c"script exceeded its instruction budget".as_ptr());
+            ffi::lua_concat(state, 2);
+            ffi::lua_error(state)
+        }
+    }
+}
+
+/// Charges every VM allocation to the running entry (raised at its next interrupt).
+///
+/// # Safety
+/// Called by the Luau VM after an allocation; it must not raise, and does not.
+unsafe extern "C-unwind" fn charge_allocation(
+    _state: *mut ffi::lua_State,
+    _block: *mut c_void,
+    _osize: usize,
+    nsize: usize,
+    _memcat: u8,
+    _tt: c_int,
+    _tag: c_int,
+) {
+    let units = nsize / costs().bytes_per_unit as usize;
+    if units > 0 {
+        take(i64::try_from(units).unwrap_or(i64::MAX));
+    }
+}
+
+/// Installs the metering interrupt and allocation hook on `lua` (replacing any others).
+/// Keep the returned tables alive until after `lua` is dropped.
+pub(crate) fn install(lua: &mlua::Lua) -> mlua::Result<WeightTables> {
+    layout::check_version().map_err(mlua::Error::runtime)?;
+    let mut tables = None;
+    // SAFETY: `exec_raw` hands us a valid state of this VM; the callbacks table belongs to
+    // the VM's global state and outlives it; the function pointers are 'static. The weight
+    // tables are registered before the interrupt that reads them is installed.
+    unsafe {
+        lua.exec_raw::<()>((), |state| {
+            tables = Some(WeightTables::new(state));
+            let callbacks = ffi::lua_callbacks(state);
+            (*callbacks).interrupt = Some(budget_interrupt);
+            (*callbacks).onallocate = Some(charge_allocation);
+        })?;
+    }
+    tables.ok_or_else(|| mlua::Error::runtime("the VM did not run the budget set-up"))
+}
+
+/// Starts an entry with a fresh budget; returns the enclosing entry's remaining units.
+pub fn enter() -> i64 {
+    REMAINING.with(|r| r.replace(ENTRY_BUDGET))
+}
+
+/// Starts an entry nested in the running one (a signal handler inside `Emit`): it is granted
+/// [`ENTRY_BUDGET`] or the enclosing entry's remaining units, whichever is less. Returns the
+/// enclosing remaining units and the grant, for [`leave_nested`].
+pub fn enter_nested() -> (i64, i64) {
+    REMAINING.with(|r| {
+        let enclosing = r.get();
+        let granted = if enclosing == UNLIMITED { ENTRY_BUDGET } else { enclosing.clamp(0, ENTRY_BUDGET) };
+        r.set(granted);
+        (enclosing, granted)
+    })
+}
+
+/// Units an entry granted `granted` used, given what it has `left` (one more than the grant
+/// if it overran).
+fn used_of(granted: i64, left: i64) -> i64 {
+    granted - left.max(0) + i64::from(left < 0)
+}
+
+/// Ends a nested entry: the units it used are taken from the enclosing entry (which is left
+/// exhausted if the nested one overran). Returns the units used.
+pub fn leave_nested((enclosing, granted): (i64, i64)) -> i64 {
+    REMAINING.with(|r| {
+        let left = r.get();
+        let used = used_of(granted, left);
+        let rest = if enclosing == UNLIMITED {
+            UNLIMITED
+        } else if left < 0 {
+            -1
+        } else {
+            enclosing - used
+        };
+        r.set(rest);
+        if enclosing == UNLIMITED {
+            // An engine-started handler is a top-level entry of the phase.
+            PHASE_USED.with(|p| p.set(p.get().saturating_add(used)));
+        }
+        used
+    })
+}
+
+/// Ends an entry, restoring the enclosing entry's remaining units (from [`enter`]); returns
+/// the units this entry used (one more than the budget if it overran). The units count
+/// towards the running phase.
+pub fn leave(enclosing: i64) -> i64 {
+    let left = REMAINING.with(|r| r.replace(enclosing));
+    let used = used_of(ENTRY_BUDGET, left);
+    if enclosing == UNLIMITED {
+        PHASE_USED.with(|p| p.set(p.get().saturating_add(used)));
+    }
+    used
+}
+
+/// Starts counting a new phase's units from zero.
+pub fn start_phase() {
+    PHASE_USED.with(|p| p.set(0));
+}
+
+/// Units the top-level entries of the running phase used so far (nested entries count in
+/// the entry that triggered them).
+pub fn phase_used() -> i64 {
+    PHASE_USED.with(Cell::get)
+}

@@ -27,6 +27,7 @@ use crate::budget;
 use crate::log::{Level, LogLine, ScriptLog};
 use crate::state::{HostState, Running, RunningStack, WorldSlot, full_name, with_state, with_world};
 use crate::systems::ScriptSystem;
+use crate::tick_share::{SharedPhase, TICK_SHARE_UNITS, TickShare};
 use arbor_core::{Arena, Class, Id, InstanceEvent, NodeFlags};
 use arbor_sim::{TickContext, TickHooks};
 use mlua::{Function, Lua, Table, Value};
@@ -49,6 +50,12 @@ pub struct HostConfig {
     pub client: bool,
     /// VM memory limit in bytes.
     pub memory_limit: usize,
+    /// Bytes of the VM one script may hold (see `budget::memory`); a quarter of
+    /// `memory_limit` by default, so one script cannot fill the VM for the others.
+    pub script_memory_share: usize,
+    /// Units all scripts of one tick may use together before the rest of the tick's entries
+    /// are deferred (see `tick_share`).
+    pub tick_units: i64,
     /// Compile scripts to native code (Luau's code generator). Only takes effect when the
     /// crate's `jit` feature is on, and is then on by default; see the crate docs for why
     /// the feature is off by default.
@@ -57,7 +64,14 @@ pub struct HostConfig {
 
 impl Default for HostConfig {
     fn default() -> Self {
-        Self { echo: false, client: false, memory_limit: MEMORY_LIMIT, jit: cfg!(feature = "jit") }
+        Self {
+            echo: false,
+            client: false,
+            memory_limit: MEMORY_LIMIT,
+            script_memory_share: MEMORY_LIMIT / 4,
+            tick_units: TICK_SHARE_UNITS,
+            jit: cfg!(feature = "jit"),
+        }
     }
 }
 
@@ -104,6 +118,8 @@ pub struct ScriptHost {
     pub(crate) world: Rc<WorldSlot>,
     running: Rc<RunningStack>,
     pub(crate) next_key: u64,
+    /// The tick-level bound on script work.
+    pub(crate) share: TickShare,
 }
 
 impl ScriptHost {
@@ -115,6 +131,7 @@ impl ScriptHost {
         lua.enable_jit(config.jit);
         api::handle::install_atoms(&lua)?;
         lua.set_memory_limit(config.memory_limit)?;
+        budget::set_memory_share(config.script_memory_share);
         let world = Rc::new(WorldSlot::default());
         lua.set_app_data(Rc::clone(&world));
         let running = Rc::new(RunningStack::default());
@@ -144,6 +161,7 @@ impl ScriptHost {
             world,
             running,
             next_key: 1,
+            share: TickShare::new(config.tick_units),
         };
         for node in arena.iter().filter(|n| n.class() == Class::Script) {
             if let Some(source) = arena.script_source(node.id()) {
@@ -179,12 +197,18 @@ impl ScriptHost {
 
     /// The log collected so far.
     pub fn log(&self) -> Vec<LogLine> {
-        self.lua.app_data_ref::<HostState>().map(|s| s.log.lines().to_vec()).unwrap_or_default()
+        self.lua.app_data_ref::<HostState>().map(|s| s.log.lines().cloned().collect()).unwrap_or_default()
     }
 
     /// Takes the log lines collected so far.
     pub fn take_log(&mut self) -> Vec<LogLine> {
         self.lua.app_data_mut::<HostState>().map(|mut s| s.log.take()).unwrap_or_default()
+    }
+
+    /// Entries deferred to a later tick because the scripts of their tick used their share
+    /// ([`HostConfig::tick_units`]), since the host started.
+    pub fn deferred_entries(&self) -> u64 {
+        self.share.deferred_total()
     }
 
     /// Running instances.
@@ -225,9 +249,11 @@ impl ScriptHost {
         args: A,
     ) -> mlua::Result<()> {
         self.running.push(running.clone());
+        let category = budget::enter_category(&self.lua, budget::category_of(running.key));
         let enclosing = budget::enter();
         let result = f.call::<()>(args);
         budget::leave(enclosing);
+        budget::enter_category(&self.lua, category);
         self.running.pop();
         result
     }
@@ -352,7 +378,14 @@ impl ScriptHost {
     }
 
     fn start_pending(&mut self) {
-        for script in self.pending_scripts() {
+        let pending = self.pending_scripts();
+        for (k, &script) in pending.iter().enumerate() {
+            if self.share.exhausted() {
+                // Started at a later tick, in the same order.
+                self.requeued.extend_from_slice(&pending[k..]);
+                self.share.defer_entries((pending.len() - k) as u64);
+                break;
+            }
             self.started.insert(script);
             let source: Arc<str> = with_world(&self.lua, |w| w.script_source(script).unwrap_or("").into())
                 .unwrap_or_else(|_| "".into());
@@ -369,16 +402,26 @@ impl ScriptHost {
         !inst.disabled && self.world.borrow().is_ok_and(|w| w.contains(inst.running.script))
     }
 
-    /// Calls `Update` or `PhysicsUpdate` on every enabled instance whose script is live.
+    /// Calls `Update` or `PhysicsUpdate` on every enabled instance whose script is live,
+    /// from the phase's cursor round, until the tick's share is used.
     fn run_callbacks(&mut self, physics: bool, dt: f64) {
-        for i in 0..self.instances.len() {
-            let inst = &self.instances[i];
-            let hook = if physics { &inst.physics_update } else { &inst.update };
-            let Some(f) = hook else { continue };
+        let phase = if physics { SharedPhase::PhysicsUpdate } else { SharedPhase::Update };
+        let hook_of =
+            |inst: &ScriptInstance| if physics { inst.physics_update.clone() } else { inst.update.clone() };
+        let n = self.instances.len();
+        let start = self.share.start(phase, n);
+        for k in 0..n {
+            let i = (start + k) % n;
+            let Some(f) = hook_of(&self.instances[i]) else { continue };
             if !self.is_runnable(i) {
                 continue;
             }
-            let result = self.call_entry(&inst.running, f, dt);
+            if self.share.exhausted() {
+                let left = (k..n).filter(|&k| hook_of(&self.instances[(start + k) % n]).is_some()).count();
+                self.share.defer(phase, i, left as u64);
+                return;
+            }
+            let result = self.call_entry(&self.instances[i].running, &f, dt);
             self.record_outcome(i, result);
         }
     }
@@ -440,6 +483,10 @@ impl ScriptHost {
 
 impl TickHooks for ScriptHost {
     fn start_scripts(&mut self, ctx: &mut TickContext<'_>) {
+        if let Some(line) = self.share.report() {
+            self.push_log(Level::Warn, line);
+        }
+        self.share.begin_tick(ctx.tick);
         self.with_world_in(ctx.arena, |h| h.start_pending());
     }
 

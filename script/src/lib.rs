@@ -47,11 +47,13 @@ mod reload;
 mod signals;
 mod state;
 mod systems;
+mod tick_share;
 
 pub use api::instance::Instance;
-pub use budget::{BUDGET_MESSAGE, ENTRY_BUDGET};
+pub use budget::{BUDGET_MESSAGE, CostTable, ENTRY_BUDGET, SHARE_MESSAGE};
 pub use host::{HostConfig, MAX_CONSECUTIVE_ERRORS, MEMORY_LIMIT, ScriptHost};
-pub use log::{Level, LogLine, ScriptLog};
+pub use log::{LOG_CAPACITY, Level, LogLine, MAX_LINE_BYTES, ScriptLog};
 pub use reload::ReloadError;
 pub use signals::Signal;
 pub use systems::NOT_TOP_LEVEL;
+pub use tick_share::{REPORT_EVERY_TICKS, TICK_SHARE_UNITS};

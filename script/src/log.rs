@@ -5,6 +5,10 @@
 //! `<script>: error: <message>` (runtime errors), `load error in <script>: <message>`,
 //! `init error in <script>: <message>`, `<script>: '<name>' disabled after 5 consecutive errors`
 //! (`<name>` is the script's `Name`, as `003` quotes it).
+//!
+//! Invariant: the log is a bounded ring. It keeps the newest [`LOG_CAPACITY`] lines, each
+//! cut to [`MAX_LINE_BYTES`]; older lines are dropped (and counted) but were echoed whole as
+//! they came, so a script printing in a loop cannot grow the server's memory.
 
 /// How severe a log line is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,23 +30,31 @@ pub struct LogLine {
     pub text: String,
 }
 
+/// Lines the log keeps.
+pub const LOG_CAPACITY: usize = 10_000;
+
+/// Bytes of one kept line; longer lines are cut at a character boundary and marked `…`.
+pub const MAX_LINE_BYTES: usize = 4096;
+
 /// The collected log.
 #[derive(Clone, Debug, Default)]
 pub struct ScriptLog {
-    lines: Vec<LogLine>,
+    lines: std::collections::VecDeque<LogLine>,
     echo: bool,
     /// Error lines ever pushed (taking the lines does not reset it).
     errors: u64,
+    /// Lines dropped from the front of the ring.
+    dropped: u64,
 }
 
 impl ScriptLog {
     /// A log that also prints each line (stdout for info, stderr otherwise) when `echo`.
     pub fn new(echo: bool) -> Self {
-        Self { lines: Vec::new(), echo, errors: 0 }
+        Self { echo, ..Self::default() }
     }
 
-    /// Appends a line.
-    pub fn push(&mut self, level: Level, text: String) {
+    /// Appends a line (dropping the oldest if the ring is full).
+    pub fn push(&mut self, level: Level, mut text: String) {
         if self.echo {
             match level {
                 Level::Info => println!("{text}"),
@@ -50,7 +62,24 @@ impl ScriptLog {
             }
         }
         self.errors += u64::from(level == Level::Error);
-        self.lines.push(LogLine { level, text });
+        if text.len() > MAX_LINE_BYTES {
+            let mut cut = MAX_LINE_BYTES;
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            text.truncate(cut);
+            text.push('…');
+        }
+        if self.lines.len() == LOG_CAPACITY {
+            self.lines.pop_front();
+            self.dropped += 1;
+        }
+        self.lines.push_back(LogLine { level, text });
+    }
+
+    /// Lines dropped from the ring so far.
+    pub fn dropped(&self) -> u64 {
+        self.dropped
     }
 
     /// How many error lines (load, init and runtime errors, handler errors) were ever
@@ -59,18 +88,39 @@ impl ScriptLog {
         self.errors
     }
 
-    /// Every line so far.
-    pub fn lines(&self) -> &[LogLine] {
-        &self.lines
+    /// The kept lines, oldest first.
+    pub fn lines(&self) -> impl Iterator<Item = &LogLine> {
+        self.lines.iter()
     }
 
-    /// Takes the lines collected so far.
+    /// Takes the lines kept so far.
     pub fn take(&mut self) -> Vec<LogLine> {
-        std::mem::take(&mut self.lines)
+        std::mem::take(&mut self.lines).into()
     }
 
     /// Whether any line contains `needle`.
     pub fn contains(&self, needle: &str) -> bool {
         self.lines.iter().any(|l| l.text.contains(needle))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_log_keeps_the_newest_lines_cut_to_size() {
+        let mut log = ScriptLog::new(false);
+        for i in 0..LOG_CAPACITY + 5 {
+            log.push(Level::Info, format!("line {i}"));
+        }
+        log.push(Level::Error, "é".repeat(MAX_LINE_BYTES));
+        let lines: Vec<&LogLine> = log.lines().collect();
+        assert_eq!(lines.len(), LOG_CAPACITY);
+        assert_eq!(lines[0].text, "line 6");
+        assert_eq!(log.dropped(), 6);
+        let last = &lines[LOG_CAPACITY - 1].text;
+        assert!(last.len() <= MAX_LINE_BYTES + '…'.len_utf8() && last.ends_with('…'));
+        assert_eq!(log.error_count(), 1);
     }
 }

@@ -212,11 +212,13 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
 fn run_handler(lua: &Lua, handler: &Function, owner: Running, args: MultiValue) -> Result<()> {
     let name = owner.name.clone();
     let stack = running_stack(lua)?;
+    let category = budget::enter_category(lua, budget::category_of(owner.key));
     stack.push(owner);
     let nested = budget::enter_nested();
     let result = handler.call::<()>(args);
     budget::leave_nested(nested);
     stack.pop();
+    budget::enter_category(lua, category);
     with_state(lua, |s| {
         if let Err(e) = &result {
             s.log.push(Level::Error, format!("{name}: error: {}", error_text(e)));

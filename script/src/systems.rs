@@ -38,6 +38,7 @@ use crate::api::values::{Status, fail, instance_id, ok, type_name};
 use crate::host::ScriptHost;
 use crate::log::Level;
 use crate::state::{running_stack, with_state, with_world};
+use crate::tick_share::SharedPhase;
 use arbor_core::{AncestryQuery, ComponentId, Id, Query, SchemaError};
 use mlua::{Function, Lua, Result, Table, Value};
 use std::sync::Arc;
@@ -196,9 +197,17 @@ impl ScriptHost {
 
     /// Runs every registered system of every enabled, live instance (the Systems phase).
     pub(crate) fn run_systems(&mut self, dt: f64) {
-        for i in 0..self.instances.len() {
+        let n = self.instances.len();
+        let start = self.share.start(SharedPhase::Systems, n);
+        for k in 0..n {
+            let i = (start + k) % n;
             if self.instances[i].systems.is_empty() || !self.is_runnable(i) {
                 continue;
+            }
+            if self.share.exhausted() {
+                let left: usize = (k..n).map(|k| self.instances[(start + k) % n].systems.len()).sum();
+                self.share.defer(SharedPhase::Systems, i, left as u64);
+                return;
             }
             for s in 0..self.instances[i].systems.len() {
                 if self.instances[i].disabled {

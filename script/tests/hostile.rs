@@ -118,3 +118,85 @@ fn engine_walks_pay_for_the_instances_they_visit() {
     );
     assert!(n <= 50, "{n} full names at depth 5,000");
 }
+
+#[test]
+fn three_hundred_scripts_at_full_budget_share_the_tick_round_robin() {
+    // Before: every script ran its whole budget every tick (2.2 s per tick).
+    let mut place = Place::new();
+    let ws = place.workspace();
+    for i in 0..300 {
+        place.script(&format!("Spin{i:03}"), ws, "function Update() while true do end end");
+    }
+    let mut running = place.start();
+    let per_tick =
+        |log: &[String]| log.iter().filter(|l| l.ends_with("script exceeded its instruction budget")).count();
+    running.tick(1);
+    let first = running.take_log();
+    // 8,000,000 units a tick: 8 entries of 1,000,000 (each overruns by one unit).
+    assert_eq!(per_tick(&first), 8, "{first:?}");
+    assert!(
+        first.iter().any(|l| l.contains("Workspace.Spin000:"))
+            && first.iter().any(|l| l.contains("Workspace.Spin007:"))
+    );
+    running.tick(1);
+    let second = running.take_log();
+    assert_eq!(per_tick(&second), 8);
+    // The next tick goes on where the last one stopped.
+    assert!(second.iter().any(|l| l.contains("Workspace.Spin008:")), "{second:?}");
+    assert!(second.iter().any(|l| l.contains("entries deferred")), "reported: {second:?}");
+    assert_eq!(running.host.borrow().deferred_entries(), 292 * 2);
+}
+
+#[test]
+fn starts_past_the_ticks_share_wait_for_the_next_tick() {
+    let mut place = Place::new();
+    let ws = place.workspace();
+    for i in 0..20 {
+        place.script(&format!("Init{i:02}"), ws, "while true do end");
+    }
+    let mut running = place.start();
+    running.tick(1);
+    let init_errors = |log: &[String]| log.iter().filter(|l| l.starts_with("init error")).count();
+    assert_eq!(init_errors(&running.take_log()), 8);
+    running.tick(2);
+    assert_eq!(init_errors(&running.take_log()), 12, "the other 12 start in the next two ticks");
+}
+
+#[test]
+fn a_script_filling_memory_fails_itself_not_the_others() {
+    // Before: one pool for all scripts; the hog filled it and every other script failed with
+    // `not enough memory` and was disabled.
+    let mut place = Place::new();
+    let ws = place.workspace();
+    place.script(
+        "Hog",
+        ws,
+        "local t, n = {}, 0 function Update() for i = 1, 500 do n += 1 t[n] = string.rep('x', 4000) .. n end end",
+    );
+    place.script(
+        "Modest",
+        ws,
+        "local n = 0 function Update() local t = table.create(20000, n) n += 1 print('ok', n, #t) end",
+    );
+    let config = arbor_script::HostConfig {
+        memory_limit: 32 << 20,
+        script_memory_share: 8 << 20,
+        ..Default::default()
+    };
+    let mut running = place.start_with(config);
+    running.tick(12);
+    let log = running.log();
+    let hog_errors: Vec<&String> = log.iter().filter(|l| l.starts_with("Workspace.Hog: error:")).collect();
+    assert!(!hog_errors.is_empty(), "{log:?}");
+    assert!(
+        hog_errors
+            .iter()
+            .all(|l| l.ends_with("not enough memory: this script holds more than its share of the VM")),
+        "{hog_errors:?}"
+    );
+    assert!(log.iter().any(|l| l.contains("'Hog' disabled after 5 consecutive errors")), "{log:?}");
+    for n in 1..=12 {
+        assert!(log.contains(&format!("Workspace.Modest: ok {n} 20000")), "tick {n}: {log:?}");
+    }
+    assert!(!log.iter().any(|l| l.starts_with("Workspace.Modest: error")), "{log:?}");
+}

@@ -150,6 +150,15 @@ pub unsafe fn interrupted_weight(state: *mut ffi::lua_State) -> u32 {
     }
 }
 
+/// The memory category `state` allocates under.
+///
+/// # Safety
+/// `state` is a live thread of a VM whose Luau passed [`check_version`].
+pub unsafe fn active_category(state: *mut ffi::lua_State) -> u8 {
+    // SAFETY: per the contract, the head mirrors the live state.
+    unsafe { (*state.cast::<LuaStateHead>()).activememcat }
+}
+
 /// Builds and registers the weight table of a function.
 ///
 /// # Safety

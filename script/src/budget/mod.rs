@@ -46,10 +46,12 @@
 
 mod layout;
 mod library;
+mod memory;
 mod weights;
 
 pub(crate) use layout::WeightTables;
 pub use library::meter_library;
+pub use memory::{SHARE_MESSAGE, category_of, enter_category, set_share as set_memory_share};
 
 use mlua::ffi;
 use std::cell::Cell;
@@ -96,9 +98,13 @@ fn costs() -> CostTable {
     COSTS.with(Cell::get)
 }
 
-/// Takes `units` from the running entry; false if that exhausts it.
+/// Takes `units` from the running entry; false if that exhausts it. Outside any entry
+/// nothing is counted.
 fn take(units: i64) -> bool {
     REMAINING.with(|r| {
+        if r.get() == UNLIMITED {
+            return true;
+        }
         let v = r.get().saturating_sub(units);
         r.set(v);
         v >= 0
@@ -144,33 +150,50 @@ unsafe extern "C-unwind" fn budget_interrupt(state: *mut ffi::lua_State, gc: c_i
         // Garbage-collector safepoints are not script work.
         return;
     }
+    // SAFETY: the VM passes the running thread at a safe point.
+    if let Some((units, still_over)) = unsafe { memory::settle_overrun(state) } {
+        take(units);
+        if still_over {
+            // SAFETY: as below.
+            unsafe { raise_at(state, c"not enough memory: this script holds more than its share of the VM") }
+        }
+    }
     // SAFETY: the VM passes the running thread; `install` checked the Luau version and made
     // this VM's weight tables before installing the interrupt.
     let weight = unsafe { layout::interrupted_weight(state) };
     if !take(i64::from(weight)) {
-        // SAFETY: `state` is the running thread handed to us by the VM, with room for the two
-        // values pushed here (the VM reserves LUA_MINSTACK slots for callbacks). Level 0 is
-        // the Lua function being interrupted, so the prefix names its chunk and line;
-        // lua_error raises and never returns.
-        unsafe {
-            ffi::luaL_where(state, 0);
-            ffi::lua_pushstring(state, c"script exceeded its instruction budget".as_ptr());
-            ffi::lua_concat(state, 2);
-            ffi::lua_error(state)
-        }
+        // SAFETY: as below.
+        unsafe { raise_at(state, c"script exceeded its instruction budget") }
     }
 }
 
-/// Charges every VM allocation to the running entry (raised at its next interrupt).
+/// Raises `message`, prefixed with the interrupted function's chunk and line.
+///
+/// # Safety
+/// `state` is the running thread handed to an interrupt by the VM, with room for the two
+/// values pushed here (the VM reserves LUA_MINSTACK slots for callbacks). Level 0 is the Lua
+/// function being interrupted; `lua_error` raises and never returns.
+unsafe fn raise_at(state: *mut ffi::lua_State, message: &std::ffi::CStr) -> ! {
+    // SAFETY: per the contract.
+    unsafe {
+        ffi::luaL_where(state, 0);
+        ffi::lua_pushstring(state, message.as_ptr());
+        ffi::lua_concat(state, 2);
+        ffi::lua_error(state)
+    }
+}
+
+/// Charges every VM allocation to the running entry (raised at its next interrupt), and
+/// notes a script category past its memory share (`memory`).
 ///
 /// # Safety
 /// Called by the Luau VM after an allocation; it must not raise, and does not.
 unsafe extern "C-unwind" fn charge_allocation(
-    _state: *mut ffi::lua_State,
+    state: *mut ffi::lua_State,
     _block: *mut c_void,
     _osize: usize,
     nsize: usize,
-    _memcat: u8,
+    memcat: u8,
     _tt: c_int,
     _tag: c_int,
 ) {
@@ -178,6 +201,8 @@ unsafe extern "C-unwind" fn charge_allocation(
     if units > 0 {
         take(i64::try_from(units).unwrap_or(i64::MAX));
     }
+    // SAFETY: the VM passes the allocating thread.
+    unsafe { memory::note_allocation(state, memcat) };
 }
 
 /// Installs the metering interrupt and allocation hook on `lua` (replacing any others).
@@ -265,4 +290,16 @@ pub fn start_phase() {
 /// the entry that triggered them).
 pub fn phase_used() -> i64 {
     PHASE_USED.with(Cell::get)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_raised_messages_are_the_published_ones() {
+        assert_eq!(super::BUDGET_MESSAGE, "script exceeded its instruction budget");
+        assert_eq!(
+            super::SHARE_MESSAGE,
+            "not enough memory: this script holds more than its share of the VM"
+        );
+    }
 }

@@ -78,6 +78,18 @@ pub enum ArenaError {
         /// The limit ([`MAX_ATTRIBUTES`](crate::MAX_ATTRIBUTES)).
         max: usize,
     },
+    /// A text that cannot be an instance name.
+    #[error("{0}")]
+    InvalidName(#[from] crate::names::NameError),
+    /// The place holds its configured most text (see `Arena::max_text_bytes`).
+    #[error(
+        "the place is full: it holds its maximum of {0} bytes of text (names, string attributes \
+         and string fields)"
+    )]
+    TextFull(usize),
+    /// The running creation window allocated its most nodes (one tick's worth).
+    #[error("too many instances created in one tick: at most {0} may be created per tick")]
+    TooManyCreations(usize),
     /// The arena reached its configured node limit.
     #[error("the place is full: it holds its maximum of {0} instances (live and destroyed)")]
     Full(usize),

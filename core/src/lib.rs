@@ -48,7 +48,7 @@ pub use hot::HotNode;
 pub use id::{CLIENT_ID_BASE, CLIENT_ID_LIMIT, Id, IdAllocator, IdRange, Slot};
 pub use journal::{BoundedLog, HistoryUnavailable, PART_WRITE_LOG_CAPACITY};
 pub use lifecycle::LifecycleView;
-pub use names::{NameId, NamePool};
+pub use names::{MAX_NAME_BYTES, NameError, NameId, NamePool, check_name};
 pub use page::{DEFAULT_SIZE, LocalTransform, NodeRef, PAGE_SIZE};
 pub use page_table::DIR_SIZE;
 pub use place::{

@@ -7,6 +7,31 @@
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
+/// Most bytes of an instance name.
+pub const MAX_NAME_BYTES: usize = 1024;
+
+/// Why a text cannot be an instance name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    /// It holds a NUL character (which paths, logs and C callers cannot carry).
+    #[error("a name cannot contain a NUL character")]
+    Nul,
+    /// It is longer than [`MAX_NAME_BYTES`].
+    #[error("a name is at most 1024 bytes long")]
+    TooLong,
+}
+
+/// Checks that `text` can be an instance name (the empty name can).
+pub fn check_name(text: &str) -> Result<(), NameError> {
+    if text.len() > MAX_NAME_BYTES {
+        Err(NameError::TooLong)
+    } else if text.contains('\0') {
+        Err(NameError::Nul)
+    } else {
+        Ok(())
+    }
+}
+
 /// A 32-bit interned name.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub struct NameId(pub u32);
@@ -16,7 +41,12 @@ pub struct NameId(pub u32);
 pub struct NamePool {
     by_text: FxHashMap<Arc<str>, NameId>,
     texts: Vec<Arc<str>>,
+    /// Bytes the pool holds: every text and [`NAME_OVERHEAD`] per name.
+    bytes: usize,
 }
+
+/// Bytes a name costs the pool beyond its text (its `Arc`, its list and map entries).
+pub const NAME_OVERHEAD: usize = 48;
 
 impl NamePool {
     /// An empty pool whose `NameId(0)` is the empty string.
@@ -33,6 +63,7 @@ impl NamePool {
         }
         let id = NameId(u32::try_from(self.texts.len()).expect("more than 2^32 distinct names"));
         let text: Arc<str> = Arc::from(text);
+        self.bytes += text.len() + NAME_OVERHEAD;
         self.texts.push(text.clone());
         self.by_text.insert(text, id);
         id
@@ -56,6 +87,11 @@ impl NamePool {
     /// The shared text of `id`, if it came from this pool.
     pub fn shared_text(&self, id: NameId) -> Option<&Arc<str>> {
         self.texts.get(id.0 as usize)
+    }
+
+    /// Bytes the pool holds (texts and per-name overhead); the pool never frees a name.
+    pub fn text_bytes(&self) -> usize {
+        self.bytes
     }
 
     /// How many distinct names are interned.

@@ -309,6 +309,19 @@ impl NodePage {
         self.extras[i] = None;
     }
 
+    /// Bytes of the string attribute values this page's nodes hold.
+    pub fn text_bytes(&self) -> usize {
+        self.extras
+            .iter()
+            .flatten()
+            .flat_map(|e| e.attributes.iter())
+            .map(|(_, v)| match v {
+                AttributeValue::String(s) => s.len(),
+                _ => 0,
+            })
+            .sum()
+    }
+
     /// Heap bytes owned by this page beyond its fixed columns.
     pub fn heap_bytes(&self) -> usize {
         let children: usize = self.children.iter().map(ChildArray::heap_bytes).sum::<usize>();

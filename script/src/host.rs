@@ -146,9 +146,7 @@ impl ScriptHost {
         let base = api::install(&lua, arena.workspace())?;
         budget::meter_library(&lua)?;
         lua.sandbox(true)?;
-        let weights = budget::install(&lua)?;
-        // The VM's weight tables live as long as the VM itself.
-        lua.set_app_data(weights);
+        budget::install(&lua)?;
         let mut host = Self {
             lua,
             base,

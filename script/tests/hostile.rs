@@ -200,3 +200,146 @@ fn a_script_filling_memory_fails_itself_not_the_others() {
     }
     assert!(!log.iter().any(|l| l.starts_with("Workspace.Modest: error")), "{log:?}");
 }
+
+/// A place whose Workspace caps its text at 2 MiB.
+fn text_capped(place: &mut Place) {
+    let ws = place.workspace();
+    place
+        .arena
+        .set_attribute(ws, arbor_sim::MAX_TEXT_BYTES, Some(arbor_core::AttributeValue::Number(2097152.0)))
+        .unwrap();
+    place.part("P", ws);
+}
+
+#[test]
+fn text_the_engine_holds_for_scripts_is_bounded() {
+    // Before: unique attribute values, renames and string fields grew the process without
+    // bound (4-5.5 GB, then an out-of-memory abort).
+    let log = common::run_main(
+        text_capped,
+        "local n = 0
+         function Update()
+             local p = workspace.P
+             for i = 1, 20 do
+                 n += 1
+                 local ok, e = pcall(p.SetAttribute, p, 'a' .. n, string.rep('v', 10000) .. n)
+                 if not ok then print('refused', n, e) return end
+             end
+         end",
+        40,
+    );
+    let refused = log.iter().find(|l| l.contains("refused")).unwrap_or_else(|| panic!("{log:?}"));
+    assert!(
+        refused.ends_with("the place is full: it holds its maximum of 2097152 bytes of text (names, string attributes and string fields)"),
+        "{refused}"
+    );
+    let n: u64 = refused.split(' ').nth(2).unwrap().parse().unwrap();
+    // 7/8 of 2 MiB in 10 KB values.
+    assert!((150..=210).contains(&n), "{n} values admitted");
+
+    let log = common::run_main(
+        text_capped,
+        "local n, p = 0, workspace.P
+         function Update()
+             for i = 1, 5000 do
+                 n += 1
+                 local ok, e = pcall(function() p.Name = 'name number ' .. n end)
+                 if not ok then print('refused', n, e) return end
+             end
+         end",
+        40,
+    );
+    assert!(log.iter().any(|l| l.contains("refused") && l.contains("bytes of text")), "{log:?}");
+}
+
+#[test]
+fn names_with_nul_or_past_1024_bytes_are_refused() {
+    let log = common::run_main(
+        |p| {
+            let ws = p.workspace();
+            p.part("P", ws);
+        },
+        "print(pcall(function() workspace.P.Name = 'a\\0b' end))
+         print(pcall(function() workspace.P.Name = string.rep('x', 1025) end))
+         workspace.P.Name = ''
+         print('empty', workspace:FindFirstChild('') ~= nil)",
+        1,
+    );
+    assert!(log[0].ends_with("a name cannot contain a NUL character"), "{log:?}");
+    assert!(log[1].ends_with("a name is at most 1024 bytes long"), "{log:?}");
+    assert_eq!(log[2], "Workspace.Main: empty true");
+}
+
+#[test]
+fn creations_per_tick_are_capped() {
+    // Before: `f:Clone().Parent = f` forty times (40 units) aborted the server at 6.2 GB.
+    let log = common::run_main(
+        |p| {
+            let ws = p.workspace();
+            p.arena
+                .set_attribute(
+                    ws,
+                    arbor_sim::MAX_CREATIONS_PER_TICK,
+                    Some(arbor_core::AttributeValue::Number(1000.0)),
+                )
+                .unwrap();
+            let f = p.folder("F", ws);
+            for i in 0..49 {
+                p.part(&format!("P{i}"), f);
+            }
+        },
+        "local f, made = workspace.F, 0
+         function Update()
+             for i = 1, 100 do
+                 local ok, e = pcall(f.Clone, f)
+                 if not ok then print('refused after', made, e) return end
+                 made += 50
+                 e.Parent = workspace
+             end
+         end",
+        2,
+    );
+    assert_eq!(
+        log,
+        vec![
+            "Workspace.Main: refused after 1000 too many instances created in one tick: at most 1000 may be created per tick",
+            "Workspace.Main: refused after 2000 too many instances created in one tick: at most 1000 may be created per tick",
+        ]
+    );
+}
+
+#[test]
+fn a_deep_chain_built_by_reparenting_pays_for_its_depth() {
+    // Before: every reparent stored the new parent's whole ancestor chain in its event,
+    // unmetered: a 30,000-deep chain took 45 s and 3.9 GB.
+    let mut place = Place::new();
+    let ws = place.workspace();
+    place.folder("Link", ws);
+    place.script(
+        "Chain",
+        ws,
+        "local template, last, depth = workspace.Link, workspace, 0
+         function Update()
+             while true do
+                 local c = template:Clone()
+                 c.Parent = last
+                 last, depth = c, depth + 1
+                 _G_depth = depth
+             end
+         end
+         function PhysicsUpdate() print('depth', depth) end",
+    );
+    let mut running = place.start();
+    running.tick(20);
+    let log = running.log();
+    let depths: Vec<u64> = log
+        .iter()
+        .filter_map(|l| l.strip_prefix("Workspace.Chain: depth "))
+        .map(|d| d.parse().unwrap())
+        .collect();
+    assert_eq!(depths.len(), 20, "{log:?}");
+    // Each tick adds less than the one before: a move at depth d costs d visits.
+    let added: Vec<u64> = depths.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(added.windows(2).all(|w| w[1] <= w[0]), "{added:?}");
+    assert!(*depths.last().unwrap() < 20_000, "{depths:?}");
+}

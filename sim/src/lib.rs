@@ -17,10 +17,12 @@ pub use fallen::{DEFAULT_DESTROY_HEIGHT, DIED_ANNOUNCED, FALLEN_PARTS_DESTROY_HE
 pub use lifetime::{EXPIRY_TOLERANCE, LIFETIME, Lifetimes, MAX_LIFETIME, REMAINING, lifetime_schema};
 pub use phase::{PHASES, Phase};
 pub use physics::{
-    DEFAULT_GRAVITY, MAX_EXTENT, MIN_EXTENT, Physics, PhysicsConfig, RayHit, SyncStats, WORLD_EXTENT,
+    CELL_SIZE, DEFAULT_GRAVITY, MAX_BODIES_PER_CELL, MAX_EXTENT, MIN_EXTENT, Physics, PhysicsConfig,
+    RECHECK_AFTER_CHANGES, RayHit, SyncStats, WORLD_EXTENT,
 };
 pub use profiler::{PhaseSummary, Profiler, TickCounters};
 pub use tick::{
-    DEFAULT_MAX_INSTANCES, MAX_INSTANCES, SimConfig, Simulation, TickContext, TickHooks, TickReport,
+    DEFAULT_MAX_CREATIONS_PER_TICK, DEFAULT_MAX_INSTANCES, DEFAULT_MAX_TEXT_BYTES, MAX_CREATIONS_PER_TICK,
+    MAX_INSTANCES, MAX_TEXT_BYTES, SimConfig, Simulation, TickContext, TickHooks, TickReport,
 };
 pub use transform::{PassMode, PassStats, WorldTransform, WorldTransforms};

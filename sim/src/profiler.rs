@@ -19,6 +19,8 @@ pub struct TickCounters {
     pub transforms_recomputed: usize,
     /// Awake physics bodies after the step.
     pub awake_bodies: usize,
+    /// Dynamic bodies suspended in crowded cells during the step (a pile-up).
+    pub suspended_bodies: usize,
     /// Events drained at the end of the tick.
     pub events: usize,
     /// Instances destroyed by the engine this tick (lifetimes, fallen parts).
@@ -112,6 +114,7 @@ impl Profiler {
         self.totals.events += counters.events;
         self.totals.destroyed += counters.destroyed;
         self.totals.awake_bodies = counters.awake_bodies;
+        self.totals.suspended_bodies = counters.suspended_bodies;
     }
 
     /// Summary of `phase`.
@@ -124,7 +127,7 @@ impl Profiler {
         summarize(&self.tick)
     }
 
-    /// Counter totals (awake bodies: the latest value).
+    /// Counter totals (awake and suspended bodies: the latest value).
     pub fn totals(&self) -> TickCounters {
         self.totals
     }

@@ -143,23 +143,58 @@ pub const MAX_INSTANCES: &str = "MaxInstances";
 /// The default instance cap: 5,000,000 (about 1 GB of arena at 180 bytes an instance).
 pub const DEFAULT_MAX_INSTANCES: usize = 5_000_000;
 
+/// Number attribute of the Workspace capping the bytes of text the place holds (names,
+/// string attributes, string fields); [`DEFAULT_MAX_TEXT_BYTES`] without it. Past it a write
+/// adding text is refused with a clear error.
+pub const MAX_TEXT_BYTES: &str = "MaxTextBytes";
+/// The default text cap: 256 MiB.
+pub const DEFAULT_MAX_TEXT_BYTES: usize = 256 << 20;
+
+/// Number attribute of the Workspace capping the instances created in one tick;
+/// [`DEFAULT_MAX_CREATIONS_PER_TICK`] without it. Past it a `Clone`, `Spawn` or create is
+/// refused with a clear error until the next tick.
+pub const MAX_CREATIONS_PER_TICK: &str = "MaxCreationsPerTick";
+/// The default: 250,000 instances a tick.
+pub const DEFAULT_MAX_CREATIONS_PER_TICK: usize = 250_000;
+
+/// The Workspace's number attribute `name`, at least `floor` and at most `ceiling`, or
+/// `default`.
+fn workspace_setting(arena: &Arena, name: &str, floor: usize, ceiling: usize, default: usize) -> usize {
+    match arena.attribute(arena.workspace(), name) {
+        Some(arbor_core::AttributeValue::Number(n)) if n.is_finite() && *n >= 1.0 => {
+            (n.min(ceiling as f64) as usize).max(floor)
+        }
+        _ => default,
+    }
+}
+
 /// The place's instance cap (the Workspace's `MaxInstances`, at least 1,000).
 fn max_instances(arena: &Arena) -> usize {
-    match arena.attribute(arena.workspace(), MAX_INSTANCES) {
-        Some(arbor_core::AttributeValue::Number(n)) if n.is_finite() && *n >= 1.0 => {
-            (n.min(u32::MAX as f64 - 1.0) as usize).max(1_000)
-        }
-        _ => DEFAULT_MAX_INSTANCES,
-    }
+    workspace_setting(arena, MAX_INSTANCES, 1_000, u32::MAX as usize - 1, DEFAULT_MAX_INSTANCES)
+}
+
+/// The place's text cap (the Workspace's `MaxTextBytes`, at least 1 MiB).
+fn max_text_bytes(arena: &Arena) -> usize {
+    workspace_setting(arena, MAX_TEXT_BYTES, 1 << 20, usize::MAX >> 1, DEFAULT_MAX_TEXT_BYTES)
 }
 
 impl Simulation {
     /// A simulation of `arena` with `config`. Registers the `Lifetime` component; caps the
-    /// place's instances ([`MAX_INSTANCES`]); computes the initial world transforms and
+    /// place's instances ([`MAX_INSTANCES`], [`MAX_CREATIONS_PER_TICK`]) and text
+    /// ([`MAX_TEXT_BYTES`]); computes the initial world transforms and
     /// physics bodies.
     pub fn new(mut arena: Arena, config: SimConfig) -> Result<Self, SchemaError> {
         let lifetimes = Lifetimes::new(&mut arena)?;
         arena.set_max_nodes(max_instances(&arena));
+        arena.set_max_text_bytes(max_text_bytes(&arena));
+        let per_tick = workspace_setting(
+            &arena,
+            MAX_CREATIONS_PER_TICK,
+            100,
+            usize::MAX >> 1,
+            DEFAULT_MAX_CREATIONS_PER_TICK,
+        );
+        arena.set_max_creations_per_window(per_tick);
         let mut transforms = WorldTransforms::new();
         let dirty = arena.take_dirty_transforms();
         transforms.update(&arena, &dirty, config.pass);
@@ -247,6 +282,7 @@ impl Simulation {
         let dt = self.config.dt;
         let mut counters = TickCounters::default();
         let network_tick = self.tick.is_multiple_of(self.config.network_every.max(1));
+        self.arena.begin_creation_window();
         self.timed(Phase::StartScripts, |s| s.run_hooks(|h, c| h.start_scripts(c)));
         self.timed(Phase::AdmitPlayers, |s| s.run_hooks(|h, c| h.admit_players(c)));
         self.timed(Phase::Update, |s| s.run_hooks(|h, c| h.update(c, dt)));
@@ -258,6 +294,7 @@ impl Simulation {
             s.physics.write_back(&mut s.arena, &s.transforms);
             s.physics.awake_bodies()
         });
+        counters.suspended_bodies = self.physics.suspended_bodies();
         counters.transforms_recomputed = self.timed(Phase::Transforms, |s| {
             let dirty = s.arena.take_dirty_transforms();
             s.transforms.update(&s.arena, &dirty, s.config.pass).recomputed

@@ -42,9 +42,7 @@ impl Arena {
         flags: NodeFlags,
         rev: u64,
     ) -> Result<Id, ArenaError> {
-        if self.occupied >= self.config.max_nodes {
-            return Err(ArenaError::Full(self.config.max_nodes));
-        }
+        self.check_room(1)?;
         let id = match id {
             Some(id) => id,
             None => self.ids.allocate().ok_or(ArenaError::IdsExhausted)?,
@@ -59,6 +57,7 @@ impl Arena {
                 Slot(self.store.slots - 1)
             }
         };
+        self.created += 1;
         if id.direct_slot() != Some(slot) {
             self.store.map.insert(id, slot);
         }

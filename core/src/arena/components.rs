@@ -258,6 +258,9 @@ impl Arena {
         if current == value {
             return Ok(false);
         }
+        if let FieldValue::String(s) = &value {
+            self.admit_text(s.len())?;
+        }
         let rev = self.revisions.bump();
         self.write_field_unchecked(id, c, f, &value, rev);
         self.stamp(slot, rev);

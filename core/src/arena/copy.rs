@@ -195,6 +195,7 @@ impl Arena {
         fresh_guids: bool,
         external: impl Fn(Id) -> Option<Id>,
     ) -> Result<Id, ArenaError> {
+        self.check_room(plan.len())?;
         let cp = self.checkpoint();
         let rev = self.revisions.bump();
         let mut copies: Vec<Id> = Vec::with_capacity(plan.len());

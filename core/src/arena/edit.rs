@@ -112,7 +112,8 @@ impl Arena {
     /// Renames `id`, interning the name. Returns whether it changed.
     pub fn set_name(&mut self, id: Id, name: &str) -> Result<bool, ArenaError> {
         self.live_slot(id)?;
-        let name = self.intern(name);
+        crate::names::check_name(name)?;
+        let name = self.intern_admitted(name)?;
         self.write_field(id, name, |p, i| p.names[i], |p, i, v| p.names[i] = v, PLAIN)
     }
 
@@ -206,11 +207,14 @@ impl Arena {
         let key = match (self.names.find(name), &value) {
             (Some(k), _) => k,
             (None, None) => return Ok(false),
-            (None, Some(_)) => self.intern(name),
+            (None, Some(_)) => self.intern_admitted(name)?,
         };
         let current = self.read(slot).attribute(key).cloned();
         if current == value {
             return Ok(false);
+        }
+        if let Some(AttributeValue::String(s)) = &value {
+            self.admit_text(s.len())?;
         }
         if let Some(old) = current.as_ref().and_then(AttributeValue::referenced) {
             self.indexes.ref_remove(old, id, RefField::Attribute(key));

@@ -38,10 +38,7 @@ impl Arena {
         {
             self.validate_destination(class, p, None)?;
         }
-        if self.occupied.saturating_add(count) > self.config.max_nodes {
-            return Err(ArenaError::Full(self.config.max_nodes));
-        }
-        Ok(())
+        self.check_room(count)
     }
 
     /// Creates `count` nodes of `class` named `name` under `parent` (or detached), exactly as
@@ -132,6 +129,7 @@ impl Arena {
         if let Some(p) = parent {
             self.validate_destination(class, p, None)?;
         }
+        crate::names::check_name(name)?;
         let name = self.intern(name);
         // `new_node` refuses (a full arena, exhausted ids) before writing anything, so the
         // revision is taken only once it succeeded: a refusal changes nothing, with no

@@ -16,6 +16,7 @@ mod alloc;
 mod component_queries;
 mod components;
 mod copy;
+mod creation_window;
 mod destroy;
 mod edit;
 mod graft_schemas;
@@ -26,6 +27,7 @@ mod node_data;
 mod paths;
 mod rng;
 mod spawn;
+mod text_budget;
 
 pub use component_queries::{AncestryQuery, LiveNodes};
 pub use copy::GraftPolicy;
@@ -66,6 +68,12 @@ pub struct ArenaConfig {
     pub part_write_log_capacity: usize,
     /// Capacity of the topology journal and the deletion log.
     pub journal_capacity: usize,
+    /// Most nodes one creation window may allocate (see
+    /// [`Arena::begin_creation_window`]).
+    pub max_creations_per_window: usize,
+    /// Most bytes of text (names, string attributes, string fields) the arena will hold;
+    /// writes beyond fail cleanly (see [`Arena::max_text_bytes`]).
+    pub max_text_bytes: usize,
     /// Most entries each archetype table keeps in each component's write log (tables also
     /// keep at most a quarter of their rows' worth beyond 1,024; older history makes
     /// `changed_since` scan revision groups instead).
@@ -77,6 +85,8 @@ impl Default for ArenaConfig {
         Self {
             id_range: IdRange::Server,
             max_nodes: u32::MAX as usize - 1,
+            max_text_bytes: usize::MAX,
+            max_creations_per_window: usize::MAX,
             seed: 0x00A7_B0E5_EED0_0001,
             part_write_log_capacity: PART_WRITE_LOG_CAPACITY,
             journal_capacity: PART_WRITE_LOG_CAPACITY,
@@ -153,6 +163,11 @@ pub struct Arena {
     rng: SplitMix64,
     /// Ancestor chain of the last parent created under (parent, topology revision, chain).
     ancestor_cache: Option<(Id, u64, Arc<[Id]>)>,
+    /// The running estimate of the text held (see `text_budget`).
+    text: text_budget::TextBudget,
+    /// Nodes allocated ever, and when the creation window opened (see `creation_window`).
+    created: usize,
+    window_start: usize,
     /// Moves and destructions so far (keys the ancestor cache).
     moves: u64,
     root: Id,
@@ -208,6 +223,9 @@ impl Arena {
             reclaimable: Vec::new(),
             dirty_transforms: Vec::new(),
             ancestor_cache: None,
+            text: text_budget::TextBudget::default(),
+            created: 0,
+            window_start: 0,
             moves: 0,
             root: Id::NONE,
             workspace: Id::NONE,

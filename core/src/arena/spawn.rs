@@ -79,7 +79,7 @@ impl Arena {
         // rows. One bundle past the room the node limit leaves is staged too, to tell a batch
         // that does not fit.
         const TILE: usize = 256;
-        let room = self.config.max_nodes.saturating_sub(self.occupied);
+        let room = self.creation_room();
         let mut bundles = bundles.into_iter();
         let mut words = vec![0u32; TILE * stride];
         let table = self.components.tables.make_mut(t as usize);
@@ -98,7 +98,7 @@ impl Arena {
         });
         // More bundles than the room left: refused with the error `create_batch` would give.
         let created = if n > room {
-            let full = ArenaError::Full(self.config.max_nodes);
+            let full = self.check_room(n).err().unwrap_or(ArenaError::Full(self.config.max_nodes));
             self.check_batch(class, parent, n).and(Err(full))
         } else {
             self.create_batch(class, name, parent, n)

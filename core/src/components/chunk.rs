@@ -297,6 +297,11 @@ impl TableChunk {
         }
     }
 
+    /// Bytes of the strings this chunk's string lanes hold (each holder counted).
+    pub fn text_bytes(&self) -> usize {
+        self.strs.iter().flat_map(|lane| lane.iter().flatten()).map(|s| s.len()).sum()
+    }
+
     /// Heap bytes held by this chunk (its own `Arc` allocation not included).
     pub fn heap_bytes(&self) -> usize {
         self.words.len() * size_of::<Block>()

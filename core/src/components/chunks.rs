@@ -183,6 +183,11 @@ impl Chunks {
         self.list[k].revs(col).revision
     }
 
+    /// Bytes of the strings the chunks hold.
+    pub fn text_bytes(&self) -> usize {
+        self.list.iter().map(TableChunk::text_bytes).sum()
+    }
+
     /// Heap bytes held (shared chunks counted in full).
     pub fn heap_bytes(&self) -> usize {
         self.list.iter().map(TableChunk::heap_bytes).sum::<usize>()

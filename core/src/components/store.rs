@@ -334,4 +334,9 @@ impl ComponentStore {
     pub fn heap_bytes(&self) -> usize {
         self.tables.iter().map(|t| t.heap_bytes()).sum::<usize>() + self.locs.heap_bytes()
     }
+
+    /// Bytes of the strings the String fields of every row hold.
+    pub fn text_bytes(&self) -> usize {
+        self.tables.iter().map(|t| t.text_bytes()).sum()
+    }
 }

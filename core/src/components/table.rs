@@ -398,6 +398,11 @@ impl Table {
         self.chunks.layout().strs != 0
     }
 
+    /// Bytes of the strings this table's rows hold.
+    pub fn text_bytes(&self) -> usize {
+        self.chunks.text_bytes()
+    }
+
     /// Heap bytes held.
     pub fn heap_bytes(&self) -> usize {
         self.chunks.heap_bytes()

@@ -211,6 +211,8 @@ impl Builder {
             children: 0,
         });
         let class = file_class(spec.class).map_err(|m| self.err(index, "class", m))?;
+        crate::names::check_name(self.arena.names.text(spec.name))
+            .map_err(|e| self.err(index, "name", e.to_string()))?;
         let parent = tree_parent.map(|p| self.nodes[p as usize]);
         let parent_class = parent.map_or(Class::DataModel, |p| p.class);
         if class == Class::Workspace {

@@ -174,6 +174,11 @@ unsafe extern "C-unwind" fn component_newindex(state: *mut ffi::lua_State) -> c_
                 return Err(Cow::Owned(super::components::engine_owned_error(&component)));
             }
             let v = field_from_arg(&component, &field, ty, &value).map_err(Cow::Owned)?;
+            if let FieldValue::String(s) = &v {
+                // The engine keeps a copy: the entry pays for its bytes.
+                crate::budget::charge(s.len(), 0)
+                    .map_err(|_| Cow::Borrowed(crate::budget::BUDGET_MESSAGE))?;
+            }
             w.set_field(Id(h.id), c, &field, v).map(|_| ()).map_err(|e| Cow::Owned(e.to_string()))
         });
         if let Err(m) = written {

@@ -103,12 +103,12 @@ pub(super) fn add<A: mlua::FromLuaMulti>(
     table.raw_set(name, method(lua, name, lua.create_function(f)?)?)
 }
 
-/// Charges the running entry for visiting `id`'s subtree (counted no further than it can
-/// pay for).
-fn charge_subtree(lua: &Lua, id: Id) -> Result<()> {
+/// Charges the running entry for copying or destroying `id`'s subtree (counted no further
+/// than it can pay for).
+pub(super) fn charge_subtree(lua: &Lua, id: Id) -> Result<()> {
     let limit = budget::affordable_instances().saturating_add(1);
     let size = with_world(lua, |w| w.subtree_len_up_to(id, limit))?;
-    budget::charge_instances(size)
+    budget::charge_creations(size)
 }
 
 /// Fails the method with the budget error after charging `visits` (more than the entry
@@ -198,6 +198,14 @@ pub fn register_methods(lua: &Lua, table: &mlua::Table) -> Result<()> {
             Ok(v) => v,
             Err(m) => return failed(lua, m),
         };
+        // The engine keeps a copy of a string: the entry pays for its bytes.
+        let copied = match &value {
+            Some(arbor_core::AttributeValue::String(s)) => s.len(),
+            _ => 0,
+        };
+        if budget::charge(copied + name.len(), 0).is_err() {
+            return failed(lua, BUDGET_MESSAGE);
+        }
         match with_world(lua, |w| w.set_attribute(id, &name, value).map_err(|e| e.describe(w)))? {
             Ok(_) => done(lua, Value::Nil),
             Err(text) => failed(lua, text),

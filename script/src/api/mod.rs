@@ -123,6 +123,11 @@ pub fn install(lua: &Lua, workspace: Id) -> Result<Table> {
     let spawn = lua.create_function(|lua, name: mlua::LuaString| -> Result<Status> {
         let name = name.to_str()?;
         let Some(folder) = with_state(lua, |s| s.prefabs)? else { return ok(lua, Value::Nil) };
+        if let Some(template) = with_world(lua, |w| w.find_first_child(folder, &name))?
+            && instance::charge_subtree(lua, template).is_err()
+        {
+            return fail(lua, crate::budget::BUDGET_MESSAGE);
+        }
         let spawned = with_world(lua, |w| -> std::result::Result<Option<Id>, String> {
             let Some(template) = w.find_first_child(folder, &name) else { return Ok(None) };
             let Some(copy) = w.clone_subtree(template).map_err(|e| e.to_string())? else { return Ok(None) };

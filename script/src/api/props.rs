@@ -331,12 +331,22 @@ pub fn write(w: &mut Arena, id: Id, member: Option<Member>, key: &[u8], v: &Arg<
         Some(Member::Name) => match v {
             Arg::Str(s) => {
                 let name = std::str::from_utf8(s).map_err(|e| Cow::Owned(e.to_string()))?;
+                // The engine keeps a copy: the entry pays for its bytes.
+                crate::budget::charge(name.len(), 0)
+                    .map_err(|_| Cow::Borrowed(crate::budget::BUDGET_MESSAGE))?;
                 done(w.set_name(id, name))
             }
             other => Err(invalid("Name", "string", other)),
         },
         Some(Member::Parent) => {
-            let r = w.set_parent(id, expect_instance("Parent", v)?);
+            let parent = expect_instance("Parent", v)?;
+            // A move walks the new parent's ancestors (the cycle check, the events' chain)
+            // and the moved subtree: the entry pays for both.
+            let limit = crate::budget::affordable_instances().saturating_add(1);
+            let walked = parent.map_or(0, |p| w.depth_up_to(p, limit)) + w.subtree_len_up_to(id, limit);
+            crate::budget::charge_instances(walked)
+                .map_err(|_| Cow::Borrowed(crate::budget::BUDGET_MESSAGE))?;
+            let r = w.set_parent(id, parent);
             r.map(drop).map_err(|e| Cow::Owned(e.describe(w)))
         }
         Some(Member::Transparency) => {

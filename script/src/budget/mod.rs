@@ -74,12 +74,16 @@ pub struct CostTable {
     pub bytes_per_unit: u32,
     /// Units per instance an engine call visits.
     pub units_per_instance: u32,
+    /// Units per instance an engine call creates or destroys (a clone, a spawn, a destroy).
+    pub units_per_creation: u32,
 }
 
 impl CostTable {
-    /// The costs of `Script` entries: one unit per instruction, per 16 bytes and per 4
-    /// instance visits (a visit runs about as long as four VM instructions).
-    pub const SCRIPT: CostTable = CostTable { bytes_per_unit: 16, units_per_instance: 4 };
+    /// The costs of `Script` entries: one unit per instruction and per 16 bytes, 4 per
+    /// instance visit and 40 per instance created or destroyed (about as long as that many VM
+    /// instructions run).
+    pub const SCRIPT: CostTable =
+        CostTable { bytes_per_unit: 16, units_per_instance: 4, units_per_creation: 40 };
 }
 
 thread_local! {
@@ -138,6 +142,14 @@ pub fn affordable_instances() -> usize {
 /// Charges an engine call for visiting `instances` instances (see [`charge`]).
 pub fn charge_instances(instances: usize) -> mlua::Result<()> {
     charge(0, instances)
+}
+
+/// Charges an engine call for creating or destroying `instances` instances.
+pub fn charge_creations(instances: usize) -> mlua::Result<()> {
+    let c = costs();
+    let visits =
+        instances.saturating_mul(c.units_per_creation as usize) / c.units_per_instance.max(1) as usize;
+    charge(0, visits)
 }
 
 /// The interrupt Luau calls at calls, returns and loop back-edges.
@@ -205,9 +217,9 @@ unsafe extern "C-unwind" fn charge_allocation(
     unsafe { memory::note_allocation(state, memcat) };
 }
 
-/// Installs the metering interrupt and allocation hook on `lua` (replacing any others).
-/// Keep the returned tables alive until after `lua` is dropped.
-pub(crate) fn install(lua: &mlua::Lua) -> mlua::Result<WeightTables> {
+/// Installs the metering interrupt and allocation hook on `lua` (replacing any others). The
+/// VM's weight tables live in its app data, as long as the VM.
+pub fn install(lua: &mlua::Lua) -> mlua::Result<()> {
     layout::check_version().map_err(mlua::Error::runtime)?;
     let mut tables = None;
     // SAFETY: `exec_raw` hands us a valid state of this VM; the callbacks table belongs to
@@ -221,7 +233,9 @@ pub(crate) fn install(lua: &mlua::Lua) -> mlua::Result<WeightTables> {
             (*callbacks).onallocate = Some(charge_allocation);
         })?;
     }
-    tables.ok_or_else(|| mlua::Error::runtime("the VM did not run the budget set-up"))
+    let tables = tables.ok_or_else(|| mlua::Error::runtime("the VM did not run the budget set-up"))?;
+    lua.set_app_data(tables);
+    Ok(())
 }
 
 /// Starts an entry with a fresh budget; returns the enclosing entry's remaining units.

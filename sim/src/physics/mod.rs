@@ -10,7 +10,8 @@
 //!    number of *changed* parts, not the number of parts. When the log answers
 //!    `HistoryUnavailable` it rescans the in-world parts once and reports
 //!    [`SyncStats::full_rescan`].
-//! 2. [`Physics::step`] — one rapier step.
+//! 2. [`Physics::step`] — one rapier step, after suspending the dynamic bodies past the
+//!    most one crowded cell simulates (`crowding`: a pile-up degrades physics, not the server).
 //! 3. [`Physics::write_back`] — the world poses of the *awake* dynamic bodies go back into the
 //!    arena as local transforms (`local = parent_world⁻¹ ∘ world`). Sleeping bodies cost nothing.
 //!
@@ -48,6 +49,8 @@
 //! - `since` is an arena revision such that every change after it is either still to be read
 //!   from the logs or was made by `write_back` itself.
 
+mod crowding;
+pub use crowding::{CELL_SIZE, MAX_BODIES_PER_CELL, RECHECK_AFTER_CHANGES};
 mod pose;
 mod shapes;
 mod sync;
@@ -195,6 +198,8 @@ pub struct Physics {
     awake: Vec<RigidBodyHandle>,
     /// Rapier panics caught by `step`.
     faults: u64,
+    /// Bodies suspended in crowded cells (see `crowding`).
+    crowding: crowding::Crowding,
 }
 
 impl Default for Physics {
@@ -228,6 +233,7 @@ impl Physics {
             was_awake: Vec::new(),
             awake: Vec::new(),
             faults: 0,
+            crowding: crowding::Crowding::default(),
         }
     }
 
@@ -255,6 +261,7 @@ impl Physics {
             return;
         }
         self.world.integration_parameters.dt = dt;
+        self.limit_crowding();
         let world = &mut self.world;
         if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| world.step())).is_err() {
             self.faults += 1;

@@ -46,6 +46,7 @@ impl Physics {
         }
         self.since = arena.revisions().global;
         self.needs_rescan = false;
+        self.crowding.note_changes(if stats.full_rescan { usize::MAX } else { stats.added + stats.updated });
         stats
     }
 

@@ -117,6 +117,9 @@ fn budget_overhead(c: &mut Criterion) {
     group.sample_size(20);
     let work = "return function() local t = {} for i = 1, 100000 do t[i % 64 + 1] = i * 2 + 1 end end";
     let empty = "return function() for i = 1, 100000 do end end";
+    // The worst case for the meter: a call and a return per iteration, each an interrupt
+    // with a table lookup behind it, around almost no work.
+    let calls = "local function f(x) return x end return function() local s = 0 for i = 1, 100000 do s = f(s) end end";
     for (name, budgeted) in [("no_budget", false), ("budget", true)] {
         let lua = Lua::new();
         if budgeted {
@@ -124,6 +127,14 @@ fn budget_overhead(c: &mut Criterion) {
         }
         let w: Function = lua.load(work).eval().unwrap();
         let e: Function = lua.load(empty).eval().unwrap();
+        let k: Function = lua.load(calls).eval().unwrap();
+        group.bench_function(format!("call_loop_{name}"), |b| {
+            b.iter(|| {
+                let outer = budget::enter();
+                k.call::<()>(()).unwrap();
+                budget::leave(outer);
+            })
+        });
         group.bench_function(format!("table_write_{name}"), |b| {
             b.iter(|| {
                 let outer = budget::enter();
@@ -203,11 +214,14 @@ fn component_field(c: &mut Criterion) {
 }
 
 fn find_first_child(c: &mut Criterion) {
-    let mut group = c.benchmark_group("script/find_first_child_x10k");
+    // 100 searches per entry: a search pays for the children it compares, so 10,000 searches
+    // of 1,000 children no longer fit one entry's budget.
+    let mut group = c.benchmark_group("script/find_first_child_x100");
     group.sample_size(20);
-    let hit = "local f = workspace.Folder\nfunction Update() for i = 1, 10000 do f:FindFirstChild('Part999') end end";
+    let hit =
+        "local f = workspace.Folder\nfunction Update() for i = 1, 100 do f:FindFirstChild('Part999') end end";
     let miss =
-        "local f = workspace.Folder\nfunction Update() for i = 1, 10000 do f:FindFirstChild('Nope') end end";
+        "local f = workspace.Folder\nfunction Update() for i = 1, 100 do f:FindFirstChild('Nope') end end";
     let (mut sim_h, mut host_h) = started(&[("Hit", hit)], 1000);
     let (mut sim_m, mut host_m) = started(&[("Miss", miss)], 1000);
     group.bench_function("arbor_hit_last_of_1000", |b| {

@@ -221,6 +221,19 @@ fn wrong_types_name_their_path() {
 }
 
 #[test]
+fn out_of_range_transparency_and_bad_names_are_refused() {
+    let e = json_err(&place(r#"[{"class": "Part", "name": "P", "transparency": 5}]"#));
+    assert_eq!(e.to_string(), "instances[0].transparency: must be between 0 and 1, got 5");
+    let e = json_err(&place(r#"[{"class": "Folder", "name": "A\u0000B"}]"#));
+    assert_eq!(e.to_string(), "instances[0].name: a name cannot contain a NUL character");
+    let long = "x".repeat(1025);
+    let e = json_err(&place(&format!(r#"[{{"class": "Folder", "name": "{long}"}}]"#)));
+    assert_eq!(e.to_string(), "instances[0].name: a name is at most 1024 bytes long");
+    // The empty name is a name.
+    assert!(load_json(&place(r#"[{"class": "Folder", "name": ""}]"#)).is_ok());
+}
+
+#[test]
 fn unknown_class_and_misplaced_classes_are_refused() {
     let e = json_err(&place(r#"[{"class": "Folder", "name": "A"}, {"class": "Spaceship", "name": "S"}]"#));
     assert_eq!(e.to_string(), "instances[1].class: unknown class 'Spaceship'");

@@ -11,6 +11,7 @@
 //! numbers, strings, vectors, Instances and tables of those; a function or coroutine raises
 //! at once. Emitting with no listeners logs a warning. Errors inside handlers are logged and
 //! do not count towards the consecutive error counter; the handler stays connected.
+//! Handlers nest at most [`MAX_EMIT_DEPTH`] deep: an `Emit` deeper raises [`EMIT_TOO_DEEP`].
 
 use crate::api::props::DESTROYED;
 use crate::api::values::{Status, error_text, fail, ok, type_name};
@@ -19,6 +20,7 @@ use crate::log::Level;
 use crate::state::{Running, full_name, running_stack, with_state, with_world};
 use arbor_core::Id;
 use mlua::{Function, Lua, MultiValue, Result, UserData, UserDataFields, Value};
+use std::cell::Cell;
 use std::sync::Arc;
 
 /// A script's handle to one named signal of one instance.
@@ -76,6 +78,18 @@ impl Signals {
 
 fn this_signal(v: &Value) -> Option<Signal> {
     v.as_userdata()?.borrow::<Signal>().ok().map(|s| s.clone())
+}
+
+/// Most handlers running inside one another (an `Emit` in a handler of an `Emit` ...):
+/// deeper, `Emit` raises [`EMIT_TOO_DEEP`] instead of running out of C stack.
+pub const MAX_EMIT_DEPTH: u32 = 32;
+
+/// The error of an `Emit` nested past [`MAX_EMIT_DEPTH`] handlers.
+pub const EMIT_TOO_DEEP: &str = "Emit nested inside more than 32 signal handlers";
+
+thread_local! {
+    /// Handlers running now, innermost last.
+    static EMIT_DEPTH: Cell<u32> = const { Cell::new(0) };
 }
 
 /// What a purity check has walked: the tables seen and the pairs read (the work charged to
@@ -161,6 +175,9 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
             if !with_world(lua, |w| w.contains(signal.target))? {
                 return fail(lua, DESTROYED);
             }
+            if EMIT_DEPTH.with(Cell::get) >= MAX_EMIT_DEPTH {
+                return fail(lua, EMIT_TOO_DEEP);
+            }
             let payload: MultiValue = args.collect();
             let mut walk = PurityWalk::default();
             for (i, v) in payload.iter().enumerate() {
@@ -215,7 +232,9 @@ fn run_handler(lua: &Lua, handler: &Function, owner: Running, args: MultiValue) 
     let category = budget::enter_category(lua, budget::category_of(owner.key));
     stack.push(owner);
     let nested = budget::enter_nested();
+    EMIT_DEPTH.with(|d| d.set(d.get() + 1));
     let result = handler.call::<()>(args);
+    EMIT_DEPTH.with(|d| d.set(d.get() - 1));
     budget::leave_nested(nested);
     stack.pop();
     budget::enter_category(lua, category);

@@ -213,6 +213,14 @@ impl Builder {
         let class = file_class(spec.class).map_err(|m| self.err(index, "class", m))?;
         crate::names::check_name(self.arena.names.text(spec.name))
             .map_err(|e| self.err(index, "name", e.to_string()))?;
+        let transparency = spec.appearance.transparency;
+        if !(0.0..=1.0).contains(&transparency) {
+            return Err(self.err(
+                index,
+                "transparency",
+                format!("must be between 0 and 1, got {transparency}"),
+            ));
+        }
         let parent = tree_parent.map(|p| self.nodes[p as usize]);
         let parent_class = parent.map_or(Class::DataModel, |p| p.class);
         if class == Class::Workspace {

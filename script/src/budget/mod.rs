@@ -79,11 +79,11 @@ pub struct CostTable {
 }
 
 impl CostTable {
-    /// The costs of `Script` entries: one unit per instruction and per 16 bytes, 4 per
-    /// instance visit and 40 per instance created or destroyed (about as long as that many VM
-    /// instructions run).
+    /// The costs of `Script` entries: one unit per instruction, per 16 bytes and per instance
+    /// visited (a child's name compared, a handle pushed), 40 per instance created or
+    /// destroyed (about as long as that many VM instructions run).
     pub const SCRIPT: CostTable =
-        CostTable { bytes_per_unit: 16, units_per_instance: 4, units_per_creation: 40 };
+        CostTable { bytes_per_unit: 16, units_per_instance: 1, units_per_creation: 40 };
 }
 
 thread_local! {

@@ -30,6 +30,12 @@ fn started(scripts: &[(&str, &str)], parts: usize) -> (Simulation, ScriptHost) {
     started_with(HostConfig::default(), scripts, parts)
 }
 
+/// A host configuration for benchmarks that run one phase over and over inside one tick:
+/// no tick-level share (it would defer every entry after the first few iterations).
+fn unshared(config: HostConfig) -> HostConfig {
+    HostConfig { tick_units: i64::MAX, ..config }
+}
+
 /// [`started`] with a host configuration.
 fn started_with(config: HostConfig, scripts: &[(&str, &str)], parts: usize) -> (Simulation, ScriptHost) {
     let mut arena = Arena::new();
@@ -43,7 +49,7 @@ fn started_with(config: HostConfig, scripts: &[(&str, &str)], parts: usize) -> (
         let s = arena.create(Class::Script, name, Some(holder)).unwrap();
         arena.set_script_source(s, source).unwrap();
     }
-    let mut host = ScriptHost::new(&arena, config).unwrap();
+    let mut host = ScriptHost::new(&arena, unshared(config)).unwrap();
     let mut sim = Simulation::new(arena, SimConfig::default()).unwrap();
     sim.with_context(|ctx| host.start_scripts(ctx));
     (sim, host)

@@ -489,14 +489,17 @@ impl TickHooks for ScriptHost {
     }
 
     fn update(&mut self, ctx: &mut TickContext<'_>, dt: f64) {
+        self.share.enter_phase(ctx.tick);
         self.with_world_in(ctx.arena, |h| h.run_callbacks(false, dt));
     }
 
     fn systems(&mut self, ctx: &mut TickContext<'_>, dt: f64) {
+        self.share.enter_phase(ctx.tick);
         self.with_world_in(ctx.arena, |h| h.run_systems(dt));
     }
 
     fn physics_update(&mut self, ctx: &mut TickContext<'_>, dt: f64) {
+        self.share.enter_phase(ctx.tick);
         self.with_world_in(ctx.arena, |h| h.run_callbacks(true, dt));
     }
 

@@ -58,6 +58,14 @@ impl TickShare {
         }
     }
 
+    /// Starts counting tick `tick` if the running count belongs to an earlier one (a phase
+    /// driven without the tick's first phase).
+    pub fn enter_phase(&mut self, tick: u64) {
+        if tick != self.tick {
+            self.begin_tick(tick);
+        }
+    }
+
     /// Starts a tick: no units used yet.
     pub fn begin_tick(&mut self, tick: u64) {
         budget::start_phase();

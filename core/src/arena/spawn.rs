@@ -1,18 +1,8 @@
 //! Batch spawning ([`Arena::spawn_batch`]): instances with POD component bundles streamed
 //! from an iterator, their rows staged in the table tile by tile and committed once the
-//! instances exist (see `components::stage`).
-//!
-//! Each bundle is copied into the tile's rows of words component by component as it leaves
-//! the iterator (`for_each`), and every lane reads its stride from those rows. Copying whole
-//! bundles into a `Vec<B>` tile instead (and reading lanes from it in place) stalled on store
-//! forwarding: the iterator builds each bundle on the stack with 8- and 4-byte stores, and
-//! the whole-bundle move reloaded it 16 bytes at a time. With that and the cheaper node
-//! pages (`create_batch`, see `page`), `simple_insert` (10,000 detached Folders x 4 POD
-//! components) went from 225.6 to 210.3 instructions an entity inside `spawn_batch`, and
-//! best-of from 28.2-28.5 to 20.6-21.1 ns an entity (hecs 21.8-22.7 in the same runs).
-//! Drawing a run's GUIDs vectorised (see `rng`) then cut it to 195.4 instructions an entity
-//! (callgrind, AVX2 path) and best-of 20.5-21.2 -> 19.4-20.5 ns (hecs 22.5-22.8); criterion
-//! 209.7 -> 197.6 us a batch (hecs 256.3).
+//! instances exist (see `components::stage`). Each bundle is copied into the tile's rows of
+//! words component by component as it leaves the iterator, and every lane reads its stride
+//! from those rows (figures: `docs/perf/components.md`).
 //!
 //! Invariant: a refused batch (including one with more bundles than the node limit leaves
 //! room for, or a panicking iterator) changes nothing: its staged rows are dropped, and the

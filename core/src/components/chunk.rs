@@ -6,49 +6,9 @@
 //! [`Column`] names (see [`ChunkLayout`]); the buffer never grows or shrinks, the table's
 //! length says how many rows are real. A row move or a chunk pass makes a table chunk private
 //! once (one ownership check per table chunk, not one per lane) and then reads and writes
-//! words with plain loads and stores at precomputed offsets.
-//!
-//! Why one allocation for all lanes: with a chunk per lane, a row move made about 13 lane
-//! chunks private (the ids, each lane, each tick lane), each with its own ownership tag,
-//! `Arc`, `Vec` header and block push or pop; now it makes at most three table chunks
-//! private (see `row_move` for the figures). The price is paid by snapshots: the first write
-//! to a chunk after a snapshot copies every lane of it, not just the written ones. Measured
-//! on the `million_rows` table (`Position`, 1,000,000 rows; criterion, machine under load):
-//! a first write after a snapshot 25–28 → 7.4–8.7 µs (cloning the table now copies one chunk
-//! list instead of one per column, which outweighs the larger copy), a second write 1.6–2.8
-//! → 1.4–2.1 µs. Memory: 56.2 → 57.4 B per row of the `memory_report` store (`Position`,
-//! `Velocity`), the lanes' revisions (1.3 B a row): they sat in the per-lane chunks' `Arc`
-//! allocations before, which `heap_bytes` did not count.
-//!
-//! Elsewhere (old and new binaries run alternately, best-of): `simple_insert` probe
-//! 19.2–20.4 → 15.8–16.7 ns an entity (an append writes a lane's rows of a chunk with plain
-//! stores, no block pushes); `simple_iter` 3.03–3.08 → 3.01–3.03 µs; `frag_iter` 0.200–0.206
-//! → 0.207–0.213 µs (both layouts have occasional slow processes, 0.25–0.26 and 0.30–0.35
-//! µs: placement-dependent); `changed_since` clustered level (24.2–25.0 → 24.1–24.6 µs), and
-//! scattered 112–120 → 125–134 µs: the same instructions (callgrind), so the cost is in
-//! where the scattered rows' ticks and ids now sit, a row's tick and id always 8 KB apart in
-//! one buffer (a 64-byte gap after each lane, or the ids first, only won back 3–5 µs).
-//! Later, criterion alternating builds: a gap of 17 blocks (544 bytes) after each lane
-//! took it 126–131 → 119–122 µs, a gap of 3 blocks (96 bytes) nothing (125–128 µs); not
-//! kept, as it costs 4.8 bytes a row (57.4 → 62.2 for the two-component store) and the
-//! cause is not known (it may be the larger allocation landing elsewhere rather than the
-//! gap itself).
-//!
-//! Each lane keeps its revisions as a lane chunk did: the revision of its last write, of its
-//! last whole-chunk (bulk) write, and of the last write to each group of [`GROUP_ROWS`] rows,
-//! so a consumer asking what changed skips chunks and groups older than its revision
-//! without reading their rows. Only row-tick lanes' revisions are read (see
-//! [`Table::chunk_revision`](super::table::Table::chunk_revision)): row moves stamp them and
-//! leave the other lanes' as they are.
-//!
-//! Invariants: per lane, `revision` is the newest of `groups` and `bulk`, and every write to
-//! a row stamps its group, or `bulk` for a write to the whole chunk, with a revision at least
-//! as new as the write's; the word buffer holds `layout.words_blocks` blocks, `strs` holds
-//! `layout.strs` lanes of `CHUNK_ROWS` entries and `revs` `layout.lanes` entries, for the
-//! layout of the owning table; string entries past the table's rows are `None` (a dropped
-//! row releases its string). Padding rows of word lanes (past the table's rows) hold
-//! anything: chunk passes may write the padding of a last block, a removed row leaves its
-//! word, and every append writes its rows' words.
+//! words with plain loads and stores at precomputed offsets. One allocation holds all
+//! lanes so a row move makes at most three table chunks private; the price is that a first
+//! write after a snapshot copies every lane of the chunk (figures: `docs/perf/components.md`).
 
 use super::column::{Block, CHUNK_ROWS, ChunkLayout, Column, GROUP_ROWS, LaneValue, WIDE_LANE_BLOCKS};
 use std::marker::PhantomData;

@@ -5,11 +5,7 @@
 //! copies the chunk pointers; writing a row copies that row's table chunk, every lane of it,
 //! if a clone still shares it. A list keeps the last chunk it dropped (`spare`, if no
 //! snapshot shared it) for its next new chunk, so a table that shrinks and grows back does
-//! not allocate again; a clone starts without one. Tried and not kept: keeping every dropped
-//! chunk up to 1 MiB a table, so that `add_remove`'s tables (ten chunks each way every
-//! round; one spare leaves nine of ten new chunks fresh, zeroed allocations, 29 of the 560
-//! instructions per move) never allocate: best-of 1.006–1.012 → 0.993–1.007 ms (three
-//! alternating runs), not worth holding a table's peak size.
+//! not allocate again; a clone starts without one.
 //!
 //! Invariant: chunk `k` holds rows `k * CHUNK_ROWS ..`; the owning table holds between
 //! `(k - 1) * CHUNK_ROWS + 1` and `k * CHUNK_ROWS` rows when the list holds `k` chunks

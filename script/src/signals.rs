@@ -12,6 +12,8 @@
 //! at once. Emitting with no listeners logs a warning. Errors inside handlers are logged and
 //! do not count towards the consecutive error counter; the handler stays connected.
 //! Handlers nest at most [`MAX_EMIT_DEPTH`] deep: an `Emit` deeper raises [`EMIT_TOO_DEEP`].
+//! A script instance holds at most [`MAX_CONNECTIONS_PER_SCRIPT`] connections; an `Emit`
+//! pays one unit per connection it scans for handlers.
 
 use crate::api::props::DESTROYED;
 use crate::api::values::{Status, error_text, fail, ok, type_name};
@@ -52,21 +54,54 @@ pub struct Connection {
 #[derive(Default, Debug)]
 pub struct Signals {
     connections: Vec<Connection>,
+    /// Live connections per owning instance key (invariant: counts `connections`).
+    owned: rustc_hash::FxHashMap<u64, usize>,
 }
 
+/// Most connections one script instance holds; `Connect` past it raises
+/// [`TOO_MANY_CONNECTIONS`].
+pub const MAX_CONNECTIONS_PER_SCRIPT: usize = 10_000;
+
+/// The error of a `Connect` past [`MAX_CONNECTIONS_PER_SCRIPT`].
+pub const TOO_MANY_CONNECTIONS: &str = "a script may hold at most 10000 signal connections";
+
 impl Signals {
+    /// Adds a connection, or refuses it if its owner holds the most it may.
+    fn connect(&mut self, connection: Connection) -> std::result::Result<(), &'static str> {
+        let held = self.owned.entry(connection.owner.key).or_default();
+        if *held >= MAX_CONNECTIONS_PER_SCRIPT {
+            return Err(TOO_MANY_CONNECTIONS);
+        }
+        *held += 1;
+        self.connections.push(connection);
+        Ok(())
+    }
+
+    /// Keeps the connections `keep` accepts, keeping the per-owner counts.
+    fn retain(&mut self, mut keep: impl FnMut(&Connection) -> bool) {
+        let owned = &mut self.owned;
+        self.connections.retain(|c| {
+            let kept = keep(c);
+            if !kept && let Some(n) = owned.get_mut(&c.owner.key) {
+                *n -= 1;
+            }
+            kept
+        });
+        owned.retain(|_, n| *n > 0);
+    }
+
     /// Drops the connections made by script instance `key`.
     pub fn remove_owner(&mut self, key: u64) {
-        self.connections.retain(|c| c.owner.key != key);
+        self.retain(|c| c.owner.key != key);
     }
 
     /// Drops the connections whose target is in `ids`.
     pub fn remove_targets(&mut self, ids: &[Id]) {
         if ids.len() > 16 {
             let set: rustc_hash::FxHashSet<Id> = ids.iter().copied().collect();
-            self.connections.retain(|c| !set.contains(&c.target));
+            self.retain(|c| !set.contains(&c.target));
         } else {
-            self.connections.retain(|c| !ids.contains(&c.target));
+            self.retain(|c| !ids.contains(&c.target));
         }
     }
 
@@ -154,15 +189,11 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
                 script: Id::NONE,
                 name: Arc::from("engine"),
             });
-            with_state(lua, |s| {
-                s.signals.connections.push(Connection {
-                    target: signal.target,
-                    name: signal.name,
-                    handler,
-                    owner,
-                });
-            })?;
-            ok(lua, Value::Nil)
+            let connection = Connection { target: signal.target, name: signal.name, handler, owner };
+            match with_state(lua, |s| s.signals.connect(connection))? {
+                Ok(()) => ok(lua, Value::Nil),
+                Err(m) => fail(lua, m),
+            }
         })?,
     )?;
     table.set(
@@ -188,6 +219,10 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
             // The walk is paid for after it ran: the payload was paid for when it was built,
             // and emitting it again in a loop fails at the next emit.
             if budget::charge(walk.pairs.saturating_mul(16), 0).is_err() {
+                return fail(lua, budget::BUDGET_MESSAGE);
+            }
+            // Finding the handlers scans every connection.
+            if budget::charge_instances(with_state(lua, |s| s.signals.count())?).is_err() {
                 return fail(lua, budget::BUDGET_MESSAGE);
             }
             let mut handlers: Vec<(Function, Running)> = with_state(lua, |s| {

@@ -369,3 +369,18 @@ fn an_error_value_with_tostring_is_reported_by_its_text() {
     );
     assert_eq!(log, vec!["Workspace.Main: error: custom error"]);
 }
+
+#[test]
+fn a_script_holds_at_most_ten_thousand_connections() {
+    // Before: connections (and their signal names) grew without bound, and every Emit
+    // scanned them all.
+    let log = common::run_main(
+        |_| {},
+        "local s = workspace:GetSignal('S')
+         local f = function() end
+         for i = 1, 10000 do s:Connect(f) end
+         print(pcall(s.Connect, s, f))",
+        1,
+    );
+    assert_eq!(log, vec!["Workspace.Main: false a script may hold at most 10000 signal connections"]);
+}

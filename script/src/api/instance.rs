@@ -232,6 +232,10 @@ pub fn register_methods(lua: &Lua, table: &mlua::Table) -> Result<()> {
     add(lua, table, "GetSignal", |lua, (this, name): (f64, mlua::LuaString)| {
         let id = checked!(lua, this);
         let name = name.to_str()?;
+        // The signal keeps a copy of its name: the entry pays for its bytes.
+        if budget::charge(name.len(), 0).is_err() {
+            return failed(lua, BUDGET_MESSAGE);
+        }
         done(lua, Signal { target: id, name: name.as_ref().into() })
     })?;
     Ok(())

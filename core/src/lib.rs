@@ -6,8 +6,8 @@
 //! events, destruction with tombstones and two-phase reclamation, clone and graft with
 //! reference remapping, and snapshots that cost one pointer per directory of pages.
 //!
-//! The entry point is [`Arena`]. See `DESIGN.md` for the architecture and the seed documents
-//! for the behaviour this crate implements.
+//! The entry point is [`Arena`]. `docs/architecture.md` in the repository maps the crates and
+//! the invariants they keep.
 
 mod arena;
 mod child_array;

@@ -25,6 +25,7 @@ pub(crate) struct Checkpoint {
     events: usize,
     part_writes: u64,
     topology: u64,
+    created: usize,
 }
 
 impl Arena {
@@ -204,11 +205,12 @@ impl Arena {
             events: self.events.len(),
             part_writes: self.part_writes.mark(),
             topology: self.topology.mark(),
+            created: self.created,
         }
     }
 
     /// Frees every node allocated since `cp` (in any order: they form detached subtrees)
-    /// and restores the allocation counter, the revision counters, the GUID generator and
+    /// and restores the allocation counters (ids, creations in the window), the revision counters, the GUID generator and
     /// the event and journal positions, so the next operation sees the arena as it was.
     pub(crate) fn rollback(&mut self, cp: Checkpoint, allocated: &[Id]) {
         for &id in allocated.iter().rev() {
@@ -220,5 +222,6 @@ impl Arena {
         self.events.truncate(cp.events);
         self.part_writes.truncate_to(cp.part_writes);
         self.topology.truncate_to(cp.topology);
+        self.created = cp.created;
     }
 }

@@ -4,8 +4,8 @@
 //! instances even where the instance cap would allow it. Place loading runs before any
 //! window is bounded.
 //!
-//! Invariant: `created` counts every node allocated since the arena was made (a refused,
-//! rolled-back allocation included, which only makes a window end sooner).
+//! Invariant: `created` counts every node allocated since the arena was made and not rolled
+//! back (a failed clone or graft restores it with the rest of its checkpoint).
 
 use super::Arena;
 use crate::error::ArenaError;

@@ -2,11 +2,7 @@
 //! that give the same bits: [`compose`] over `f32` (the scalar path) and [`Frame4`], one node
 //! at a time in four lanes of `wide::f32x4` (the SIMD path: the rotation-matrix columns
 //! and the parent's quaternion spread per term, prepared once per parent straight from the
-//! parent's pose by [`Frame4::of`]. For a root, which has one child to compose and would
-//! otherwise spend most of its instructions preparing the frame: 568k → 561k instructions
-//! per 1%-dirty pass on the large tree. The walk's units kept `Frame4::new` (through a
-//! [`Frame`]) while it compiled shorter there (561k → 571k with `of` then); once the walk
-//! wrote its cells by three stores, `of` was the shorter there too: 488k → 481k).
+//! parent's pose by [`Frame4::of`]; [`Frame4::new`] builds one through a [`Frame`]).
 //!
 //! Invariant: for any parent and local, [`compose`] and [`Frame4::compose`] (under a frame
 //! from [`Frame4::new`] or [`Frame4::of`]) give

@@ -2,9 +2,8 @@
 //!
 //! The short-list route (`sparse`) on two threads runs three phases — stamping, inner roots
 //! and their walks, leaves — each as two halves, and a phase may start only once both
-//! halves of the one before are done. Three `rayon::join`s cost about 1.4 µs each in the
-//! large tree's 1% pass (timed: two stamping halves of about 4.0 µs took 5.5 µs under their
-//! join), a sixth of a pass on two threads. Here one join starts two workers; each runs
+//! halves of the one before are done. One join per phase cost a sixth of a pass on two
+//! threads (`docs/perf/transforms.md`); here one join starts two workers; each runs
 //! every half of a phase that nobody has claimed yet, its own first, then waits until both
 //! halves are done, then goes on to the next phase. A worker that rayon has not started (its
 //! thread busy elsewhere) claims nothing, so the one running does every half itself and never

@@ -2,127 +2,39 @@
 //! worlds in one sweep over the list (or two halves of it), with no root list.
 //!
 //! A 1%-dirty tick names about a thousand scattered nodes, most of them leaves: each costs a
-//! few scattered cache lines and a few dozen instructions, and the pass used to spend more
-//! on its machinery (a vector of candidates and one of roots, a rayon fork to walk them,
-//! each root's page looked up three times) and on waiting for those lines than on the
-//! nodes. Here, on the calling thread (or on two, see below):
+//! few scattered cache lines and a few dozen instructions, so the route keeps its machinery
+//! small. On the calling thread (or on two, see below):
 //! 1. every live in-world dirty node's slot is stamped covered (a plain load and store: no
 //!    other thread stamps that slot) and the node kept as a candidate (slot, a reference to
 //!    its hot record — id, flags, parent and local in one line — and child array; a leaf's
 //!    child array is not read, its `HAS_CHILDREN` flag, kept by the arena, says it is
-//!    empty);
+//!    empty). The loop also gathers what step 2 needs of each candidate's page, so many
+//!    scattered loads are in flight at once; candidates are written in place into room for
+//!    every id;
 //! 2. each candidate *with children* asks whether its parent is covered (the climb of
 //!    `roots`, stamping the answer on every node it meets); a root's world is computed at
 //!    once from its parent's stored world and written, and its subtree walked right away
 //!    (`walk`), up to a budget of `Split::sparse_walk` worlds; past the budget, roots are
 //!    left as units (world and child array) instead;
 //! 3. the units left are walked by `walk::run_units`, which shares them out to rayon only
-//!    when a level is wide enough to be worth a fork (a short list holding a root with a
-//!    huge subtree, such as a fresh Workspace, still gets both threads). Every walk of the
-//!    route stamps the nodes *with children* it writes `WALKED` (see `roots`);
+//!    when a level is wide enough to be worth a fork. Every walk of the route stamps the
+//!    nodes *with children* it writes `WALKED` (see `roots`);
 //! 4. once every walk is done, each candidate *without children* (most of a tick's dirty
 //!    list) is a root exactly when its parent is not covered: a leaf has a dirty ancestor
 //!    only if it lies in the subtree of a dirty node with children, and every such subtree
 //!    has just been walked, its inner nodes stamped. So a leaf asks nothing of its
-//!    ancestors but its parent's mark; its world is computed from its parent's stored world
-//!    (final: a covered parent would have been walked, and the leaf with it), four leaves at
-//!    once on the SIMD path (one per lane, see `four`: each leaf has a parent of its own, so
-//!    the one-node form spent most of its instructions building a frame used once). The parent's slot is confirmed by the
-//!    entry the stamping loop kept (one compare) rather than looked up again: with both,
-//!    549,000 → 522,000 instructions per pass (callgrind). That entry, the id column of slot
-//!    `parent - 1`, is now replaced by the tag of that slot's cell (`Parents::tag`: a cell
-//!    owned by the parent means the parent lives there), on the line read next for the
-//!    parent's world: one scattered line fewer per leaf, and no page-table lookup for the
-//!    parent's page while stamping. On the large tree's 1% list 463,000 → 451,000
-//!    instructions per pass (callgrind; the all-dirty sweep unchanged at 18.44M for three
-//!    passes), best of 10 rounds in five alternating runs 47.6–50.4 µs → 44.3–46.5 µs on
-//!    one thread (the second core busy with other work); in four alternating runs, 47.9–50.9
-//!    → 44.4–45.4 µs on one thread and, in those with the second core free, 22.1–22.9 →
-//!    20.5–21.2 µs on two (bevy 0.46–0.60 ms). Leaves used to climb like the others,
-//!    visiting and stamping about 1,600 ancestors per pass on the large tree's 1% list:
-//!    648,000 instructions per pass then, 541,000 after (callgrind), best of 30 rounds
-//!    63–64 µs → 59 µs on one thread. Walks used to stamp every node they wrote, leaves
-//!    included (nine in ten of the large tree's walked nodes), and leaves read their own
-//!    mark; stamping only inner nodes was part of 622k → 594k (with `walk`'s sibling runs).
+//!    ancestors but its parent's mark; its world is computed from its parent's stored world,
+//!    four leaves at once on the SIMD path (see `four`). The parent's slot is confirmed by
+//!    the tag of its cell (`Parents::tag`), on the line read next for the parent's world.
 //!
 //! With several threads and a dirty list of at least `Split::min_roots` ids, steps 1, 2 and
 //! 4 each run as two halves, writing through [`RawColumns`]: all three under one
-//! `rayon::join` (`halves`: two workers claim the halves phase by phase, each waiting for
-//! both halves of a phase before the next), or, when step 2 leaves units for step 3, steps
-//! 1–2 under one and step 4 under another after step 3. The list is halved by a hash of the
-//! id rather than by position, so every copy of an id is stamped by the same thread and a
-//! plain load and store still claim each slot once. One join where there were three: best
-//! of 30 rounds on two threads 19.5–20.0 → 18.3–19.0 µs (large tree, 1% list, five
-//! alternating runs with the second core free; one thread unchanged).
-//! Stamping used to stay on the calling thread, and it takes the dirty nodes' own
-//! scattered lines, about half the route: two threads then gained almost nothing (best of
-//! 40 rounds, 64–68 µs on one thread and on two); with every step halved the best rounds
-//! on two threads take 25–30 µs whenever the second core is free. When the other thread is
-//! busy the calling thread runs both halves itself, so each fork costs little more than
-//! its bookkeeping.
-//!
-//! The pass is bound by scattered loads, not arithmetic, so the stamping loop also gathers
-//! what the root loop will need of each candidate's page (parent, local, child array): its
-//! iterations are short and independent, so many of those loads are in flight at once,
-//! where the root loop's long iterations (a climb, a composition, a walk) would take them
-//! one at a time. Best of 40 rounds on the large tree's 1% list: about 118 µs with the root
-//! loop reading the page itself, about 90 µs with a prefetch eight candidates ahead, and
-//! the same or a little better gathering instead (765,000 instructions per pass against
-//! 774,000). Asking for more — flags, child array, world cells, the parent's id, mark and
-//! world — added instructions and no measurable time. The candidates are written in place
-//! into room for every id, with no capacity check per push (a push that may grow the vector
-//! made the loop save every gathered field to the stack around the growth call and copy it
-//! from there): 481,000 → 463,000 instructions per pass (callgrind), best of 12 runs'
-//! best rounds 49.5 → 46.7 µs on one thread.
-//!
-//! Most dirty nodes are leaves, and their child arrays (32 bytes each, a line of their own)
-//! were read only to learn they were empty: the stamping loop now reads a node's child
-//! array only when its flags, already read for `IN_WORLD`, carry `HAS_CHILDREN` (and asks
-//! ahead for no child array), and the walks do the same (see `walk`). Both together: D1 misses 17,640
-//! → 15,850 per pass (callgrind's cache simulation; 450,500 → 460,600 instructions), best
-//! of 30 rounds in seven alternating runs 41.1–45.1 → 34.6–35.8 µs on one thread and
-//! 20.6–21.5 → 19.6–20.7 µs on two (bevy 0.45–0.51 ms); the stamping loop's part alone, 41.8–46.4
-//! → 37.9–38.3 µs on one thread, +6,000 instructions per pass.
-//!
-//! The id, flags, parent and local the stamping loop reads used to be four columns of the
-//! node's page, four scattered lines a dirty node; they now share the node's hot record
-//! (`arbor_core::HotNode`, one 64-byte line), the one line asked for ahead besides the mark.
-//! Large tree, 1% list, per pass (callgrind): D1 misses 15,850 → 12,970 (the stamping
-//! loop's read misses 5,660 → 2,460), 461.6k → 453.9k instructions; best of 30 rounds in
-//! four alternating runs 34.5–35.4 → 30.3–31.2 µs on one thread, 19.8–20.2 → 19.2–19.6 µs
-//! on two. On two threads the route is held back by what is not scattered lines: each
-//! join cost about 1.4 µs (three of them then; one now, see above), and the halves' inner
-//! walks are uneven (timed in one run: 10.0 against 5.5 µs, where stamping takes about
-//! 4.0 µs a half and the leaves 4.6). With the record in one line a candidate now keeps a
-//! reference to it rather than copies of id, parent and local (32 bytes a candidate
-//! instead of 80; the leaf loop asks for the record's line with the leaf's other lines):
-//! 453.9k → 449.1k instructions and 12,970 → 11,920 D1 misses per pass, the same best-of
-//! times. (With four columns the reference to the local alone had been about 4% slower:
-//! the leaf loop then read it from a line the walks had pushed out, and did not ask for it
-//! ahead.)
-//!
-//! Tried and not kept (large tree, 1% list): asking for a leaf's parent lines in the
-//! stamping loop rather than eight candidates ahead in the leaf loop, −3,000 instructions per pass and no time gained;
-//! keeping each prefetched id's page in a ring for its stamping (no second page-table
-//! lookup), no gain (the ring's bookkeeping costs what the lookup did); writing leaves'
-//! worlds while stamping (from their parents' stored worlds, rewritten by the walks when
-//! covered; the leaf loop then only counts roots), 463k → 491k and no faster (best of 10
-//! rounds 50.3–50.7 µs against 48.1–51.3 µs); forcing `Walker::siblings` inline into the walk
-//! loop, +10,000 instructions per pass. With the cell tags in place: writing every leaf
-//! (the parent's world is final once the walks are done, and a walked leaf gets the same
-//! bits again) while the walks count the dirty leaves they write, so the leaf loop reads no
-//! parent mark, 451k → 471k instructions per pass (the count costs the walk ten per leaf)
-//! and no faster; step 2 on two threads sharing its candidates as they are settled (each
-//! thread its own half's first in runs of 16, then the other's, from the front or from the
-//! end: the halves' inner roots carry 1,540 and 753 worlds), best on two threads
-//! 20.8–21.3 µs → 23.3–24.2 µs (from the front) and 24.7 µs (from the end); asking for the
-//! stamping loop's lines 6 or 20 ids ahead rather than 12, no change. With the hot records
-//! and the one join: step 2's inner candidates claimed one at a time (a compare-exchange
-//! each), by their own half's worker from the front and by the other's from the back once
-//! it is done with its own, best on two threads 18.8–19.0 → 19.1–19.2 µs (and slower when
-//! one worker runs both halves); asking for the hot records of the next unit's run of
-//! siblings in the walks (up to 16 lines as a unit is popped), +11,000 instructions per
-//! pass and no faster on one thread.
+//! `rayon::join` (`halves`), or, when step 2 leaves units for step 3, steps 1–2 under one
+//! and step 4 under another after step 3. The list is halved by a hash of the id rather
+//! than by position, so every copy of an id is stamped by the same thread and a plain load
+//! and store still claim each slot once. When the other thread is busy the calling thread
+//! runs both halves itself. Figures, and what was tried and not kept:
+//! `docs/perf/transforms.md`.
 //!
 //! Invariants (those of `roots` and `walk`): every stamp is in before the first coverage
 //! question, and every walk is done before the first leaf is settled; a root's parent is

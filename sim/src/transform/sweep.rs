@@ -7,37 +7,12 @@
 //! local, one line a node) in order instead of following child arrays. Siblings sit
 //! side by side in such a tree, so a parent's frame (`Frame`, and its four-lane form
 //! `Frame4`) is prepared once when the parent changes and each node composed under it
-//! straight from its page into its cell: about 40% fewer instructions than filling,
-//! transposing and scattering eight-sibling `f32x8` batches (best of 20 rounds on the
-//! large tree, one thread: 0.93 ms before, 0.63 ms after).
-//!
-//! The per-node path is kept to the flag check, one compare of the parent id against the
-//! frame's, the compose and three stores into the cell
-//! ([`PageCells`](super::sink::PageCells): position, rotation, tag; no shuffles). Everything
-//! else is off it: the Workspace, a new parent and a deferred node all have a parent id
-//! other than the frame's, so they take the branch that prepares frames (the parent's slot
-//! found out of line, marked cold; the frame built in line from the parent's cell, and the
-//! old frame dropped on every path through that branch, so the optimiser keeps the frame in
-//! registers with nothing to save around the call); bounds are checked once per page; a
-//! page's ids are or'ed together and their high bits stored only when that shows one at or
-//! above 2^32 (or the columns are wide). Large tree, all dirty, one thread: 10.9M → 6.1M
-//! instructions per pass (callgrind), best-of 0.59 → 0.40 ms.
-//!
-//! Prefetch: node `i`'s iteration asks for the hot record of node `i` two pages ahead, one
-//! line per node spread over the page. Pages are separate allocations, too short for the
-//! hardware prefetcher to run on from one to the next. The columns the sweep read before
-//! the hot records (ids, flags, parents, locals: 50 bytes a node) were asked for a page at
-//! a time, 50 prefetches in a burst; with the 64-byte records that burst of 64 lines made
-//! the pass 8–10% slower than with the columns (best of 10 rounds on one thread, 473–519 →
-//! 519–577 µs; a quarter more lines read per node, 87k → 118k D1 read misses per pass;
-//! asking for nothing, 587–602 µs), and spreading the requests over the page more than won
-//! it back: 477–489 → 459–472 µs on one thread (five alternating runs), 213–224 → 191–212
-//! µs best on two when the second core was free, at 6.15M → 6.26M instructions per pass
-//! (the prefetch is one instruction a node). Bursts of requests fill the core's miss
-//! buffers and stall the loads behind them. (The spread form was not tried with the
-//! columns.) Indexing the page by `0..end` rather than enumerating its records matters
-//! too: enumerated, the optimiser kept a bounds check on the cells and a spill in the
-//! per-node path, 6.15M → 6.94M instructions per pass.
+//! straight from its page into its cell. The per-node path is kept to the flag check, one
+//! compare of the parent id against the frame's, the compose and three stores into the cell
+//! ([`PageCells`](super::sink::PageCells)); the Workspace, a new parent and a deferred node
+//! take the branch that prepares frames. Node `i`'s iteration asks for the hot record of
+//! node `i` two pages ahead, one line per node spread over the page (pages are separate
+//! allocations, too short for the hardware prefetcher). Figures: `docs/perf/transforms.md`.
 //!
 //! A node whose parent sits at a higher slot (moved under a later node, or created in a
 //! reused slot) is *deferred*: the sweep leaves it, and may compute its descendants from its

@@ -11,25 +11,13 @@
 //! child ids with the page's hot records (id, flags, local transform: one line a child), so
 //! no index is bounds-checked per child. Each child's world is computed under the parent's frame
 //! (prepared once per unit; four lanes, `Frame4`, on the SIMD path) and written to its slot
-//! through a [`Sink`]; every child with children yields a new unit. Per walked node on the
-//! large tree's 1% list: about 107 instructions resolving each child on its own, 91 in runs
-//! (callgrind); 83 (the walk's 207,000 → 182,000 instructions per pass) with each cell
-//! written by three stores straight from the compose's vectors and a run's high bits
-//! written once per run (see `sink`). The parent's world travels with the unit, so a walk
-//! reads the world column only for the parents of the roots. A run zips the hot records,
-//! not the child arrays: a child's array is read only when its `HAS_CHILDREN` flag (kept by
-//! the arena) is set, so a run of leaves reads no line beyond their records. (When id,
-//! flags and local were columns, a run of nine leaves read two lines of ids, one of flags
-//! and five of locals: 42 bytes a child, now 64, so the walks' D1 read misses per pass went
-//! 2,510 → 2,880 with the hot records, for the stamping loop's 3,200 fewer.) With the same
-//! flag in `sparse`'s stamping loop, on the
-//! large tree's 1% list: 450,500 → 460,600 instructions per pass but 17,640 → 15,850 D1
-//! misses (callgrind's cache simulation), best-of 41.1–45.1 → 34.6–35.8 µs on one thread
-//! and 20.6–21.5 → 19.6–20.7 µs on two (seven alternating runs); the all-dirty sweep
-//! unchanged. Subtrees are walked depth
-//! first in pre-order — a node's children computed together, then visited first to last —
-//! which follows slot order for a tree created parent first and keeps one rising stream of
-//! slots per level for a tree created level by level.
+//! through a [`Sink`]; every child with children yields a new unit. The parent's world
+//! travels with the unit, so a walk reads the world column only for the parents of the
+//! roots. A child's array is read only when its `HAS_CHILDREN` flag (kept by the arena) is
+//! set, so a run of leaves reads no line beyond their records. Subtrees are walked depth
+//! first in pre-order, which follows slot order for a tree created parent first and keeps
+//! one rising stream of slots per level for a tree created level by level. Figures:
+//! `docs/perf/transforms.md`.
 //!
 //! Parallel work: many dirty roots become tasks of a few roots each; otherwise the roots'
 //! subtrees are walked on the calling thread level by level until a level is wide enough,

@@ -13,11 +13,7 @@
 //! String lanes store `Option<Arc<str>>` (`None` reads as the empty string).
 //!
 //! Lanes follow each other with no gap, so the same row of every lane sits a multiple of
-//! 4 KB apart, in one L1 set. Tried and not kept: a 64-byte gap after each lane (best-of
-//! `add_remove` 1.5% faster, but `frag_iter` runs became bimodal, 0.21 or 0.30–0.33 µs per
-//! process), and tables starting their lanes at offsets staggered by table index (callgrind's
-//! cache model counted 1.25 → 0.89 million D1 misses for the `frag_iter` probe, yet real
-//! runs were 0.21 or 0.30 µs, where unstaggered ones stay at 0.206–0.218 µs).
+//! 4 KB apart, in one L1 set. What was tried instead: `docs/perf/row-moves.md`.
 //!
 //! Invariant: the word lanes of a layout occupy disjoint, block-aligned ranges of the word
 //! buffer, all inside `words_blocks` blocks; string lanes have distinct indexes below

@@ -25,30 +25,8 @@
 //! Lane widths are resolved once per lane and move: ids and row ticks are 64-bit word lanes
 //! by construction ([`Table`]'s constructor), so their moves pass `wide = true` as a constant,
 //! and a component lane's kind is read once (string or not, then wide or not) instead of
-//! again inside each of its swap-remove and push. `add_remove` (ecs_bench_suite, 10,000
-//! rows, callgrind over 2 rounds = 80,000 moves): 709 → 657 instructions per move,
-//! `add_component` 946 → 895 and `remove_component` 907 → 856 per call; best-of 1.15–1.18
-//! → 1.14–1.17 ms (hecs 0.49–0.52 ms in the same runs). Tried and not kept: a
-//! const-generic width with a three-way match per lane (649 per move, yet best-of 1.17–1.20
-//! ms), and the same with word loads/stores indexing the block and then the word instead of
-//! casting the slice (675 per move, best-of 1.20 ms): the loop already runs at a high
-//! instruction rate, and what these remove (fused compare-and-branch pairs) was nearly free.
-//!
-//! With one table chunk for all lanes (callgrind as above): 657 → 560 instructions per move
-//! (29 of them the zeroing of the new chunks a table growing from empty allocates),
-//! `add_component` 895 → 795 and `remove_component` 856 → 751 per call; best-of 1.15–1.17 →
-//! 1.00 ms, `insert_pod` 1.38–1.41 → 1.18 ms (hecs 0.49–0.51 ms in the same runs; its
-//! archetype columns move a row with one `memcpy` per component and no revisions or logs,
-//! which is what remains between us). Of the best-of gain, about 0.13 ms came with the
-//! layout and 0.03 ms with writing a row's lanes through one private chunk
-//! (`Table::write_lanes_unstamped`).
-//!
-//! Tried and not kept: a move plan per cached transition (each word lane's offsets in both
-//! tables and each component's tick lanes and log slots, worked out once and followed by
-//! flat loops instead of this walk over both component lists): 560 → 545 instructions per
-//! move, and no measurable time (best-of 0.99–1.03 ms either way in five alternating runs).
-//! The walk costs little next to the per-lane loads and stores, copy-on-write checks,
-//! ticks and logs it drives.
+//! again inside each of its swap-remove and push. Figures, and what was tried and not
+//! kept: `docs/perf/row-moves.md`.
 
 use super::chunk::TableChunk;
 use super::column::{CHUNK_ROWS, Column};

@@ -33,7 +33,7 @@
 //! and step 4 under another after step 3. The list is halved by a hash of the id rather
 //! than by position, so every copy of an id is stamped by the same thread and a plain load
 //! and store still claim each slot once. When the other thread is busy the calling thread
-//! runs both halves itself. Figures, and what was tried and not kept:
+//! runs both halves itself. Figures, and the alternatives measured:
 //! `docs/perf/transforms.md`.
 //!
 //! Invariants (those of `roots` and `walk`): every stamp is in before the first coverage

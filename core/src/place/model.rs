@@ -1,7 +1,7 @@
 //! The serde model of a place file: [`PlaceFile`] and the documents inside it. The JSON form
 //! is exactly this model; the binary form carries the same information in a flat layout
-//! (see `binary.rs`). Field names, defaults and meanings are documented on the module
-//! (`place/mod.rs`) and in `docs/place-format.md`.
+//! (see `binary.rs`). Field names, defaults and meanings are specified in
+//! `docs/place-format.md`.
 
 use super::serde_util::{f64s, floats, hex_id, opt_f32, opt_f64, opt_floats, ordered, ordered2};
 use crate::class::Class;

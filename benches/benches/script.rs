@@ -131,30 +131,16 @@ fn budget_overhead(c: &mut Criterion) {
         if budgeted {
             budget::install(&lua).unwrap();
         }
-        let w: Function = lua.load(work).eval().unwrap();
-        let e: Function = lua.load(empty).eval().unwrap();
-        let k: Function = lua.load(calls).eval().unwrap();
-        group.bench_function(format!("call_loop_{name}"), |b| {
-            b.iter(|| {
-                let outer = budget::enter();
-                k.call::<()>(()).unwrap();
-                budget::leave(outer);
-            })
-        });
-        group.bench_function(format!("table_write_{name}"), |b| {
-            b.iter(|| {
-                let outer = budget::enter();
-                w.call::<()>(()).unwrap();
-                budget::leave(outer);
-            })
-        });
-        group.bench_function(format!("empty_loop_{name}"), |b| {
-            b.iter(|| {
-                let outer = budget::enter();
-                e.call::<()>(()).unwrap();
-                budget::leave(outer);
-            })
-        });
+        for (loop_name, source) in [("call_loop", calls), ("table_write", work), ("empty_loop", empty)] {
+            let f: Function = lua.load(source).eval().unwrap();
+            group.bench_function(format!("{loop_name}_{name}"), |b| {
+                b.iter(|| {
+                    let outer = budget::enter();
+                    f.call::<()>(()).unwrap();
+                    budget::leave(outer);
+                })
+            });
+        }
     }
     group.finish();
 }

@@ -35,8 +35,6 @@ pub(crate) struct TickShare {
     limit: i64,
     /// Where each phase starts next (an index into the host's instances).
     cursors: [usize; 3],
-    /// Entries deferred in the running tick.
-    deferred_this_tick: u64,
     /// Entries deferred ever.
     deferred_total: u64,
     /// Deferred entries not yet reported.
@@ -47,15 +45,7 @@ pub(crate) struct TickShare {
 
 impl TickShare {
     pub fn new(limit: i64) -> Self {
-        Self {
-            limit,
-            cursors: [0; 3],
-            deferred_this_tick: 0,
-            deferred_total: 0,
-            unreported: 0,
-            tick: 0,
-            last_report: None,
-        }
+        Self { limit, cursors: [0; 3], deferred_total: 0, unreported: 0, tick: 0, last_report: None }
     }
 
     /// Starts counting tick `tick` if the running count belongs to an earlier one (a phase
@@ -70,7 +60,6 @@ impl TickShare {
     pub fn begin_tick(&mut self, tick: u64) {
         budget::start_phase();
         self.tick = tick;
-        self.deferred_this_tick = 0;
     }
 
     /// Whether the tick's entries have used their share.
@@ -91,7 +80,6 @@ impl TickShare {
 
     /// Counts `entries` deferred entries (of a phase without a cursor: script starts).
     pub fn defer_entries(&mut self, entries: u64) {
-        self.deferred_this_tick += entries;
         self.deferred_total += entries;
         self.unreported += entries;
     }

@@ -24,6 +24,7 @@ pub(crate) struct Checkpoint {
     rng: SplitMix64,
     events: usize,
     part_writes: u64,
+    node_writes: u64,
     topology: u64,
     created: usize,
 }
@@ -204,6 +205,7 @@ impl Arena {
             rng: self.rng,
             events: self.events.len(),
             part_writes: self.part_writes.mark(),
+            node_writes: self.node_writes.mark(),
             topology: self.topology.mark(),
             created: self.created,
         }
@@ -221,6 +223,7 @@ impl Arena {
         self.rng = cp.rng;
         self.events.truncate(cp.events);
         self.part_writes.truncate_to(cp.part_writes);
+        self.node_writes.truncate_to(cp.node_writes);
         self.topology.truncate_to(cp.topology);
         self.created = cp.created;
     }

@@ -157,6 +157,8 @@ pub struct Arena {
     doomed: Vec<Id>,
     reclaimable: Vec<Id>,
     part_writes: BoundedLog<Id>,
+    /// Writes to in-world nodes that the part-write log does not name (not parts or models).
+    node_writes: BoundedLog<Id>,
     topology: BoundedLog<TopologyChange>,
     deletions: BoundedLog<Id>,
     dirty_transforms: Vec<Id>,
@@ -206,6 +208,7 @@ impl Arena {
             last_name: NameId(0),
             ids: IdAllocator::new(config.id_range),
             part_writes: BoundedLog::new(config.part_write_log_capacity),
+            node_writes: BoundedLog::new(config.part_write_log_capacity),
             topology: BoundedLog::new(config.journal_capacity),
             deletions: BoundedLog::new(config.journal_capacity),
             rng: SplitMix64(config.seed),
@@ -368,6 +371,14 @@ impl Arena {
         Ok(self.part_writes.since(since)?.map(|(_, id)| *id))
     }
 
+    /// In-world nodes other than parts and models whose state was written after revision
+    /// `since` (oldest first, possibly repeated), or [`HistoryUnavailable`]. With
+    /// [`part_writes_since`](Self::part_writes_since) it names every in-world node whose own
+    /// state was written; creation, moves and destruction are in the topology journal.
+    pub fn node_writes_since(&self, since: u64) -> Result<impl Iterator<Item = Id> + '_, HistoryUnavailable> {
+        Ok(self.node_writes.since(since)?.map(|(_, id)| *id))
+    }
+
     /// Topology changes after revision `since`, or [`HistoryUnavailable`].
     pub fn topology_since(
         &self,
@@ -476,8 +487,12 @@ impl Arena {
         let hot = &mut page.hot[i];
         hot.revision = rev;
         let (class, flags, id) = (hot.class, hot.flags, hot.id);
-        if flags.contains(NodeFlags::IN_WORLD) && matches!(class, Class::Part | Class::Model) {
-            self.part_writes.push(rev, id);
+        if flags.contains(NodeFlags::IN_WORLD) {
+            if matches!(class, Class::Part | Class::Model) {
+                self.part_writes.push(rev, id);
+            } else {
+                self.node_writes.push(rev, id);
+            }
         }
         if let Some(f) = class.family() {
             self.revisions.families[f.index()] = rev;

@@ -1,0 +1,435 @@
+//! The wire messages: server snapshots (unreliable), client inputs (unreliable, carrying the
+//! ack), and control messages (reliable, ordered). Each has an encoder and a decoder that
+//! bounds every count before it allocates.
+//!
+//! A snapshot message is self-contained: removals, then entries (a create carries the class
+//! and every group, an update the groups that changed since the client's confirmed state),
+//! parents before children. Every message fits [`MAX_MESSAGE_BYTES`], so one UDP packet.
+//!
+//! Invariants: no id on the wire is 0 or at or above [`CLIENT_ID_BASE`] (client-local ids
+//! never travel; the decoder refuses them); decoding arbitrary bytes returns an error, never
+//! panics.
+
+use crate::codec::{DecodeError, Reader, Writer};
+use crate::state::{EntityState, Groups};
+use arbor_core::{CLIENT_ID_BASE, Class, Id};
+use glam::Vec3;
+
+/// Largest snapshot or input message, in bytes: with renet's and netcode's headers a packet
+/// stays under 1,200 bytes of UDP payload.
+pub const MAX_MESSAGE_BYTES: usize = 1100;
+
+const SNAPSHOT: u8 = 1;
+const INPUT: u8 = 2;
+const WELCOME: u8 = 10;
+const KICK: u8 = 11;
+
+/// Longest kick reason, in bytes.
+pub const MAX_REASON_BYTES: usize = 256;
+
+fn check_id(raw: u64) -> Result<Id, DecodeError> {
+    if raw == 0 || raw >= CLIENT_ID_BASE {
+        return Err(DecodeError::BadValue("id outside the server range"));
+    }
+    Ok(Id(raw))
+}
+
+/// Builds one snapshot message entry by entry, so the caller can stop at the byte limit.
+#[derive(Debug)]
+pub struct SnapshotBuilder {
+    seq: u32,
+    epoch: u32,
+    view_hash: Option<u64>,
+    removes: Writer,
+    n_removes: u32,
+    last_remove: u64,
+    entries: Writer,
+    n_entries: u32,
+    last_id: u64,
+}
+
+/// A position in a [`SnapshotBuilder`] to roll back to.
+#[derive(Clone, Copy, Debug)]
+pub struct BuilderMark {
+    entries: usize,
+    n_entries: u32,
+    last_id: u64,
+}
+
+impl SnapshotBuilder {
+    /// An empty snapshot numbered `seq`, holding state as of `epoch`.
+    pub fn new(seq: u32, epoch: u32) -> Self {
+        Self {
+            seq,
+            epoch,
+            view_hash: None,
+            removes: Writer::with_capacity(32),
+            n_removes: 0,
+            last_remove: 0,
+            entries: Writer::with_capacity(MAX_MESSAGE_BYTES),
+            n_entries: 0,
+            last_id: 0,
+        }
+    }
+
+    /// The sequence number.
+    pub fn seq(&self) -> u32 {
+        self.seq
+    }
+
+    /// The epoch the state is from.
+    pub fn epoch(&self) -> u32 {
+        self.epoch
+    }
+
+    /// Says that the client's whole view is settled and hashes to `hash`.
+    pub fn set_view_hash(&mut self, hash: u64) {
+        self.view_hash = Some(hash);
+    }
+
+    /// An upper bound of the encoded size.
+    pub fn size(&self) -> usize {
+        1 + 5 + 5 + 1 + 8 + 5 + 5 + self.removes.len() + self.entries.len()
+    }
+
+    /// Entries written.
+    pub fn entry_count(&self) -> u32 {
+        self.n_entries
+    }
+
+    /// Removals written.
+    pub fn remove_count(&self) -> u32 {
+        self.n_removes
+    }
+
+    /// Adds a removal (the client drops `id` and its subtree).
+    pub fn push_remove(&mut self, id: Id) {
+        debug_assert!(!id.is_client_local() && !id.is_none());
+        self.removes.zigzag(id.0 as i64 - self.last_remove as i64);
+        self.last_remove = id.0;
+        self.n_removes += 1;
+    }
+
+    /// Where the entries end now.
+    pub fn mark(&self) -> BuilderMark {
+        BuilderMark { entries: self.entries.len(), n_entries: self.n_entries, last_id: self.last_id }
+    }
+
+    /// Drops every entry written after `mark`.
+    pub fn rollback(&mut self, mark: BuilderMark) {
+        self.entries.truncate(mark.entries);
+        self.n_entries = mark.n_entries;
+        self.last_id = mark.last_id;
+    }
+
+    /// Adds an entry for `id`: a create when `create` is set (every group), else an update
+    /// of `groups`.
+    pub fn push_entry(&mut self, id: Id, state: &EntityState, create: bool, groups: Groups) {
+        debug_assert!(!id.is_client_local() && !id.is_none());
+        let groups = if create { Groups::ALL } else { groups };
+        self.entries.zigzag(id.0 as i64 - self.last_id as i64);
+        self.last_id = id.0;
+        self.entries.u8(groups.0 | if create { 0x80 } else { 0 });
+        if create {
+            state.encode_class(&mut self.entries);
+        }
+        state.encode(groups, &mut self.entries);
+        self.n_entries += 1;
+    }
+
+    /// The encoded message.
+    pub fn finish(self) -> Vec<u8> {
+        let mut w = Writer::with_capacity(self.size());
+        w.u8(SNAPSHOT);
+        w.varint(u64::from(self.seq));
+        w.varint(u64::from(self.epoch));
+        match self.view_hash {
+            Some(h) => {
+                w.u8(1);
+                w.u64(h);
+            }
+            None => w.u8(0),
+        }
+        w.varint(u64::from(self.n_removes));
+        let mut out = w.into_vec();
+        out.extend_from_slice(self.removes.as_slice());
+        let mut w = Writer::default();
+        w.varint(u64::from(self.n_entries));
+        out.extend_from_slice(w.as_slice());
+        out.extend_from_slice(self.entries.as_slice());
+        out
+    }
+}
+
+/// One decoded snapshot entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SnapshotEntry {
+    /// The instance.
+    pub id: Id,
+    /// Set for a create: its class (every group follows).
+    pub create: Option<Class>,
+    /// The groups carried.
+    pub groups: Groups,
+    /// A state holding the carried groups (the others are blank).
+    pub state: EntityState,
+}
+
+/// A decoded snapshot message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    /// Sequence number (per client, from 1).
+    pub seq: u32,
+    /// The server's replication epoch the state is from.
+    pub epoch: u32,
+    /// Set when the client's whole view is settled: the hash it must have after applying.
+    pub view_hash: Option<u64>,
+    /// Instances to drop with their subtrees.
+    pub removes: Vec<Id>,
+    /// Creates and updates, parents first.
+    pub entries: Vec<SnapshotEntry>,
+}
+
+impl Snapshot {
+    /// Decodes a snapshot message.
+    pub fn decode(bytes: &[u8]) -> Result<Snapshot, DecodeError> {
+        if bytes.len() > MAX_MESSAGE_BYTES {
+            return Err(DecodeError::TooLong {
+                what: "snapshot",
+                len: bytes.len() as u64,
+                max: MAX_MESSAGE_BYTES as u64,
+            });
+        }
+        let mut r = Reader::new(bytes);
+        if r.u8()? != SNAPSHOT {
+            return Err(DecodeError::BadValue("not a snapshot"));
+        }
+        let seq = r.varint_u32()?;
+        let epoch = r.varint_u32()?;
+        let view_hash = match r.u8()? {
+            0 => None,
+            1 => Some(r.u64()?),
+            _ => return Err(DecodeError::BadValue("snapshot flags")),
+        };
+        let n = r.count("removes", MAX_MESSAGE_BYTES, 1)?;
+        let mut removes = Vec::with_capacity(n);
+        let mut last = 0i64;
+        for _ in 0..n {
+            last = last.checked_add(r.zigzag()?).ok_or(DecodeError::BadValue("id"))?;
+            removes.push(check_id(last as u64)?);
+        }
+        let n = r.count("entries", MAX_MESSAGE_BYTES / 2, 2)?;
+        let mut entries = Vec::with_capacity(n);
+        let mut last = 0i64;
+        for _ in 0..n {
+            last = last.checked_add(r.zigzag()?).ok_or(DecodeError::BadValue("id"))?;
+            let id = check_id(last as u64)?;
+            let mask = r.u8()?;
+            let (create, groups) = if mask & 0x80 != 0 {
+                if mask & 0x7f != Groups::ALL.0 {
+                    return Err(DecodeError::BadValue("a create carries every group"));
+                }
+                (Some(EntityState::decode_class(&mut r)?), Groups::ALL)
+            } else {
+                (None, Groups(mask))
+            };
+            let mut state = EntityState::blank(create.unwrap_or(Class::Folder));
+            state.decode(groups, &mut r)?;
+            if groups.contains(Groups::PARENT) && state.parent != 0 {
+                check_id(state.parent)?;
+            }
+            entries.push(SnapshotEntry { id, create, groups, state });
+        }
+        r.finish()?;
+        Ok(Snapshot { seq, epoch, view_hash, removes, entries })
+    }
+}
+
+/// What a client sends every tick: its ack and its inputs.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Input {
+    /// The newest snapshot sequence applied (0: none yet).
+    pub ack: u32,
+    /// Bit `i` set: snapshot `ack - 1 - i` was applied too.
+    pub ack_bits: u64,
+    /// Where the client wants its streaming range centred (quantised), if it says.
+    pub focus: Option<[i32; 3]>,
+    /// Movement intent on X and Z, -127..=127 (for characters, next).
+    pub movement: [i8; 2],
+    /// Buttons (bit 0: jump).
+    pub buttons: u8,
+}
+
+impl Input {
+    /// Encodes the input.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut w = Writer::with_capacity(32);
+        w.u8(INPUT);
+        w.varint(u64::from(self.ack));
+        w.u64(self.ack_bits);
+        match self.focus {
+            Some(f) => {
+                w.u8(1);
+                for c in f {
+                    w.zigzag(i64::from(c));
+                }
+            }
+            None => w.u8(0),
+        }
+        w.u8(self.movement[0] as u8);
+        w.u8(self.movement[1] as u8);
+        w.u8(self.buttons);
+        w.into_vec()
+    }
+
+    /// Decodes an input message.
+    pub fn decode(bytes: &[u8]) -> Result<Input, DecodeError> {
+        if bytes.len() > 64 {
+            return Err(DecodeError::TooLong { what: "input", len: bytes.len() as u64, max: 64 });
+        }
+        let mut r = Reader::new(bytes);
+        if r.u8()? != INPUT {
+            return Err(DecodeError::BadValue("not an input"));
+        }
+        let ack = r.varint_u32()?;
+        let ack_bits = r.u64()?;
+        let focus = match r.u8()? {
+            0 => None,
+            1 => Some([r.zigzag_i32()?, r.zigzag_i32()?, r.zigzag_i32()?]),
+            _ => return Err(DecodeError::BadValue("input flags")),
+        };
+        let movement = [r.u8()? as i8, r.u8()? as i8];
+        let buttons = r.u8()?;
+        r.finish()?;
+        Ok(Input { ack, ack_bits, focus, movement, buttons })
+    }
+
+    /// The focus as a world position.
+    pub fn focus_position(&self) -> Option<Vec3> {
+        self.focus.map(crate::quantize::dequantize_position)
+    }
+}
+
+/// Reliable, ordered messages from the server.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Control {
+    /// Sent once on connect.
+    Welcome {
+        /// The user id from the connect token.
+        user_id: u64,
+        /// The streaming radius, in studs.
+        radius: f32,
+        /// Ticks between snapshots.
+        network_every: u8,
+    },
+    /// The server is disconnecting this client.
+    Kick {
+        /// Why.
+        reason: String,
+    },
+}
+
+impl Control {
+    /// Encodes the message.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut w = Writer::with_capacity(32);
+        match self {
+            Control::Welcome { user_id, radius, network_every } => {
+                w.u8(WELCOME);
+                w.varint(*user_id);
+                w.u32(radius.to_bits());
+                w.u8(*network_every);
+            }
+            Control::Kick { reason } => {
+                w.u8(KICK);
+                let mut end = reason.len().min(MAX_REASON_BYTES);
+                while !reason.is_char_boundary(end) {
+                    end -= 1;
+                }
+                w.str(&reason[..end]);
+            }
+        }
+        w.into_vec()
+    }
+
+    /// Decodes a control message.
+    pub fn decode(bytes: &[u8]) -> Result<Control, DecodeError> {
+        let mut r = Reader::new(bytes);
+        let out = match r.u8()? {
+            WELCOME => {
+                let user_id = r.varint()?;
+                let radius = f32::from_bits(r.u32()?);
+                if !radius.is_finite() || radius < 0.0 {
+                    return Err(DecodeError::BadValue("radius"));
+                }
+                Control::Welcome { user_id, radius, network_every: r.u8()? }
+            }
+            KICK => Control::Kick { reason: r.str("kick reason", MAX_REASON_BYTES)?.to_owned() },
+            _ => return Err(DecodeError::BadValue("control tag")),
+        };
+        r.finish()?;
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn inputs_and_controls_round_trip() {
+        let input =
+            Input { ack: 77, ack_bits: 0b1011, focus: Some([1, -2, 3]), movement: [-5, 127], buttons: 1 };
+        assert_eq!(Input::decode(&input.encode()), Ok(input));
+        for c in [
+            Control::Welcome { user_id: 9, radius: 1024.0, network_every: 2 },
+            Control::Kick { reason: "bye".into() },
+        ] {
+            assert_eq!(Control::decode(&c.encode()), Ok(c));
+        }
+    }
+
+    #[test]
+    fn a_snapshot_round_trips_and_refuses_client_ids() {
+        let mut b = SnapshotBuilder::new(5, 3);
+        b.push_remove(Id(40));
+        b.push_remove(Id(7));
+        let mut s = EntityState::blank(Class::Part);
+        s.parent = 2;
+        s.name = "P".into();
+        b.push_entry(Id(12), &s, true, Groups::ALL);
+        b.push_entry(Id(10), &s, false, Groups::NAME);
+        b.set_view_hash(99);
+        let bytes = b.finish();
+        let snap = Snapshot::decode(&bytes).unwrap();
+        assert_eq!((snap.seq, snap.epoch, snap.view_hash), (5, 3, Some(99)));
+        assert_eq!(snap.removes, vec![Id(40), Id(7)]);
+        assert_eq!(snap.entries[0].create, Some(Class::Part));
+        assert_eq!(snap.entries[0].state, s);
+        assert_eq!((snap.entries[1].id, snap.entries[1].groups), (Id(10), Groups::NAME));
+
+        let mut b = SnapshotBuilder::new(1, 1);
+        b.removes.zigzag(CLIENT_ID_BASE as i64);
+        b.n_removes = 1;
+        assert!(Snapshot::decode(&b.finish()).is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_bytes_never_panic_a_decoder(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let _ = Snapshot::decode(&bytes);
+            let _ = Input::decode(&bytes);
+            let _ = Control::decode(&bytes);
+        }
+
+        #[test]
+        fn truncating_a_snapshot_is_an_error(cut in 0usize..40) {
+            let mut b = SnapshotBuilder::new(5, 3);
+            b.push_remove(Id(3));
+            b.push_entry(Id(12), &EntityState::blank(Class::Part), true, Groups::ALL);
+            let bytes = b.finish();
+            prop_assume!(cut < bytes.len());
+            prop_assert!(Snapshot::decode(&bytes[..cut]).is_err());
+        }
+    }
+}

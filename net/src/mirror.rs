@@ -1,0 +1,522 @@
+//! [`Mirror`]: the server's replicated view of the place, shared by every client. Once per
+//! network tick ([`Mirror::capture`]) it reads what changed in the arena since its last
+//! capture — the part-write and node-write logs, the topology journal and the deletion log —
+//! re-captures only those instances, and records for each of its [`Groups`] the epoch in
+//! which it last changed. Per-client views read those epochs; nothing per client rescans the
+//! place.
+//!
+//! What replicates: the `Workspace` and its subtree, except `Script`s and what is under
+//! them. Streaming units: a *top part* (a `Part` with no `Part` above it) and its subtree
+//! stream in and out together; everything not under a part (folders, models, the
+//! Workspace) is *structure*, sent to every client. So a client never holds an orphan.
+//!
+//! Invariants: every mirrored entity's parent is mirrored (or is the `DataModel`); an
+//! entity's `unit` is its top part (itself for a top part, [`Id::NONE`] for structure);
+//! `cells` holds exactly the top parts, each under the cell of its world position; epochs
+//! start at 1, so a client record confirmed at epoch 0 has seen nothing.
+
+use crate::state::{EntityState, Groups};
+use arbor_core::{Arena, Class, Id};
+use glam::Vec3;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Side of a streaming cell, in studs (on X and Z).
+pub const CELL_SIZE: f32 = 64.0;
+
+/// A streaming cell: world X and Z divided by [`CELL_SIZE`], floored.
+pub type Cell = (i32, i32);
+
+/// The cell holding world position `p`.
+pub fn cell_of(p: Vec3) -> Cell {
+    let c = |v: f32| if v.is_finite() { (v / CELL_SIZE).floor().clamp(-1e9, 1e9) as i32 } else { 0 };
+    (c(p.x), c(p.z))
+}
+
+/// One mirrored instance.
+#[derive(Clone, Debug)]
+pub struct MirrorEntity {
+    /// The state as of the last capture.
+    pub state: EntityState,
+    /// The epoch in which each group last changed (bit order of [`Groups`]).
+    pub changed_at: [u32; Groups::COUNT],
+    /// The newest of `changed_at`.
+    pub last_change: u32,
+    /// The top part this instance streams with, or [`Id::NONE`] for structure.
+    pub unit: Id,
+    /// For a top part: its cell and world position.
+    pub cell: Cell,
+    /// For a top part: its world position as of the last capture.
+    pub world: Vec3,
+    touched: u32,
+}
+
+impl MirrorEntity {
+    /// The groups changed after epoch `since`.
+    pub fn changed_since(&self, since: u32) -> Groups {
+        let mut g = 0u8;
+        for (i, &at) in self.changed_at.iter().enumerate() {
+            if at > since {
+                g |= 1 << i;
+            }
+        }
+        Groups(g)
+    }
+}
+
+/// What one capture changed, in the order clients must apply it.
+#[derive(Clone, Debug, Default)]
+pub struct Changes {
+    /// Destroyed instances that were mirrored, with their last parent.
+    pub deleted: Vec<(Id, u64)>,
+    /// The same ids, for membership tests.
+    pub deleted_set: FxHashSet<Id>,
+    /// Live instances that left the mirror (out of the world, or moved to another unit):
+    /// `(id, is_root)`; a root's subtree follows it.
+    pub removed: Vec<(Id, bool)>,
+    /// Top parts whose cell changed: `(id, old cell, new cell)`.
+    pub unit_moves: Vec<(Id, Cell, Cell)>,
+    /// Instances that entered the mirror, parents first.
+    pub added: Vec<Id>,
+    /// Mirrored instances (not added this epoch) with at least one changed group.
+    pub changed: Vec<Id>,
+    /// Whether the logs could not answer and the whole Workspace was compared.
+    pub rescanned: bool,
+}
+
+/// The server's replicated view of the place.
+#[derive(Debug)]
+pub struct Mirror {
+    epoch: u32,
+    since: Option<u64>,
+    entities: FxHashMap<Id, MirrorEntity>,
+    cells: FxHashMap<Cell, FxHashSet<Id>>,
+    changes: Changes,
+    root: Id,
+}
+
+impl Default for Mirror {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Mirror {
+    /// An empty mirror; the first capture fills it.
+    pub fn new() -> Self {
+        Self {
+            epoch: 0,
+            since: None,
+            entities: FxHashMap::default(),
+            cells: FxHashMap::default(),
+            changes: Changes::default(),
+            root: Id::NONE,
+        }
+    }
+
+    /// The number of the last capture (from 1).
+    pub fn epoch(&self) -> u32 {
+        self.epoch
+    }
+
+    /// The mirrored instance `id`.
+    pub fn get(&self, id: Id) -> Option<&MirrorEntity> {
+        self.entities.get(&id)
+    }
+
+    /// Every mirrored instance.
+    pub fn iter(&self) -> impl Iterator<Item = (Id, &MirrorEntity)> + '_ {
+        self.entities.iter().map(|(&id, e)| (id, e))
+    }
+
+    /// How many instances are mirrored.
+    pub fn len(&self) -> usize {
+        self.entities.len()
+    }
+
+    /// Whether nothing is mirrored.
+    pub fn is_empty(&self) -> bool {
+        self.entities.is_empty()
+    }
+
+    /// The place's `DataModel` (the parent of the Workspace; never replicated).
+    pub fn root(&self) -> Id {
+        self.root
+    }
+
+    /// The top parts in cell `cell`.
+    pub fn units_in(&self, cell: Cell) -> impl Iterator<Item = Id> + '_ {
+        self.cells.get(&cell).into_iter().flat_map(|s| s.iter().copied())
+    }
+
+    /// What the last capture changed.
+    pub fn changes(&self) -> &Changes {
+        &self.changes
+    }
+
+    /// Bytes held (entities and cells), estimated from capacities.
+    pub fn heap_bytes(&self) -> usize {
+        let per = std::mem::size_of::<(Id, MirrorEntity)>() + 1;
+        let attrs: usize = self
+            .entities
+            .values()
+            .map(|e| {
+                e.state.attributes.capacity() * std::mem::size_of::<(std::sync::Arc<str>, crate::WireValue)>()
+            })
+            .sum();
+        self.entities.capacity() * per + attrs + self.cells.values().map(|s| s.capacity() * 9).sum::<usize>()
+    }
+
+    /// Reads what changed in `arena` since the last capture into the mirror. `world` gives
+    /// an instance's world position (the transform pass's result).
+    pub fn capture(&mut self, arena: &Arena, world: &dyn Fn(Id) -> Vec3) {
+        self.epoch += 1;
+        self.changes = Changes::default();
+        self.root = arena.root();
+        let now = arena.revisions().global;
+        let incremental = self.since.and_then(|since| self.read_logs(arena, since));
+        match incremental {
+            Some(log) => self.apply_logs(arena, world, log),
+            None => self.rescan(arena, world),
+        }
+        self.since = Some(now);
+    }
+
+    /// The logs since `since`, or `None` when any of them lost history.
+    fn read_logs(&self, arena: &Arena, since: u64) -> Option<Logs> {
+        let mut log = Logs::default();
+        for (_, change) in arena.topology_since(since).ok()? {
+            match change {
+                arbor_core::TopologyChange::Created { id, .. }
+                | arbor_core::TopologyChange::Moved { id, .. } => log.topology.push(id),
+                arbor_core::TopologyChange::Destroyed { .. } => {}
+            }
+        }
+        log.deleted.extend(arena.deletions_since(since).ok()?);
+        log.written.extend(arena.part_writes_since(since).ok()?);
+        log.written.extend(arena.node_writes_since(since).ok()?);
+        Some(log)
+    }
+
+    fn apply_logs(&mut self, arena: &Arena, world: &dyn Fn(Id) -> Vec3, log: Logs) {
+        for id in log.deleted {
+            if let Some(e) = self.remove_entity(id) {
+                self.changes.deleted.push((id, e.state.parent));
+                self.changes.deleted_set.insert(id);
+            }
+        }
+        let mut seen = FxHashSet::default();
+        for id in log.topology {
+            if seen.insert(id) && arena.get(id).is_some() {
+                self.place(arena, world, id);
+            }
+        }
+        let mut written = FxHashSet::default();
+        for id in log.written {
+            if !written.insert(id) || !self.entities.contains_key(&id) {
+                continue;
+            }
+            self.refresh(arena, id);
+            self.repose(arena, world, id);
+        }
+    }
+
+    /// Compares the whole Workspace with the mirror (the first capture, or lost history).
+    fn rescan(&mut self, arena: &Arena, world: &dyn Fn(Id) -> Vec3) {
+        self.changes.rescanned = true;
+        let epoch = self.epoch;
+        self.walk_in(arena, world, arena.workspace(), Id::NONE);
+        let gone: FxHashSet<Id> =
+            self.entities.iter().filter(|(_, e)| e.touched != epoch).map(|(&id, _)| id).collect();
+        for &id in &gone {
+            let Some(e) = self.remove_entity(id) else { continue };
+            if arena.get(id).is_some() {
+                self.changes.removed.push((id, !gone.contains(&Id(e.state.parent))));
+            } else {
+                self.changes.deleted.push((id, e.state.parent));
+                self.changes.deleted_set.insert(id);
+            }
+        }
+    }
+
+    /// Where `id` (live, named by the topology journal) belongs now: in the mirror with the
+    /// unit its current ancestors give it, or out of it.
+    fn place(&mut self, arena: &Arena, world: &dyn Fn(Id) -> Vec3, id: Id) {
+        let Some((in_scope, unit)) = scope_of(arena, id) else { return };
+        let above = if unit == id { Id::NONE } else { unit };
+        match (self.entities.get(&id).map(|e| e.unit), in_scope) {
+            (Some(old), true) if old == unit => {
+                self.refresh(arena, id);
+                self.repose(arena, world, id);
+            }
+            (Some(_), _) => {
+                self.remove_subtree(arena, id);
+                if in_scope {
+                    self.walk_in(arena, world, id, above);
+                }
+            }
+            (None, true) => self.walk_in(arena, world, id, above),
+            (None, false) => {}
+        }
+    }
+
+    /// Adds or refreshes `top` and its subtree, pre-order; `above` is the unit of `top`'s
+    /// parent.
+    fn walk_in(&mut self, arena: &Arena, world: &dyn Fn(Id) -> Vec3, top: Id, above: Id) {
+        let mut stack = vec![(top, above)];
+        while let Some((id, above)) = stack.pop() {
+            let Some(node) = arena.get(id) else { continue };
+            if node.class() == Class::Script {
+                continue;
+            }
+            let unit = if above.is_none() && node.class() == Class::Part { id } else { above };
+            match self.entities.get(&id).map(|e| e.unit) {
+                Some(old) if old == unit => {
+                    self.refresh(arena, id);
+                    if unit == id {
+                        self.move_unit(id, world(id));
+                    }
+                }
+                Some(_) => {
+                    self.remove_subtree(arena, id);
+                    self.add(arena, id, unit, world);
+                }
+                None => self.add(arena, id, unit, world),
+            }
+            for c in node.children().iter().rev() {
+                stack.push((c, unit));
+            }
+        }
+    }
+
+    fn add(&mut self, arena: &Arena, id: Id, unit: Id, world: &dyn Fn(Id) -> Vec3) {
+        let node = arena.get(id).expect("live");
+        let state = EntityState::capture(arena, &node);
+        let epoch = self.epoch;
+        let (cell, pos) = if unit == id {
+            let p = world(id);
+            (cell_of(p), p)
+        } else {
+            ((0, 0), Vec3::ZERO)
+        };
+        if unit == id {
+            self.cells.entry(cell).or_default().insert(id);
+        }
+        self.entities.insert(
+            id,
+            MirrorEntity {
+                state,
+                changed_at: [epoch; Groups::COUNT],
+                last_change: epoch,
+                unit,
+                cell,
+                world: pos,
+                touched: epoch,
+            },
+        );
+        self.changes.added.push(id);
+    }
+
+    fn refresh(&mut self, arena: &Arena, id: Id) {
+        let Some(node) = arena.get(id) else { return };
+        let state = EntityState::capture(arena, &node);
+        let epoch = self.epoch;
+        let e = self.entities.get_mut(&id).expect("mirrored");
+        e.touched = epoch;
+        let diff = e.state.differences(&state);
+        if diff.is_empty() {
+            return;
+        }
+        for (i, at) in e.changed_at.iter_mut().enumerate() {
+            if diff.0 & (1 << i) != 0 {
+                *at = epoch;
+            }
+        }
+        let newly = e.last_change != epoch;
+        e.last_change = epoch;
+        e.state = state;
+        if newly {
+            self.changes.changed.push(id);
+        }
+    }
+
+    fn move_unit(&mut self, id: Id, pos: Vec3) {
+        let e = self.entities.get_mut(&id).expect("mirrored");
+        e.world = pos;
+        let cell = cell_of(pos);
+        if cell == e.cell {
+            return;
+        }
+        let old = std::mem::replace(&mut e.cell, cell);
+        if let Some(s) = self.cells.get_mut(&old) {
+            s.remove(&id);
+            if s.is_empty() {
+                self.cells.remove(&old);
+            }
+        }
+        self.cells.entry(cell).or_default().insert(id);
+        self.changes.unit_moves.push((id, old, cell));
+    }
+
+    /// Updates the cells of the top parts whose world position a write to `id` may have
+    /// moved: `id` itself when it is one, the top parts below it when it is structure.
+    fn repose(&mut self, arena: &Arena, world: &dyn Fn(Id) -> Vec3, id: Id) {
+        let Some(e) = self.entities.get(&id) else { return };
+        if e.unit == id {
+            self.move_unit(id, world(id));
+        } else if e.unit.is_none() && arena.get(id).is_some_and(|n| !n.children().is_empty()) {
+            for d in arena.subtree(id) {
+                if self.entities.get(&d).is_some_and(|e| e.unit == d) {
+                    self.move_unit(d, world(d));
+                }
+            }
+        }
+    }
+
+    /// Removes `id` (live) and its mirrored descendants, reporting them as removed.
+    fn remove_subtree(&mut self, arena: &Arena, id: Id) {
+        for (k, d) in arena.subtree(id).into_iter().enumerate() {
+            if self.remove_entity(d).is_some() {
+                self.changes.removed.push((d, k == 0));
+            }
+        }
+    }
+
+    fn remove_entity(&mut self, id: Id) -> Option<MirrorEntity> {
+        let e = self.entities.remove(&id)?;
+        if e.unit == id
+            && let Some(s) = self.cells.get_mut(&e.cell)
+        {
+            s.remove(&id);
+            if s.is_empty() {
+                self.cells.remove(&e.cell);
+            }
+        }
+        Some(e)
+    }
+}
+
+/// Ids the logs named since the last capture.
+#[derive(Default)]
+struct Logs {
+    topology: Vec<Id>,
+    deleted: Vec<Id>,
+    written: Vec<Id>,
+}
+
+/// Whether live `id` replicates now (under the Workspace, not under a Script) and its unit.
+fn scope_of(arena: &Arena, id: Id) -> Option<(bool, Id)> {
+    let ws = arena.workspace();
+    let mut top_part = Id::NONE;
+    let mut at = id;
+    loop {
+        let node = arena.get(at)?;
+        if node.class() == Class::Script {
+            return Some((false, Id::NONE));
+        }
+        if node.class() == Class::Part {
+            top_part = at;
+        }
+        if at == ws {
+            return Some((true, top_part));
+        }
+        match node.parent() {
+            Some(p) => at = p,
+            None => return Some((false, Id::NONE)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbor_core::Class;
+
+    fn origin(_: Id) -> Vec3 {
+        Vec3::ZERO
+    }
+
+    #[test]
+    fn the_first_capture_mirrors_the_workspace_but_not_scripts() {
+        let mut arena = Arena::new();
+        let ws = arena.workspace();
+        let f = arena.create(Class::Folder, "F", Some(ws)).unwrap();
+        let p = arena.create(Class::Part, "P", Some(f)).unwrap();
+        let q = arena.create(Class::Part, "Q", Some(p)).unwrap();
+        let s = arena.create(Class::Script, "S", Some(f)).unwrap();
+        let mut m = Mirror::new();
+        m.capture(&arena, &origin);
+        assert!(m.changes().rescanned);
+        assert_eq!(m.len(), 4);
+        assert!(m.get(s).is_none());
+        assert_eq!(m.get(f).unwrap().unit, Id::NONE);
+        assert_eq!(m.get(p).unwrap().unit, p);
+        assert_eq!(m.get(q).unwrap().unit, p);
+        assert_eq!(m.units_in((0, 0)).collect::<Vec<_>>(), vec![p]);
+    }
+
+    #[test]
+    fn captures_follow_the_logs() {
+        let mut arena = Arena::new();
+        let ws = arena.workspace();
+        let f = arena.create(Class::Folder, "F", Some(ws)).unwrap();
+        let p = arena.create(Class::Part, "P", Some(ws)).unwrap();
+        let mut m = Mirror::new();
+        m.capture(&arena, &origin);
+        m.capture(&arena, &origin);
+        assert!(m.changes().changed.is_empty() && m.changes().added.is_empty());
+
+        arena.set_position(p, Vec3::new(1.0, 2.0, 3.0)).unwrap();
+        arena.set_name(f, "Renamed").unwrap();
+        m.capture(&arena, &origin);
+        let mut changed = m.changes().changed.clone();
+        changed.sort();
+        assert_eq!(changed, vec![f, p]);
+        assert_eq!(m.get(p).unwrap().changed_since(m.epoch() - 1), Groups::TRANSFORM);
+
+        // Moving a top part under another part changes its unit: removed, then added.
+        let host = arena.create(Class::Part, "Host", Some(ws)).unwrap();
+        arena.set_parent(p, Some(host)).unwrap();
+        m.capture(&arena, &origin);
+        assert_eq!(m.changes().removed, vec![(p, true)]);
+        assert_eq!(m.changes().added, vec![host, p]);
+        assert_eq!(m.get(p).unwrap().unit, host);
+
+        // A move within structure is a parent change.
+        let g = arena.create(Class::Folder, "G", Some(ws)).unwrap();
+        m.capture(&arena, &origin);
+        arena.set_parent(f, Some(g)).unwrap();
+        m.capture(&arena, &origin);
+        assert!(m.changes().removed.is_empty());
+        assert!(m.changes().changed.contains(&f));
+        assert_eq!(m.get(f).unwrap().changed_since(m.epoch() - 1), Groups::PARENT);
+
+        arena.destroy(host).unwrap();
+        m.capture(&arena, &origin);
+        let mut deleted: Vec<Id> = m.changes().deleted.iter().map(|d| d.0).collect();
+        deleted.sort();
+        assert_eq!(deleted, vec![p, host]);
+        assert!(m.get(p).is_none() && m.units_in((0, 0)).next().is_none());
+
+        // Detaching leaves the mirror; coming back enters it again.
+        arena.set_parent(g, None).unwrap();
+        m.capture(&arena, &origin);
+        assert_eq!(m.changes().removed, vec![(g, true), (f, false)]);
+        arena.set_parent(g, Some(ws)).unwrap();
+        m.capture(&arena, &origin);
+        assert_eq!(m.changes().added, vec![g, f]);
+    }
+
+    #[test]
+    fn a_moved_folder_moves_the_cells_of_the_parts_below() {
+        let mut arena = Arena::new();
+        let ws = arena.workspace();
+        let f = arena.create(Class::Folder, "F", Some(ws)).unwrap();
+        let p = arena.create(Class::Part, "P", Some(f)).unwrap();
+        let mut m = Mirror::new();
+        m.capture(&arena, &origin);
+        arena.set_position(f, Vec3::new(1000.0, 0.0, 0.0)).unwrap();
+        let far = |id: Id| if id == p { Vec3::new(1000.0, 0.0, 0.0) } else { Vec3::ZERO };
+        m.capture(&arena, &far);
+        assert_eq!(m.changes().unit_moves, vec![(p, (0, 0), cell_of(Vec3::new(1000.0, 0.0, 0.0)))]);
+    }
+}

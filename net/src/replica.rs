@@ -1,0 +1,342 @@
+//! [`Replica`]: the client's copy of the server's place, built from snapshot messages. It
+//! keeps the decoded [`EntityState`]s as its authority (the world hash is computed over them)
+//! and mirrors them into a client [`Arena`], whose own objects take ids from 2^52.
+//!
+//! Invariants: snapshots apply in sequence order — one older than the newest applied is
+//! ignored and not acked, so the server never counts it as delivered; a state is kept only
+//! for an instance the arena holds; an update or removal of an unknown id does nothing (a
+//! late id finds nothing); the world hash is the XOR of every held state's hash.
+
+use crate::codec::DecodeError;
+use crate::message::Snapshot;
+use crate::state::{EntityState, Groups, REPLICATED_FLAGS, WireValue};
+use arbor_core::{Arena, ArenaConfig, AttributeValue, Id, IdRange};
+use rustc_hash::FxHashMap;
+
+/// The server's `DataModel` id (the first id a server arena mints).
+pub const SERVER_ROOT: Id = Id(1);
+/// The server's `Workspace` id.
+pub const SERVER_WORKSPACE: Id = Id(2);
+
+/// What applying one message did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Applied {
+    /// Applied; `Some(matched)` when it carried the server's view hash.
+    Applied {
+        /// Whether the replica's hash equalled the server's, if the server sent one.
+        hash_matched: Option<bool>,
+    },
+    /// Older than (or the same as) the newest applied: ignored.
+    Stale,
+}
+
+/// Counters of a replica.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReplicaStats {
+    /// Messages applied.
+    pub applied: u64,
+    /// Messages ignored as older than the newest applied.
+    pub stale: u64,
+    /// Entries the arena refused (should stay 0).
+    pub apply_errors: u64,
+    /// Settled snapshots whose hash was compared.
+    pub hash_checks: u64,
+    /// Of those, how many differed.
+    pub hash_mismatches: u64,
+}
+
+/// The client's replica of the server's place.
+pub struct Replica {
+    arena: Arena,
+    states: FxHashMap<Id, EntityState>,
+    hash: u64,
+    newest: u32,
+    received: u64,
+    stats: ReplicaStats,
+}
+
+impl Default for Replica {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Replica {
+    /// An empty replica: a client arena with its own `DataModel` and `Workspace`.
+    pub fn new() -> Self {
+        let config = ArenaConfig { id_range: IdRange::ClientLocal, ..ArenaConfig::default() };
+        Self {
+            arena: Arena::with_config(config),
+            states: FxHashMap::default(),
+            hash: 0,
+            newest: 0,
+            received: 0,
+            stats: ReplicaStats::default(),
+        }
+    }
+
+    /// The client arena (server ids for replicated instances, except the `DataModel` and
+    /// `Workspace`, which are the arena's own: see [`local`](Self::local)).
+    pub fn arena(&self) -> &Arena {
+        &self.arena
+    }
+
+    /// The client arena, for client-local objects (ids from 2^52, never sent).
+    pub fn arena_mut(&mut self) -> &mut Arena {
+        &mut self.arena
+    }
+
+    /// The replicated state of server instance `id`.
+    pub fn state(&self, id: Id) -> Option<&EntityState> {
+        self.states.get(&id)
+    }
+
+    /// The server ids the replica holds.
+    pub fn ids(&self) -> impl Iterator<Item = Id> + '_ {
+        self.states.keys().copied()
+    }
+
+    /// How many server instances the replica holds.
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
+    }
+
+    /// XOR of the hashes of every held state: equal to the server's view hash when the
+    /// replica holds exactly what the server sent.
+    pub fn world_hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Counters.
+    pub fn stats(&self) -> ReplicaStats {
+        self.stats
+    }
+
+    /// The ack to send: the newest applied sequence and the 64 before it.
+    pub fn ack(&self) -> (u32, u64) {
+        (self.newest, self.received)
+    }
+
+    /// The client arena's id for server id `id`.
+    pub fn local(&self, id: Id) -> Id {
+        match id {
+            SERVER_ROOT => self.arena.root(),
+            SERVER_WORKSPACE => self.arena.workspace(),
+            other => other,
+        }
+    }
+
+    /// Decodes and applies one snapshot message.
+    pub fn apply(&mut self, bytes: &[u8]) -> Result<Applied, DecodeError> {
+        let snap = Snapshot::decode(bytes)?;
+        Ok(self.apply_snapshot(snap))
+    }
+
+    /// Applies a decoded snapshot.
+    pub fn apply_snapshot(&mut self, snap: Snapshot) -> Applied {
+        if snap.seq <= self.newest {
+            // Too old to apply. It is not acked either: the server resends what it held.
+            self.stats.stale += 1;
+            return Applied::Stale;
+        }
+        let shift = snap.seq - self.newest;
+        self.received = if shift >= 64 { 0 } else { (self.received << shift) | (1u64 << (shift - 1)) };
+        if self.newest == 0 {
+            self.received = 0;
+        }
+        self.newest = snap.seq;
+        self.stats.applied += 1;
+        let removed = !snap.removes.is_empty();
+        self.remove_all(&snap.removes);
+        let mut reparent_later = Vec::new();
+        for entry in snap.entries {
+            let id = entry.id;
+            match entry.create {
+                Some(_) => self.create(id, entry.state, &mut reparent_later),
+                None => {
+                    let Some(old) = self.states.get(&id) else { continue };
+                    let mut state = old.clone();
+                    copy_groups(&mut state, &entry.state, entry.groups);
+                    self.write(id, &state, entry.groups, &mut reparent_later);
+                    self.set_state(id, state);
+                }
+            }
+        }
+        // Parent changes that met a cycle with a later move of the same message.
+        for _ in 0..reparent_later.len() {
+            let before = reparent_later.len();
+            reparent_later.retain(|&(id, parent)| self.arena.set_parent(id, Some(parent)).is_err());
+            if reparent_later.is_empty() || reparent_later.len() == before {
+                break;
+            }
+        }
+        self.stats.apply_errors += reparent_later.len() as u64;
+        if removed {
+            // Two drains free the tombstones' slots, so an id streamed out may come back.
+            self.arena.drain_events();
+            self.arena.drain_events();
+        } else {
+            self.arena.drain_events();
+        }
+        let hash_matched = snap.view_hash.map(|h| {
+            self.stats.hash_checks += 1;
+            let ok = h == self.hash;
+            if !ok {
+                self.stats.hash_mismatches += 1;
+            }
+            ok
+        });
+        Applied::Applied { hash_matched }
+    }
+
+    fn set_state(&mut self, id: Id, state: EntityState) {
+        let h = state.hash(id);
+        if let Some(old) = self.states.insert(id, state) {
+            self.hash ^= old.hash(id);
+        }
+        self.hash ^= h;
+    }
+
+    /// Drops exactly the instances in `ids`. A replicated child that is not among them
+    /// survives, detached until the update that names its new parent arrives (this client's
+    /// tree may lag the server's); client-local objects go with their parent.
+    fn remove_all(&mut self, ids: &[Id]) {
+        let doomed: rustc_hash::FxHashSet<Id> =
+            ids.iter().copied().filter(|id| self.states.contains_key(id)).collect();
+        for &id in &doomed {
+            let local = self.local(id);
+            let survivors: Vec<Id> = self
+                .arena
+                .children(local)
+                .filter(|c| self.states.contains_key(c) && !doomed.contains(c))
+                .collect();
+            for c in survivors {
+                if self.arena.set_parent(c, None).is_err() {
+                    self.stats.apply_errors += 1;
+                }
+            }
+        }
+        for &id in &doomed {
+            if let Some(s) = self.states.remove(&id) {
+                self.hash ^= s.hash(id);
+            }
+            let local = self.local(id);
+            if local != self.arena.workspace() && self.arena.destroy(local).is_err() {
+                self.stats.apply_errors += 1;
+            }
+        }
+    }
+
+    fn create(&mut self, id: Id, state: EntityState, later: &mut Vec<(Id, Id)>) {
+        let local = self.local(id);
+        if self.arena.contains(local) {
+            self.write(id, &state, Groups::ALL, later);
+            self.set_state(id, state);
+            return;
+        }
+        let parent = self.local(Id(state.parent));
+        match self.arena.insert_with_id(local, state.class, &state.name, Some(parent)) {
+            Ok(_) => {
+                self.write(id, &state, Groups(Groups::ALL.0 & !Groups::PARENT.0 & !Groups::NAME.0), later);
+                self.set_state(id, state);
+            }
+            Err(_) => self.stats.apply_errors += 1,
+        }
+    }
+
+    /// Writes `groups` of `state` into the arena node of server instance `id`.
+    fn write(&mut self, id: Id, state: &EntityState, groups: Groups, later: &mut Vec<(Id, Id)>) {
+        let local = self.local(id);
+        let a = &mut self.arena;
+        let mut errors = 0u64;
+        let mut check = |r: Result<bool, arbor_core::ArenaError>| errors += u64::from(r.is_err());
+        if groups.contains(Groups::PARENT) && local != a.workspace() {
+            let parent = match Id(state.parent) {
+                SERVER_ROOT => a.root(),
+                SERVER_WORKSPACE => a.workspace(),
+                p => p,
+            };
+            if a.get(local).and_then(|n| n.parent()) != Some(parent)
+                && a.set_parent(local, Some(parent)).is_err()
+            {
+                later.push((local, parent));
+            }
+        }
+        if groups.contains(Groups::NAME) && local != a.workspace() {
+            check(a.set_name(local, &state.name));
+        }
+        if groups.contains(Groups::TRANSFORM) {
+            check(a.set_transform(local, state.transform()));
+        }
+        if groups.contains(Groups::SIZE) {
+            check(a.set_size(local, state.size()));
+        }
+        if groups.contains(Groups::APPEARANCE) {
+            check(a.set_appearance(local, state.appearance()));
+        }
+        if groups.contains(Groups::FLAGS) {
+            for (i, f) in REPLICATED_FLAGS.iter().enumerate() {
+                check(a.set_flag(local, *f, state.flags & (1 << i) != 0));
+            }
+        }
+        if groups.contains(Groups::ATTRIBUTES) {
+            let held: Vec<String> = a
+                .get(local)
+                .map(|n| n.extras().attributes.iter().map(|(k, _)| a.names().text(*k).to_owned()).collect())
+                .unwrap_or_default();
+            for name in held {
+                if !state.attributes.iter().any(|(k, _)| **k == *name) {
+                    check(a.set_attribute(local, &name, None));
+                }
+            }
+            for (name, value) in &state.attributes {
+                let value = match value {
+                    WireValue::Bool(b) => AttributeValue::Bool(*b),
+                    WireValue::Number(n) => AttributeValue::Number(*n),
+                    WireValue::String(s) => AttributeValue::String(s.clone()),
+                    WireValue::Vector3(v) => {
+                        AttributeValue::Vector3(crate::quantize::dequantize_position(*v))
+                    }
+                    // A reference to an instance outside the client's range reads as empty.
+                    WireValue::Ref(r) => AttributeValue::Ref(Some(Id(*r)).filter(|t| a.contains(*t))),
+                };
+                check(a.set_attribute(local, name, Some(value)));
+            }
+        }
+        self.stats.apply_errors += errors;
+    }
+}
+
+/// Copies `groups` of `from` into `to`.
+pub fn copy_groups(to: &mut EntityState, from: &EntityState, groups: Groups) {
+    if groups.contains(Groups::PARENT) {
+        to.parent = from.parent;
+    }
+    if groups.contains(Groups::NAME) {
+        to.name = from.name.clone();
+    }
+    if groups.contains(Groups::TRANSFORM) {
+        to.position = from.position;
+        to.rotation = from.rotation;
+    }
+    if groups.contains(Groups::SIZE) {
+        to.size = from.size;
+    }
+    if groups.contains(Groups::APPEARANCE) {
+        to.color = from.color;
+        to.transparency = from.transparency;
+        to.material = from.material;
+        to.shape = from.shape;
+    }
+    if groups.contains(Groups::FLAGS) {
+        to.flags = from.flags;
+    }
+    if groups.contains(Groups::ATTRIBUTES) {
+        to.attributes = from.attributes.clone();
+    }
+}

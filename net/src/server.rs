@@ -1,0 +1,385 @@
+//! [`NetServer`]: the networking half of a tick. It implements [`TickHooks`]: in the
+//! AdmitPlayers phase it reads the sockets, turns connections and disconnections into
+//! [`NetEvent`]s (which player sessions consume) and takes each client's ack and focus; in
+//! the Snapshot phase (every network tick) it captures the [`Mirror`], brings every
+//! [`ClientView`] up to date and sends each client its messages under its byte budget.
+//!
+//! Invariants: one client's bad input (a message that does not decode, an ack of a snapshot
+//! never sent, a flood) disconnects that client alone and never touches another's view; at
+//! most [`MAX_INPUTS_PER_TICK`] inputs are read per client per tick.
+
+use crate::error::NetError;
+use crate::message::{Control, Input};
+use crate::mirror::Mirror;
+use crate::replica::{SERVER_ROOT, SERVER_WORKSPACE};
+use crate::transport::{self, CONTROL, INPUTS, PROTOCOL_ID, SNAPSHOTS, ServerKey, ServerTransport};
+use crate::view::{ClientView, ViewStats};
+use arbor_core::{Arena, AttributeValue};
+use arbor_sim::{TickContext, TickHooks};
+use glam::Vec3;
+use renet::{RenetServer, ServerEvent};
+use renet_netcode::{NetcodeServerTransport, ServerAuthentication, ServerConfig};
+use std::collections::{BTreeMap, VecDeque};
+use std::net::{SocketAddr, UdpSocket};
+use std::time::{Duration, Instant};
+
+/// Inputs read per client per tick; the rest of a flood is dropped unread.
+pub const MAX_INPUTS_PER_TICK: usize = 8;
+
+/// Number attribute of the Workspace: the streaming radius in studs.
+pub const STREAMING_RADIUS: &str = "StreamingRadius";
+/// The default streaming radius (Roblox's default target radius): 1,024 studs.
+pub const DEFAULT_STREAMING_RADIUS: f32 = 1024.0;
+/// Number attribute of the Workspace: bytes a client may be sent per network tick.
+pub const CLIENT_BUDGET: &str = "ReplicationBudget";
+/// The default per-client budget: 4,096 bytes a network tick (about 1 Mbit/s at 30 Hz;
+/// steady state sends only what changed, far less).
+pub const DEFAULT_CLIENT_BUDGET: usize = 4096;
+
+/// Who may connect.
+#[derive(Clone, Debug)]
+pub enum Security {
+    /// Connect tokens signed with this key.
+    Secure(ServerKey),
+    /// Anyone who knows the address (local development only).
+    Insecure,
+}
+
+/// How a server listens.
+#[derive(Clone, Debug)]
+pub struct NetConfig {
+    /// Address to bind.
+    pub listen: SocketAddr,
+    /// Most clients at once (netcode's limit is 1,024).
+    pub max_clients: usize,
+    /// Who may connect.
+    pub security: Security,
+}
+
+/// A connection change, for player sessions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetEvent {
+    /// A client connected with the user id of its token.
+    Connected {
+        /// The user id.
+        user_id: u64,
+    },
+    /// A client is gone.
+    Disconnected {
+        /// The user id.
+        user_id: u64,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// Counters and timings of the server.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NetStats {
+    /// Time spent in the Snapshot phase (capture, views, encoding, sending), summed.
+    pub replication: Duration,
+    /// Network ticks run.
+    pub network_ticks: u64,
+    /// Clients disconnected for bad input.
+    pub malformed_disconnects: u64,
+}
+
+struct Slot {
+    view: ClientView,
+    last_input: Input,
+    connected_at: Instant,
+}
+
+/// One client's figures, for reports.
+#[derive(Clone, Copy, Debug)]
+pub struct ClientReport {
+    /// The user id.
+    pub user_id: u64,
+    /// Replication counters.
+    pub view: ViewStats,
+    /// Instances the client holds.
+    pub held: usize,
+    /// renet's round-trip time, seconds.
+    pub rtt: f64,
+    /// renet's measured send rate, bytes a second.
+    pub bytes_per_second: f64,
+    /// Whether the view is settled.
+    pub settled: bool,
+    /// Seconds connected.
+    pub connected_for: f64,
+}
+
+/// The networking half of the tick.
+pub struct NetServer {
+    renet: RenetServer,
+    transport: Box<dyn ServerTransport>,
+    mirror: Mirror,
+    clients: BTreeMap<u64, Slot>,
+    events: VecDeque<NetEvent>,
+    stats: NetStats,
+    local_addr: SocketAddr,
+    last_poll: Instant,
+    network_every: u8,
+    radius_override: Option<f32>,
+    budget_override: Option<usize>,
+}
+
+impl NetServer {
+    /// Binds `config.listen` and starts accepting connections.
+    pub fn bind(config: NetConfig) -> Result<NetServer, NetError> {
+        let socket = UdpSocket::bind(config.listen)?;
+        let local_addr = socket.local_addr()?;
+        let authentication = match &config.security {
+            Security::Secure(key) => ServerAuthentication::Secure { private_key: key.0 },
+            Security::Insecure => ServerAuthentication::Unsecure,
+        };
+        let server_config = ServerConfig {
+            current_time: transport::unix_now(),
+            max_clients: config.max_clients.clamp(1, 1024),
+            protocol_id: PROTOCOL_ID,
+            public_addresses: vec![local_addr],
+            authentication,
+        };
+        let transport = NetcodeServerTransport::new(server_config, socket)?;
+        Ok(Self::with_transport(Box::new(transport), local_addr))
+    }
+
+    /// A server over any transport.
+    pub fn with_transport(transport: Box<dyn ServerTransport>, local_addr: SocketAddr) -> NetServer {
+        NetServer {
+            renet: RenetServer::new(transport::connection_config()),
+            transport,
+            mirror: Mirror::new(),
+            clients: BTreeMap::new(),
+            events: VecDeque::new(),
+            stats: NetStats::default(),
+            local_addr,
+            last_poll: Instant::now(),
+            network_every: 2,
+            radius_override: None,
+            budget_override: None,
+        }
+    }
+
+    /// The bound address.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// Overrides the place's streaming radius.
+    pub fn set_radius(&mut self, radius: f32) {
+        self.radius_override = Some(radius);
+    }
+
+    /// Overrides the place's per-client budget (bytes per network tick).
+    pub fn set_client_budget(&mut self, bytes: usize) {
+        self.budget_override = Some(bytes.max(crate::message::MAX_MESSAGE_BYTES));
+    }
+
+    /// Takes the connection events queued so far.
+    pub fn take_events(&mut self) -> Vec<NetEvent> {
+        self.events.drain(..).collect()
+    }
+
+    /// Clients connected.
+    pub fn client_count(&self) -> usize {
+        self.clients.len()
+    }
+
+    /// The user ids connected.
+    pub fn user_ids(&self) -> impl Iterator<Item = u64> + '_ {
+        self.clients.keys().copied()
+    }
+
+    /// The view of `user_id`.
+    pub fn view(&self, user_id: u64) -> Option<&ClientView> {
+        self.clients.get(&user_id).map(|s| &s.view)
+    }
+
+    /// The shared mirror.
+    pub fn mirror(&self) -> &Mirror {
+        &self.mirror
+    }
+
+    /// Counters and timings.
+    pub fn stats(&self) -> NetStats {
+        self.stats
+    }
+
+    /// Per-client figures.
+    pub fn client_reports(&self) -> Vec<ClientReport> {
+        self.clients
+            .iter()
+            .map(|(&user_id, s)| {
+                let info = self.renet.network_info(user_id).ok();
+                ClientReport {
+                    user_id,
+                    view: s.view.stats(),
+                    held: s.view.len(),
+                    rtt: info.as_ref().map_or(0.0, |i| i.rtt),
+                    bytes_per_second: info.as_ref().map_or(0.0, |i| i.bytes_sent_per_second),
+                    settled: s.view.is_settled(),
+                    connected_for: s.connected_at.elapsed().as_secs_f64(),
+                }
+            })
+            .collect()
+    }
+
+    /// Bytes held by the mirror and the views.
+    pub fn heap_bytes(&self) -> (usize, usize) {
+        (self.mirror.heap_bytes(), self.clients.values().map(|s| s.view.heap_bytes()).sum())
+    }
+
+    /// Disconnects `user_id`, telling it `reason`.
+    pub fn kick(&mut self, user_id: u64, reason: &str) {
+        if self.renet.is_connected(user_id) {
+            self.renet.send_message(user_id, CONTROL, Control::Kick { reason: reason.to_owned() }.encode());
+            self.transport.send(&mut self.renet);
+            self.renet.disconnect(user_id);
+        }
+    }
+
+    /// Disconnects everyone (on shutdown).
+    pub fn shutdown(&mut self) {
+        self.transport.disconnect_all(&mut self.renet);
+    }
+
+    /// Reads the sockets and the clients' inputs (the AdmitPlayers phase).
+    pub fn poll(&mut self, arena: &Arena) {
+        let now = Instant::now();
+        let dt = now - self.last_poll;
+        self.last_poll = now;
+        self.renet.update(dt);
+        if let Err(e) = self.transport.receive(dt, &mut self.renet) {
+            eprintln!("net: receive failed: {e}");
+        }
+        while let Some(event) = self.renet.get_event() {
+            match event {
+                ServerEvent::ClientConnected { client_id } => {
+                    let radius = self.radius_override.unwrap_or_else(|| streaming_radius(arena));
+                    self.clients.insert(
+                        client_id,
+                        Slot {
+                            view: ClientView::new(Vec3::ZERO, radius),
+                            last_input: Input::default(),
+                            connected_at: Instant::now(),
+                        },
+                    );
+                    let welcome =
+                        Control::Welcome { user_id: client_id, radius, network_every: self.network_every };
+                    self.renet.send_message(client_id, CONTROL, welcome.encode());
+                    self.events.push_back(NetEvent::Connected { user_id: client_id });
+                }
+                ServerEvent::ClientDisconnected { client_id, reason } => {
+                    self.clients.remove(&client_id);
+                    self.events
+                        .push_back(NetEvent::Disconnected { user_id: client_id, reason: reason.to_string() });
+                }
+            }
+        }
+        let ids: Vec<u64> = self.clients.keys().copied().collect();
+        for id in ids {
+            if let Err(e) = self.read_inputs(arena, id) {
+                self.stats.malformed_disconnects += 1;
+                eprintln!("net: disconnecting user {id}: {e}");
+                self.kick(id, &format!("malformed input: {e}"));
+            }
+            // Control messages from clients carry nothing yet; they are drained, bounded.
+            for _ in 0..MAX_INPUTS_PER_TICK {
+                if self.renet.receive_message(id, CONTROL).is_none() {
+                    break;
+                }
+            }
+        }
+    }
+
+    fn read_inputs(&mut self, arena: &Arena, id: u64) -> Result<(), NetError> {
+        let mut newest: Option<Input> = None;
+        for _ in 0..MAX_INPUTS_PER_TICK {
+            let Some(bytes) = self.renet.receive_message(id, INPUTS) else { break };
+            let input = Input::decode(&bytes)?;
+            let slot = self.clients.get_mut(&id).expect("connected");
+            slot.view
+                .ack(arena, &self.mirror, input.ack, input.ack_bits)
+                .map_err(|e| NetError::Disconnected(e.to_string()))?;
+            if newest.is_none_or(|n| input.ack >= n.ack) {
+                newest = Some(input);
+            }
+        }
+        // Whatever is left of a flood is dropped unread.
+        while self.renet.receive_message(id, INPUTS).is_some() {}
+        if let Some(input) = newest {
+            let slot = self.clients.get_mut(&id).expect("connected");
+            if let Some(focus) = input.focus_position() {
+                slot.view.set_focus(focus);
+            }
+            slot.last_input = input;
+        }
+        Ok(())
+    }
+
+    /// The last input of `user_id` (movement intent, for characters).
+    pub fn last_input(&self, user_id: u64) -> Option<Input> {
+        self.clients.get(&user_id).map(|s| s.last_input)
+    }
+
+    /// Captures the place and sends every client its snapshot (the Snapshot phase).
+    /// `world` gives an instance's world position.
+    pub fn replicate(&mut self, arena: &Arena, world: &dyn Fn(arbor_core::Id) -> Vec3) {
+        let start = Instant::now();
+        self.mirror.capture(arena, world);
+        let budget = self.budget_override.unwrap_or_else(|| client_budget(arena));
+        let tick = 1.0 / 60.0 * f64::from(self.network_every);
+        for (&id, slot) in self.clients.iter_mut() {
+            slot.view.update(arena, &self.mirror);
+            let rtt = self.renet.rtt(id);
+            let resend_after = ((rtt / tick).ceil() as u32).saturating_add(1).clamp(2, 30);
+            for msg in slot.view.build(&self.mirror, budget, resend_after) {
+                self.renet.send_message(id, SNAPSHOTS, msg);
+            }
+        }
+        self.transport.send(&mut self.renet);
+        self.stats.replication += start.elapsed();
+        self.stats.network_ticks += 1;
+    }
+}
+
+fn streaming_radius(arena: &Arena) -> f32 {
+    match arena.attribute(arena.workspace(), STREAMING_RADIUS) {
+        Some(AttributeValue::Number(n)) if n.is_finite() && *n >= 0.0 => (*n as f32).min(1e6),
+        _ => DEFAULT_STREAMING_RADIUS,
+    }
+}
+
+fn client_budget(arena: &Arena) -> usize {
+    match arena.attribute(arena.workspace(), CLIENT_BUDGET) {
+        Some(AttributeValue::Number(n)) if n.is_finite() && *n >= 1.0 => {
+            (*n as usize).clamp(crate::message::MAX_MESSAGE_BYTES, 1 << 20)
+        }
+        _ => DEFAULT_CLIENT_BUDGET,
+    }
+}
+
+/// Checks that `arena` has the ids replicas assume for the `DataModel` and `Workspace`.
+pub fn check_roots(arena: &Arena) -> Result<(), NetError> {
+    if arena.root() != SERVER_ROOT || arena.workspace() != SERVER_WORKSPACE {
+        return Err(NetError::Netcode(format!(
+            "the place's DataModel and Workspace must be ids 1 and 2 (they are {} and {})",
+            arena.root(),
+            arena.workspace()
+        )));
+    }
+    Ok(())
+}
+
+impl TickHooks for NetServer {
+    fn admit_players(&mut self, ctx: &mut TickContext<'_>) {
+        self.poll(ctx.arena);
+    }
+
+    fn snapshot(&mut self, ctx: &mut TickContext<'_>) {
+        let (arena, transforms) = (&*ctx.arena, ctx.transforms);
+        let world = |id| transforms.get(arena, id).map_or(Vec3::ZERO, |t| t.position);
+        self.replicate(arena, &world);
+    }
+}

@@ -1,0 +1,436 @@
+//! [`EntityState`]: the replicated state of one instance, quantised, split into
+//! [`Groups`] that change and travel independently, with its wire encoding and hash.
+//!
+//! The server derives a state from the arena ([`EntityState::capture`]); a replica decodes it
+//! from the wire and keeps it as its authority. Both hash the same integers, so a matching
+//! [`EntityState::hash`] proves a replica holds exactly what the server sent.
+//!
+//! Invariants: a state's attribute list is sorted by name and holds at most
+//! [`MAX_ATTRIBUTES`] entries; decoding a group never reads more than it bounds first.
+
+use crate::codec::{DecodeError, Reader, Writer};
+use crate::quantize::{
+    dequantize_position, dequantize_rotation, dequantize_size, dequantize_unit, quantize_position,
+    quantize_rotation, quantize_size, quantize_unit,
+};
+use arbor_core::{
+    ALL_CLASSES, Appearance, Arena, AttributeValue, Class, Color, Id, LocalTransform, Material, NodeFlags,
+    NodeRef, Shape,
+};
+use glam::Vec3;
+use std::sync::Arc;
+
+/// Most attributes replicated per instance (the arena's own cap).
+pub const MAX_ATTRIBUTES: usize = arbor_core::MAX_ATTRIBUTES;
+/// Longest name or attribute string on the wire, in bytes (names are capped at 1,024 by
+/// the arena; longer attribute strings are cut at a character boundary and say so).
+pub const MAX_TEXT: usize = 1024;
+
+/// A set of state groups, one bit each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Groups(pub u8);
+
+impl Groups {
+    /// The parent.
+    pub const PARENT: Groups = Groups(1 << 0);
+    /// The name.
+    pub const NAME: Groups = Groups(1 << 1);
+    /// Local position and rotation.
+    pub const TRANSFORM: Groups = Groups(1 << 2);
+    /// Size.
+    pub const SIZE: Groups = Groups(1 << 3);
+    /// Colour, transparency, material, shape.
+    pub const APPEARANCE: Groups = Groups(1 << 4);
+    /// Anchored, CanCollide, Transient, Archivable.
+    pub const FLAGS: Groups = Groups(1 << 5);
+    /// Attributes.
+    pub const ATTRIBUTES: Groups = Groups(1 << 6);
+    /// Every group.
+    pub const ALL: Groups = Groups(0x7f);
+    /// How many groups there are.
+    pub const COUNT: usize = 7;
+
+    /// Whether `other`'s bits are all set.
+    pub fn contains(self, other: Groups) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether no bit is set.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The union.
+    pub fn with(self, other: Groups) -> Groups {
+        Groups(self.0 | other.0)
+    }
+}
+
+/// A replicated attribute value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WireValue {
+    /// A boolean.
+    Bool(bool),
+    /// A number, bit for bit.
+    Number(f64),
+    /// A string.
+    String(Arc<str>),
+    /// A vector (quantised as positions).
+    Vector3([i32; 3]),
+    /// A reference to an instance (raw id; 0 for none).
+    Ref(u64),
+}
+
+/// The replicated state of one instance.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EntityState {
+    /// Class (never changes).
+    pub class: Class,
+    /// Parent id (raw).
+    pub parent: u64,
+    /// Name.
+    pub name: Arc<str>,
+    /// Quantised local position.
+    pub position: [i32; 3],
+    /// Smallest-three rotation.
+    pub rotation: u32,
+    /// Quantised size.
+    pub size: [u32; 3],
+    /// RGBA colour.
+    pub color: [u8; 4],
+    /// Transparency in 1/255.
+    pub transparency: u8,
+    /// Material index in [`Material::ALL`].
+    pub material: u8,
+    /// Shape index in [`Shape::ALL`].
+    pub shape: u8,
+    /// Replicated flags (see [`REPLICATED_FLAGS`]).
+    pub flags: u8,
+    /// Attributes, sorted by name.
+    pub attributes: Vec<(Arc<str>, WireValue)>,
+}
+
+/// The node flags that replicate, in wire bit order.
+pub const REPLICATED_FLAGS: [NodeFlags; 4] =
+    [NodeFlags::ANCHORED, NodeFlags::CAN_COLLIDE, NodeFlags::TRANSIENT, NodeFlags::ARCHIVABLE];
+
+fn class_index(class: Class) -> u8 {
+    ALL_CLASSES.iter().position(|&c| c == class).unwrap_or(0) as u8
+}
+
+fn text(arena: &Arena, name: arbor_core::NameId) -> Arc<str> {
+    arena.names().shared_text(name).cloned().unwrap_or_else(|| Arc::from(arena.names().text(name)))
+}
+
+fn cut(text: &str) -> Arc<str> {
+    if text.len() <= MAX_TEXT {
+        return Arc::from(text);
+    }
+    let mut end = MAX_TEXT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    Arc::from(&text[..end])
+}
+
+impl EntityState {
+    /// The state of `node`, read from `arena`.
+    pub fn capture(arena: &Arena, node: &NodeRef<'_>) -> EntityState {
+        let t = node.transform();
+        let a = node.appearance();
+        let flags = node.flags();
+        let mut bits = 0u8;
+        for (i, f) in REPLICATED_FLAGS.iter().enumerate() {
+            if flags.contains(*f) {
+                bits |= 1 << i;
+            }
+        }
+        let mut attributes: Vec<(Arc<str>, WireValue)> = node
+            .extras()
+            .attributes
+            .iter()
+            .map(|(name, value)| {
+                let name = text(arena, *name);
+                let value = match value {
+                    AttributeValue::Bool(b) => WireValue::Bool(*b),
+                    AttributeValue::Number(n) => WireValue::Number(*n),
+                    AttributeValue::String(s) => WireValue::String(cut(s)),
+                    AttributeValue::Vector3(v) => WireValue::Vector3(quantize_position(*v)),
+                    AttributeValue::Ref(r) => WireValue::Ref(r.map_or(0, |id| id.0)),
+                };
+                (name, value)
+            })
+            .collect();
+        attributes.sort_by(|a, b| a.0.cmp(&b.0));
+        EntityState {
+            class: node.class(),
+            parent: node.parent().map_or(0, |p| p.0),
+            name: text(arena, node.name()),
+            position: quantize_position(t.position),
+            rotation: quantize_rotation(t.rotation),
+            size: quantize_size(node.size()),
+            color: a.color.0,
+            transparency: quantize_unit(a.transparency),
+            material: Material::ALL.iter().position(|&m| m == a.material).unwrap_or(0) as u8,
+            shape: Shape::ALL.iter().position(|&s| s == a.shape).unwrap_or(0) as u8,
+            flags: bits,
+            attributes,
+        }
+    }
+
+    /// A blank state of `class` (what a create starts from before its groups are read).
+    pub fn blank(class: Class) -> EntityState {
+        EntityState {
+            class,
+            parent: 0,
+            name: Arc::from(""),
+            position: [0; 3],
+            rotation: quantize_rotation(glam::Quat::IDENTITY),
+            size: [0; 3],
+            color: [0; 4],
+            transparency: 0,
+            material: 0,
+            shape: 0,
+            flags: 0,
+            attributes: Vec::new(),
+        }
+    }
+
+    /// The groups in which `self` and `other` differ.
+    pub fn differences(&self, other: &EntityState) -> Groups {
+        let mut g = 0u8;
+        let mut mark = |changed: bool, group: Groups| {
+            if changed {
+                g |= group.0;
+            }
+        };
+        mark(self.parent != other.parent, Groups::PARENT);
+        mark(self.name != other.name, Groups::NAME);
+        mark(self.position != other.position || self.rotation != other.rotation, Groups::TRANSFORM);
+        mark(self.size != other.size, Groups::SIZE);
+        mark(
+            self.color != other.color
+                || self.transparency != other.transparency
+                || self.material != other.material
+                || self.shape != other.shape,
+            Groups::APPEARANCE,
+        );
+        mark(self.flags != other.flags, Groups::FLAGS);
+        mark(self.attributes != other.attributes, Groups::ATTRIBUTES);
+        Groups(g)
+    }
+
+    /// Writes the class byte.
+    pub fn encode_class(&self, w: &mut Writer) {
+        w.u8(class_index(self.class));
+    }
+
+    /// Reads a class byte.
+    pub fn decode_class(r: &mut Reader<'_>) -> Result<Class, DecodeError> {
+        let i = r.u8()? as usize;
+        ALL_CLASSES.get(i).copied().ok_or(DecodeError::BadValue("class"))
+    }
+
+    /// Writes the groups in `groups`, in bit order.
+    pub fn encode(&self, groups: Groups, w: &mut Writer) {
+        if groups.contains(Groups::PARENT) {
+            w.varint(self.parent);
+        }
+        if groups.contains(Groups::NAME) {
+            w.str(&self.name);
+        }
+        if groups.contains(Groups::TRANSFORM) {
+            for c in self.position {
+                w.zigzag(i64::from(c));
+            }
+            w.u32(self.rotation);
+        }
+        if groups.contains(Groups::SIZE) {
+            for c in self.size {
+                w.varint(u64::from(c));
+            }
+        }
+        if groups.contains(Groups::APPEARANCE) {
+            for c in self.color {
+                w.u8(c);
+            }
+            w.u8(self.transparency);
+            w.u8(self.material | (self.shape << 4));
+        }
+        if groups.contains(Groups::FLAGS) {
+            w.u8(self.flags);
+        }
+        if groups.contains(Groups::ATTRIBUTES) {
+            w.varint(self.attributes.len() as u64);
+            for (name, value) in &self.attributes {
+                w.str(name);
+                match value {
+                    WireValue::Bool(b) => w.u8(u8::from(*b)),
+                    WireValue::Number(n) => {
+                        w.u8(2);
+                        w.u64(n.to_bits());
+                    }
+                    WireValue::String(s) => {
+                        w.u8(3);
+                        w.str(s);
+                    }
+                    WireValue::Vector3(v) => {
+                        w.u8(4);
+                        for c in v {
+                            w.zigzag(i64::from(*c));
+                        }
+                    }
+                    WireValue::Ref(id) => {
+                        w.u8(5);
+                        w.varint(*id);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads the groups in `groups` into `self`, in bit order.
+    pub fn decode(&mut self, groups: Groups, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        if groups.0 & !Groups::ALL.0 != 0 {
+            return Err(DecodeError::BadValue("group mask"));
+        }
+        if groups.contains(Groups::PARENT) {
+            self.parent = r.varint()?;
+        }
+        if groups.contains(Groups::NAME) {
+            self.name = Arc::from(r.str("name", MAX_TEXT)?);
+        }
+        if groups.contains(Groups::TRANSFORM) {
+            for c in &mut self.position {
+                *c = r.zigzag_i32()?;
+            }
+            self.rotation = r.u32()?;
+        }
+        if groups.contains(Groups::SIZE) {
+            for c in &mut self.size {
+                *c = r.varint_u32()?;
+            }
+        }
+        if groups.contains(Groups::APPEARANCE) {
+            for c in &mut self.color {
+                *c = r.u8()?;
+            }
+            self.transparency = r.u8()?;
+            let b = r.u8()?;
+            let (material, shape) = (b & 0x0f, b >> 4);
+            if usize::from(material) >= Material::ALL.len() || usize::from(shape) >= Shape::ALL.len() {
+                return Err(DecodeError::BadValue("material or shape"));
+            }
+            self.material = material;
+            self.shape = shape;
+        }
+        if groups.contains(Groups::FLAGS) {
+            let f = r.u8()?;
+            if f >> REPLICATED_FLAGS.len() != 0 {
+                return Err(DecodeError::BadValue("flags"));
+            }
+            self.flags = f;
+        }
+        if groups.contains(Groups::ATTRIBUTES) {
+            let n = r.count("attributes", MAX_ATTRIBUTES, 3)?;
+            let mut attributes = Vec::with_capacity(n);
+            for _ in 0..n {
+                let name: Arc<str> = Arc::from(r.str("attribute name", MAX_TEXT)?);
+                let value = match r.u8()? {
+                    0 => WireValue::Bool(false),
+                    1 => WireValue::Bool(true),
+                    2 => WireValue::Number(f64::from_bits(r.u64()?)),
+                    3 => WireValue::String(Arc::from(r.str("attribute string", MAX_TEXT)?)),
+                    4 => WireValue::Vector3([r.zigzag_i32()?, r.zigzag_i32()?, r.zigzag_i32()?]),
+                    5 => WireValue::Ref(r.varint()?),
+                    _ => return Err(DecodeError::BadValue("attribute tag")),
+                };
+                attributes.push((name, value));
+            }
+            if attributes.windows(2).any(|w| w[0].0 >= w[1].0) {
+                return Err(DecodeError::BadValue("attributes out of order"));
+            }
+            self.attributes = attributes;
+        }
+        Ok(())
+    }
+
+    /// A 64-bit hash of `id` with this whole state (FNV-1a over the wire encoding, then a
+    /// final mix). World hashes combine these by XOR, so they do not depend on order.
+    pub fn hash(&self, id: Id) -> u64 {
+        let mut w = Writer::with_capacity(64);
+        w.u64(id.0);
+        self.encode_class(&mut w);
+        self.encode(Groups::ALL, &mut w);
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        for &b in w.as_slice() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        // SplitMix64's finaliser spreads the FNV state over all bits before XOR-combining.
+        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        h ^ (h >> 31)
+    }
+
+    /// The local transform the quantised values stand for.
+    pub fn transform(&self) -> LocalTransform {
+        LocalTransform {
+            position: dequantize_position(self.position),
+            rotation: dequantize_rotation(self.rotation),
+        }
+    }
+
+    /// The size the quantised values stand for.
+    pub fn size(&self) -> Vec3 {
+        dequantize_size(self.size)
+    }
+
+    /// The appearance the quantised values stand for.
+    pub fn appearance(&self) -> Appearance {
+        Appearance {
+            color: Color(self.color),
+            transparency: dequantize_unit(self.transparency),
+            material: Material::ALL[usize::from(self.material) % Material::ALL.len()],
+            shape: Shape::ALL[usize::from(self.shape) % Shape::ALL.len()],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_captured_part_round_trips_through_the_wire() {
+        let mut arena = Arena::new();
+        let ws = arena.workspace();
+        let p = arena.create(Class::Part, "Crate", Some(ws)).unwrap();
+        arena.set_position(p, Vec3::new(1.5, 2.25, -3.0)).unwrap();
+        arena.set_attribute(p, "Gold", Some(AttributeValue::Number(12.5))).unwrap();
+        arena.set_attribute(p, "Alive", Some(AttributeValue::Bool(true))).unwrap();
+        let state = EntityState::capture(&arena, &arena.get(p).unwrap());
+        assert_eq!(state.attributes[0].0.as_ref(), "Alive");
+        let mut w = Writer::default();
+        state.encode_class(&mut w);
+        state.encode(Groups::ALL, &mut w);
+        let mut r = Reader::new(w.as_slice());
+        let mut back = EntityState::blank(EntityState::decode_class(&mut r).unwrap());
+        back.decode(Groups::ALL, &mut r).unwrap();
+        r.finish().unwrap();
+        assert_eq!(back, state);
+        assert_eq!(back.hash(p), state.hash(p));
+        assert_ne!(back.hash(p), state.hash(Id(p.0 + 1)));
+        assert_eq!(back.transform().position, Vec3::new(1.5, 2.25, -3.0));
+    }
+
+    #[test]
+    fn differences_name_the_groups_that_changed() {
+        let mut arena = Arena::new();
+        let p = arena.create(Class::Part, "A", Some(arena.workspace())).unwrap();
+        let before = EntityState::capture(&arena, &arena.get(p).unwrap());
+        arena.set_position(p, Vec3::X).unwrap();
+        arena.set_name(p, "B").unwrap();
+        let after = EntityState::capture(&arena, &arena.get(p).unwrap());
+        assert_eq!(before.differences(&after), Groups::TRANSFORM.with(Groups::NAME));
+    }
+}

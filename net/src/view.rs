@@ -1,0 +1,618 @@
+//! [`ClientView`]: what one client holds of the place, and the snapshots that bring it up to
+//! date. Fed once per network tick with the [`Mirror`]'s changes, it keeps a record per
+//! instance the client should hold, a dirty set of records whose state the client has not
+//! confirmed, and tombstones to repeat until acked; then [`ClientView::build`] fills
+//! messages by priority under the client's byte budget.
+//!
+//! The baseline is per instance: a record's `confirmed` epoch is the newest epoch of an acked
+//! message that carried it, and an update carries exactly the groups the mirror changed after
+//! it. Any state the client applied since then is overwritten by those groups' current
+//! values, so unconfirmed sends may be lost or duplicated without harm.
+//!
+//! Invariants:
+//! - a record's parent has a record (or is the `DataModel`), and a create is written after
+//!   its parent's create in the same message unless the parent's create is confirmed: the
+//!   client never holds an orphan;
+//! - every record dropped gets its own tombstone (a subtree on the server need not be the
+//!   same subtree on a client whose tree lags);
+//! - an instance with a pending tombstone gets no new record until the tombstone is acked
+//!   (so a late removal can never hit a re-created instance);
+//! - `dirty` ⊇ the records with a group changed after `confirmed`;
+//! - `view_hash` is the XOR of the hashes of the states last sent for every record.
+//!
+//! Work per tick follows the mirror's changes and the client's dirty set; only the first
+//! update (the join) and a focus move to another cell walk more.
+
+use crate::message::{MAX_MESSAGE_BYTES, SnapshotBuilder};
+use crate::mirror::{CELL_SIZE, Cell, Mirror, cell_of};
+use crate::state::Groups;
+use arbor_core::{Arena, Id};
+use glam::Vec3;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::VecDeque;
+
+/// Messages remembered until acked; a client that acks none of them gets full state.
+pub const MAX_IN_FLIGHT: usize = 256;
+
+/// How deep a chain of unconfirmed parents one create may pull into its message.
+const MAX_PARENT_CHAIN: usize = 32;
+
+#[derive(Clone, Copy, Debug)]
+struct Record {
+    /// Newest epoch of an acked message carrying this instance (0: none).
+    confirmed: u32,
+    /// Epoch of the last message carrying it (0: never sent).
+    last_sent: u32,
+    /// Sequence number the record was made at; acks of older messages do not count.
+    born: u32,
+    /// Hash of the state last sent (0: never sent).
+    hash_sent: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Tombstone {
+    last_sent: u32,
+    born: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Sent {
+    State(Id),
+    Tombstone(Id),
+}
+
+#[derive(Debug)]
+struct InFlight {
+    seq: u32,
+    epoch: u32,
+    entries: Vec<Sent>,
+    acked: bool,
+}
+
+/// Counters of one client's replication.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ViewStats {
+    /// Messages built.
+    pub messages: u64,
+    /// Bytes of those messages.
+    pub bytes: u64,
+    /// Creates written.
+    pub creates: u64,
+    /// Updates written.
+    pub updates: u64,
+    /// Removals written.
+    pub removes: u64,
+    /// Times the client fell behind the in-flight history and got full state.
+    pub resyncs: u64,
+}
+
+/// Why a client's ack was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AckError {
+    /// The client acked a message that was never sent.
+    #[error("ack of snapshot {0}, which was never sent")]
+    Unsent(u32),
+}
+
+/// One client's replicated view and its outgoing snapshots.
+#[derive(Debug)]
+pub struct ClientView {
+    focus: Vec3,
+    focus_cell: Cell,
+    radius: f32,
+    joined: bool,
+    view_changed: Option<Cell>,
+    records: FxHashMap<Id, Record>,
+    dirty: FxHashSet<Id>,
+    tombstones: FxHashMap<Id, Tombstone>,
+    awaiting: FxHashSet<Id>,
+    in_flight: VecDeque<InFlight>,
+    next_seq: u32,
+    newest_ack: u32,
+    view_hash: u64,
+    stats: ViewStats,
+    scratch: Vec<(f32, Id)>,
+}
+
+impl ClientView {
+    /// A view centred on `focus` with streaming radius `radius` (studs).
+    pub fn new(focus: Vec3, radius: f32) -> Self {
+        Self {
+            focus,
+            focus_cell: cell_of(focus),
+            radius: if radius.is_finite() { radius.max(0.0) } else { 0.0 },
+            joined: false,
+            view_changed: None,
+            records: FxHashMap::default(),
+            dirty: FxHashSet::default(),
+            tombstones: FxHashMap::default(),
+            awaiting: FxHashSet::default(),
+            in_flight: VecDeque::new(),
+            next_seq: 1,
+            newest_ack: 0,
+            view_hash: 0,
+            stats: ViewStats::default(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Moves the centre of the streaming range; takes effect at the next [`update`](Self::update).
+    pub fn set_focus(&mut self, focus: Vec3) {
+        if !focus.is_finite() {
+            return;
+        }
+        self.focus = focus;
+        let cell = cell_of(focus);
+        if cell != self.focus_cell {
+            self.view_changed.get_or_insert(self.focus_cell);
+            self.focus_cell = cell;
+        }
+    }
+
+    /// The focus.
+    pub fn focus(&self) -> Vec3 {
+        self.focus
+    }
+
+    /// Instances the client holds or is being sent.
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// Whether the view holds nothing.
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// Whether the client should hold `id`.
+    pub fn holds(&self, id: Id) -> bool {
+        self.records.contains_key(&id)
+    }
+
+    /// Whether everything the client should hold is confirmed and no tombstone is pending.
+    pub fn is_settled(&self) -> bool {
+        self.joined && self.dirty.is_empty() && self.tombstones.is_empty() && self.awaiting.is_empty()
+    }
+
+    /// XOR of the hashes of the states last sent for every record: what the client's world
+    /// hash is once the view is settled.
+    pub fn view_hash(&self) -> u64 {
+        self.view_hash
+    }
+
+    /// Counters.
+    pub fn stats(&self) -> ViewStats {
+        self.stats
+    }
+
+    /// Bytes this view holds, estimated from capacities.
+    pub fn heap_bytes(&self) -> usize {
+        self.records.capacity() * (std::mem::size_of::<(Id, Record)>() + 1)
+            + self.dirty.capacity() * 9
+            + self.tombstones.capacity() * (std::mem::size_of::<(Id, Tombstone)>() + 1)
+            + self.in_flight.iter().map(|m| m.entries.capacity() * std::mem::size_of::<Sent>()).sum::<usize>()
+    }
+
+    fn in_view(&self, cell: Cell) -> bool {
+        let dx = (cell.0 as f32 - self.focus_cell.0 as f32) * CELL_SIZE;
+        let dz = (cell.1 as f32 - self.focus_cell.1 as f32) * CELL_SIZE;
+        dx * dx + dz * dz <= self.radius * self.radius
+    }
+
+    fn cell_radius(&self) -> i32 {
+        (self.radius / CELL_SIZE).ceil().min(4096.0) as i32 + 1
+    }
+
+    /// Whether the client should hold mirrored `id`, given what it holds already.
+    fn wanted(&self, mirror: &Mirror, id: Id) -> bool {
+        let Some(e) = mirror.get(id) else { return false };
+        let parent_ok = e.state.parent == mirror.root().0 || self.records.contains_key(&Id(e.state.parent));
+        let unit_ok = if e.unit.is_none() {
+            true
+        } else if e.unit == id {
+            self.in_view(e.cell)
+        } else {
+            self.records.contains_key(&e.unit)
+        };
+        parent_ok && unit_ok
+    }
+
+    fn add_record(&mut self, id: Id) {
+        if self.tombstones.contains_key(&id) {
+            self.awaiting.insert(id);
+            return;
+        }
+        self.records.insert(id, Record { confirmed: 0, last_sent: 0, born: self.next_seq, hash_sent: 0 });
+        self.dirty.insert(id);
+    }
+
+    fn drop_record(&mut self, id: Id) -> bool {
+        self.awaiting.remove(&id);
+        match self.records.remove(&id) {
+            Some(r) => {
+                self.view_hash ^= r.hash_sent;
+                self.dirty.remove(&id);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn add_tombstone(&mut self, id: Id) {
+        self.tombstones.entry(id).or_insert(Tombstone { last_sent: 0, born: self.next_seq });
+    }
+
+    /// Adds records for the wanted instances of `top`'s subtree, pre-order, pruning what is
+    /// not wanted.
+    fn consider_subtree(&mut self, arena: &Arena, mirror: &Mirror, top: Id) {
+        let mut stack = vec![top];
+        while let Some(id) = stack.pop() {
+            if mirror.get(id).is_none() {
+                continue;
+            }
+            if !self.records.contains_key(&id) {
+                if !self.wanted(mirror, id) {
+                    continue;
+                }
+                self.add_record(id);
+                if !self.records.contains_key(&id) {
+                    continue; // awaiting its tombstone's ack
+                }
+            }
+            if let Some(node) = arena.get(id) {
+                stack.extend(node.children().iter().rev());
+            }
+        }
+    }
+
+    /// Drops the records of top part `unit`'s subtree and tombstones it.
+    fn stream_out(&mut self, arena: &Arena, unit: Id) {
+        if !self.records.contains_key(&unit) {
+            self.awaiting.remove(&unit);
+            return;
+        }
+        for d in arena.subtree(unit) {
+            if self.drop_record(d) {
+                self.add_tombstone(d);
+            }
+        }
+    }
+
+    /// Brings the view up to date with the mirror's last capture (and a moved focus).
+    pub fn update(&mut self, arena: &Arena, mirror: &Mirror) {
+        if !self.joined {
+            self.joined = true;
+            self.view_changed = None;
+            self.consider_subtree(arena, mirror, arena.workspace());
+            return;
+        }
+        let changes = mirror.changes();
+        // Every dropped record gets its own tombstone: the client's tree may lag the
+        // server's, so a subtree on one side is not the subtree on the other.
+        for &(id, _) in &changes.deleted {
+            if self.drop_record(id) {
+                self.add_tombstone(id);
+            }
+        }
+        for &(id, _) in &changes.removed {
+            if self.drop_record(id) {
+                self.add_tombstone(id);
+            }
+        }
+        for &(id, _, new) in &changes.unit_moves {
+            match (self.records.contains_key(&id), self.in_view(new)) {
+                (true, false) => self.stream_out(arena, id),
+                (false, true) => self.consider_subtree(arena, mirror, id),
+                _ => {}
+            }
+        }
+        for &id in &changes.added {
+            if !self.records.contains_key(&id) && self.wanted(mirror, id) {
+                self.add_record(id);
+            }
+        }
+        for &id in &changes.changed {
+            if self.records.contains_key(&id) {
+                self.dirty.insert(id);
+            }
+        }
+        if let Some(old) = self.view_changed.take() {
+            self.refocus(arena, mirror, old);
+        }
+    }
+
+    /// Streams units in and out after the focus moved from cell `old`.
+    fn refocus(&mut self, arena: &Arena, mirror: &Mirror, old: Cell) {
+        let r = self.cell_radius();
+        let new = self.focus_cell;
+        let was_in = |c: Cell| {
+            let dx = (c.0 as f32 - old.0 as f32) * CELL_SIZE;
+            let dz = (c.1 as f32 - old.1 as f32) * CELL_SIZE;
+            dx * dx + dz * dz <= self.radius * self.radius
+        };
+        let mut leaving = Vec::new();
+        let mut entering = Vec::new();
+        for x in (old.0.min(new.0) - r)..=(old.0.max(new.0) + r) {
+            for z in (old.1.min(new.1) - r)..=(old.1.max(new.1) + r) {
+                let c = (x, z);
+                match (was_in(c), self.in_view(c)) {
+                    (true, false) => leaving.extend(mirror.units_in(c)),
+                    (false, true) => entering.extend(mirror.units_in(c)),
+                    _ => {}
+                }
+            }
+        }
+        for unit in leaving {
+            self.stream_out(arena, unit);
+        }
+        for unit in entering {
+            self.consider_subtree(arena, mirror, unit);
+        }
+    }
+
+    /// Takes the client's ack: `newest` and the 64 before it in `bits`.
+    pub fn ack(&mut self, arena: &Arena, mirror: &Mirror, newest: u32, bits: u64) -> Result<(), AckError> {
+        if newest == 0 {
+            return Ok(());
+        }
+        if newest >= self.next_seq {
+            return Err(AckError::Unsent(newest));
+        }
+        self.newest_ack = self.newest_ack.max(newest);
+        if self.in_flight.is_empty() {
+            return Ok(());
+        }
+        let mut seqs = vec![newest];
+        for i in 0..64u32 {
+            if bits & (1 << i) != 0
+                && let Some(s) = newest.checked_sub(1 + i)
+            {
+                seqs.push(s);
+            }
+        }
+        for seq in seqs {
+            // Only messages that carried something are remembered, so look the seq up.
+            let Ok(at) = self.in_flight.binary_search_by_key(&seq, |m| m.seq) else { continue };
+            let msg = &mut self.in_flight[at];
+            if msg.acked {
+                continue;
+            }
+            msg.acked = true;
+            let (epoch, entries) = (msg.epoch, std::mem::take(&mut msg.entries));
+            for sent in entries {
+                match sent {
+                    Sent::State(id) => {
+                        let Some(rec) = self.records.get_mut(&id) else { continue };
+                        if rec.born > seq {
+                            continue;
+                        }
+                        rec.confirmed = rec.confirmed.max(epoch);
+                        if mirror.get(id).is_none_or(|e| e.last_change <= rec.confirmed) {
+                            self.dirty.remove(&id);
+                        }
+                    }
+                    Sent::Tombstone(id) => {
+                        if self.tombstones.get(&id).is_some_and(|t| t.born <= seq) {
+                            self.tombstones.remove(&id);
+                            if self.awaiting.remove(&id) {
+                                self.consider_subtree(arena, mirror, id);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        while self.in_flight.front().is_some_and(|m| m.acked) {
+            self.in_flight.pop_front();
+        }
+        Ok(())
+    }
+
+    /// Marks every record unconfirmed: the client gets full state again.
+    fn resync(&mut self) {
+        self.stats.resyncs += 1;
+        for (&id, rec) in self.records.iter_mut() {
+            rec.confirmed = 0;
+            self.dirty.insert(id);
+        }
+    }
+
+    /// Builds this network tick's messages: at least one (it carries the view hash once
+    /// settled), at most as many as `budget` bytes allow. `resend_after` is how many epochs
+    /// an unacked send waits before it is presumed lost.
+    pub fn build(&mut self, mirror: &Mirror, budget: usize, resend_after: u32) -> Vec<Vec<u8>> {
+        let now = mirror.epoch();
+        let mut out = Vec::new();
+        if self.is_settled() {
+            let mut b = SnapshotBuilder::new(self.take_seq(), now);
+            b.set_view_hash(self.view_hash);
+            self.finish(mirror, b, Vec::new(), &mut out);
+            return out;
+        }
+        let resend_after = resend_after.max(1);
+        let due = |last_sent: u32| last_sent == 0 || now.saturating_sub(last_sent) >= resend_after;
+
+        // Tombstones first: small, and they make room for what enters.
+        let mut tombs: Vec<Id> =
+            self.tombstones.iter().filter(|(_, t)| due(t.last_sent)).map(|(&id, _)| id).collect();
+        tombs.sort_unstable(); // ids of one subtree are close: their deltas take a byte
+
+        // Dirty records by priority: age since last sent, weighted by nearness.
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        for &id in &self.dirty {
+            let (Some(rec), Some(e)) = (self.records.get(&id), mirror.get(id)) else { continue };
+            if !(due(rec.last_sent) || e.last_change > rec.last_sent) {
+                continue;
+            }
+            let age =
+                if rec.last_sent == 0 { 1_000.0 } else { now.saturating_sub(rec.last_sent) as f32 + 1.0 };
+            let at = if e.unit.is_none() {
+                self.focus
+            } else {
+                mirror.get(e.unit).map_or(self.focus, |u| u.world)
+            };
+            let distance = (at - self.focus).length();
+            let near = 1.0 / (1.0 + if distance.is_finite() { distance } else { 1e9 } / CELL_SIZE);
+            scratch.push((age * near, id));
+        }
+        let most = (budget / 4).max(1);
+        if scratch.len() > most {
+            scratch.select_nth_unstable_by(most - 1, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            scratch.truncate(most);
+        }
+        scratch.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+
+        let mut spent = 0usize;
+        let mut b = SnapshotBuilder::new(self.take_seq(), now);
+        let mut sent = Vec::new();
+        // Ids in the message being filled (a parent counts as present only in the same
+        // message: messages are lost independently), and in the tick's earlier messages.
+        let mut written: FxHashSet<Id> = FxHashSet::default();
+        let mut done: FxHashSet<Id> = FxHashSet::default();
+        for id in tombs {
+            if b.size() + 10 > MAX_MESSAGE_BYTES {
+                spent += b.size();
+                self.finish(mirror, b, std::mem::take(&mut sent), &mut out);
+                if spent >= budget {
+                    self.scratch = scratch;
+                    return out;
+                }
+                b = SnapshotBuilder::new(self.take_seq(), now);
+            }
+            b.push_remove(id);
+            self.stats.removes += 1;
+            if let Some(t) = self.tombstones.get_mut(&id) {
+                t.last_sent = now;
+            }
+            sent.push(Sent::Tombstone(id));
+        }
+        for &(_, id) in &scratch {
+            if written.contains(&id) || done.contains(&id) {
+                continue;
+            }
+            let mark = b.mark();
+            let sent_mark = sent.len();
+            if self.write_with_parents(mirror, &mut b, &mut sent, &mut written, id)
+                && b.size() <= MAX_MESSAGE_BYTES
+            {
+                continue;
+            }
+            // It did not fit: undo, close this message, try once in a fresh one.
+            b.rollback(mark);
+            self.undo_sent(&mut sent, sent_mark, &mut written);
+            spent += b.size();
+            if spent >= budget {
+                break;
+            }
+            self.finish(mirror, b, std::mem::take(&mut sent), &mut out);
+            done.extend(written.drain());
+            b = SnapshotBuilder::new(self.take_seq(), now);
+            let mark = b.mark();
+            if !(self.write_with_parents(mirror, &mut b, &mut sent, &mut written, id)
+                && b.size() <= MAX_MESSAGE_BYTES)
+            {
+                // Larger than a message on its own (a chain of huge names): skip it this tick.
+                b.rollback(mark);
+                self.undo_sent(&mut sent, 0, &mut written);
+            }
+        }
+        self.finish(mirror, b, sent, &mut out);
+        self.scratch = scratch;
+        out
+    }
+
+    fn take_seq(&mut self) -> u32 {
+        let s = self.next_seq;
+        self.next_seq += 1;
+        s
+    }
+
+    /// Forgets the sends after `from` (their message was rolled back).
+    fn undo_sent(&mut self, sent: &mut Vec<Sent>, from: usize, written: &mut FxHashSet<Id>) {
+        for s in sent.drain(from..) {
+            if let Sent::State(id) = s {
+                written.remove(&id);
+            }
+        }
+    }
+
+    /// Writes `id`'s entry into `b`, after the creates of any unconfirmed parents not yet in
+    /// this message. Whether it was written (records are updated only when the message is
+    /// finished).
+    fn write_with_parents(
+        &mut self,
+        mirror: &Mirror,
+        b: &mut SnapshotBuilder,
+        sent: &mut Vec<Sent>,
+        written: &mut FxHashSet<Id>,
+        id: Id,
+    ) -> bool {
+        let mut chain = vec![id];
+        let mut at = id;
+        loop {
+            let Some(e) = mirror.get(at) else { return false };
+            let Some(rec) = self.records.get(&at) else { return false };
+            let groups = if rec.confirmed == 0 { Groups::ALL } else { e.changed_since(rec.confirmed) };
+            if !groups.contains(Groups::PARENT) {
+                break;
+            }
+            let parent = Id(e.state.parent);
+            if parent == mirror.root() || written.contains(&parent) {
+                break;
+            }
+            match self.records.get(&parent) {
+                Some(p) if p.confirmed > 0 => break,
+                Some(_) if chain.len() < MAX_PARENT_CHAIN => {
+                    chain.push(parent);
+                    at = parent;
+                }
+                _ => return false,
+            }
+        }
+        for &c in chain.iter().rev() {
+            if written.contains(&c) {
+                continue;
+            }
+            let (Some(e), Some(rec)) = (mirror.get(c), self.records.get(&c)) else { return false };
+            let create = rec.confirmed == 0;
+            let groups = if create { Groups::ALL } else { e.changed_since(rec.confirmed) };
+            b.push_entry(c, &e.state, create, groups);
+            written.insert(c);
+            sent.push(Sent::State(c));
+        }
+        true
+    }
+
+    /// Seals a message: stamps the records it carries, remembers its sends until acked,
+    /// counts it.
+    fn finish(&mut self, mirror: &Mirror, b: SnapshotBuilder, sent: Vec<Sent>, out: &mut Vec<Vec<u8>>) {
+        let (seq, epoch) = (b.seq(), b.epoch());
+        for s in &sent {
+            let Sent::State(id) = *s else { continue };
+            let (Some(rec), Some(e)) = (self.records.get_mut(&id), mirror.get(id)) else { continue };
+            if rec.confirmed == 0 {
+                self.stats.creates += 1;
+            } else {
+                self.stats.updates += 1;
+            }
+            rec.last_sent = epoch;
+            let h = e.state.hash(id);
+            self.view_hash ^= rec.hash_sent ^ h;
+            rec.hash_sent = h;
+        }
+        let bytes = b.finish();
+        self.stats.messages += 1;
+        self.stats.bytes += bytes.len() as u64;
+        out.push(bytes);
+        if !sent.is_empty() {
+            self.in_flight.push_back(InFlight { seq, epoch, entries: sent, acked: false });
+        }
+        while self.in_flight.len() > MAX_IN_FLIGHT {
+            let old = self.in_flight.pop_front().expect("non-empty");
+            if !old.acked && self.newest_ack < old.seq {
+                self.resync();
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! An in-memory server and replica joined by a lossy pipe: the replication logic end to end
+//! without sockets.
+
+#![allow(dead_code)]
+
+use arbor_core::{Arena, Class, Id};
+use arbor_net::{ClientView, EntityState, Mirror, Replica};
+use arbor_sim::{PassMode, WorldTransforms};
+use glam::Vec3;
+
+pub struct Pipe {
+    pub arena: Arena,
+    pub transforms: WorldTransforms,
+    pub mirror: Mirror,
+    pub view: ClientView,
+    pub replica: Replica,
+    /// Fraction of snapshot messages lost.
+    pub loss: f64,
+    /// Fraction of acks lost.
+    pub ack_loss: f64,
+    pub budget: usize,
+    /// When set, acks are withheld (a client that stopped answering).
+    pub silent: bool,
+    rng: u64,
+    pub sent_bytes: usize,
+}
+
+impl Pipe {
+    pub fn new(arena: Arena, radius: f32) -> Pipe {
+        Pipe {
+            arena,
+            transforms: WorldTransforms::new(),
+            mirror: Mirror::new(),
+            view: ClientView::new(Vec3::ZERO, radius),
+            replica: Replica::new(),
+            loss: 0.0,
+            ack_loss: 0.0,
+            budget: 4096,
+            silent: false,
+            rng: 0x9e37_79b9_7f4a_7c15,
+            sent_bytes: 0,
+        }
+    }
+
+    fn roll(&mut self) -> f64 {
+        self.rng ^= self.rng >> 12;
+        self.rng ^= self.rng << 25;
+        self.rng ^= self.rng >> 27;
+        (self.rng.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    pub fn seed(&mut self, seed: u64) {
+        self.rng = seed | 1;
+    }
+
+    /// One network tick: transforms, capture, view, messages through the pipe, ack back.
+    pub fn step(&mut self) {
+        let dirty = self.arena.take_dirty_transforms();
+        self.transforms.update(&self.arena, &dirty, PassMode::default());
+        let (arena, transforms) = (&self.arena, &self.transforms);
+        let world = |id| transforms.get(arena, id).map_or(Vec3::ZERO, |t| t.position);
+        self.mirror.capture(&self.arena, &world);
+        self.view.update(&self.arena, &self.mirror);
+        let messages = self.view.build(&self.mirror, self.budget, 2);
+        for m in messages {
+            assert!(m.len() <= arbor_net::MAX_MESSAGE_BYTES, "message of {} bytes", m.len());
+            self.sent_bytes += m.len();
+            if self.roll() < self.loss {
+                continue;
+            }
+            self.replica.apply(&m).expect("a server message decodes");
+        }
+        if !self.silent && self.roll() >= self.ack_loss {
+            let (ack, bits) = self.replica.ack();
+            self.view.ack(&self.arena, &self.mirror, ack, bits).expect("a valid ack");
+        }
+        self.arena.drain_events();
+    }
+
+    /// Steps without loss until the view is settled and the hashes agree; panics after
+    /// `limit` steps.
+    pub fn converge(&mut self, limit: usize) -> usize {
+        let (loss, ack_loss) = (self.loss, self.ack_loss);
+        self.loss = 0.0;
+        self.ack_loss = 0.0;
+        for i in 0..limit {
+            self.step();
+            if self.view.is_settled() && self.replica.world_hash() == self.view.view_hash() {
+                // One more tick delivers the settled hash itself.
+                self.step();
+                self.loss = loss;
+                self.ack_loss = ack_loss;
+                return i + 1;
+            }
+        }
+        let extra: Vec<Id> = self.replica.ids().filter(|&id| !self.view.holds(id)).collect();
+        let stale: Vec<(Id, Option<Id>, u64)> = self
+            .replica
+            .ids()
+            .filter(|&id| {
+                self.arena.get(id).is_some_and(|n| {
+                    EntityState::capture(&self.arena, &n) != *self.replica.state(id).unwrap()
+                })
+            })
+            .map(|id| (id, self.arena.get(id).unwrap().parent(), self.replica.state(id).unwrap().parent))
+            .collect();
+        panic!(
+            "no convergence in {limit} steps: settled {}, replica {} instances, view {}; extra {:?} (live on server: {:?}); stale {:?}; stats {:?}",
+            self.view.is_settled(),
+            self.replica.len(),
+            self.view.len(),
+            extra,
+            extra.iter().map(|&id| self.arena.get(id).map(|n| (n.class(), n.parent()))).collect::<Vec<_>>(),
+            stale,
+            self.replica.stats(),
+        );
+    }
+
+    /// The hash of what the view should hold, computed straight from the arena.
+    pub fn truth_hash(&self) -> u64 {
+        let mut h = 0;
+        for id in replicated(&self.arena) {
+            if self.view.holds(id) {
+                h ^= EntityState::capture(&self.arena, &self.arena.get(id).unwrap()).hash(id);
+            }
+        }
+        h
+    }
+}
+
+/// Every instance that replicates: the Workspace subtree without Scripts and what is under
+/// them.
+pub fn replicated(arena: &Arena) -> Vec<Id> {
+    let mut out = Vec::new();
+    let mut stack = vec![arena.workspace()];
+    while let Some(id) = stack.pop() {
+        let node = arena.get(id).unwrap();
+        if node.class() == Class::Script {
+            continue;
+        }
+        out.push(id);
+        stack.extend(node.children().iter());
+    }
+    out
+}

@@ -143,6 +143,12 @@ impl Client {
         self.stats
     }
 
+    /// Queues raw bytes on the input channel, as a hostile or broken client would (for tests
+    /// of the server's input handling).
+    pub fn send_raw_input(&mut self, bytes: Vec<u8>) {
+        self.renet.send_message(INPUTS, bytes);
+    }
+
     /// Says goodbye.
     pub fn disconnect(&mut self) {
         self.renet.disconnect();

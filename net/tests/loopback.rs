@@ -1,0 +1,185 @@
+//! Real sockets on 127.0.0.1: a server ticking a place and replica clients connecting with
+//! netcode tokens. Every loop is bounded in steps (and so in time).
+
+use arbor_core::{Arena, Class, Id};
+use arbor_net::{Client, ClientAuth, NetConfig, NetEvent, NetServer, Security, ServerKey, issue_token};
+use arbor_sim::{SimConfig, Simulation};
+use glam::Vec3;
+use std::cell::RefCell;
+use std::net::UdpSocket;
+use std::rc::Rc;
+use std::time::Duration;
+
+const DT: Duration = Duration::from_millis(16);
+
+struct World {
+    sim: Simulation,
+    net: Rc<RefCell<NetServer>>,
+    key: ServerKey,
+}
+
+fn world(parts: usize, security: bool) -> World {
+    let mut arena = Arena::new();
+    let ws = arena.workspace();
+    let folder = arena.create(Class::Folder, "Parts", Some(ws)).unwrap();
+    for i in 0..parts {
+        let p = arena.create(Class::Part, &format!("P{i}"), Some(folder)).unwrap();
+        arena.set_position(p, Vec3::new(i as f32 * 2.0, 5.0, 0.0)).unwrap();
+        arena.set_flag(p, arbor_core::NodeFlags::ANCHORED, true).unwrap();
+    }
+    let key = ServerKey::generate();
+    let config = NetConfig {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        max_clients: 4,
+        security: if security { Security::Secure(key.clone()) } else { Security::Insecure },
+    };
+    let net = Rc::new(RefCell::new(NetServer::bind(config).unwrap()));
+    let mut sim = Simulation::new(arena, SimConfig::default()).unwrap();
+    sim.add_hooks(net.clone());
+    World { sim, net, key }
+}
+
+impl World {
+    fn token(&self, user: u64, expire: u64) -> ClientAuth {
+        let addr = self.net.borrow().local_addr();
+        ClientAuth::Token(Box::new(issue_token(&self.key, user, vec![addr], expire, 2).unwrap()))
+    }
+
+    /// Ticks the server and updates the clients until `done` or `steps` run out.
+    fn run(&mut self, clients: &mut [&mut Client], steps: usize, mut done: impl FnMut(&World, &[&mut Client]) -> bool) -> bool {
+        for _ in 0..steps {
+            self.sim.step();
+            for c in clients.iter_mut() {
+                let _ = c.update(DT);
+            }
+            std::thread::sleep(Duration::from_millis(2));
+            if done(self, clients) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn settled(&self, c: &Client) -> bool {
+        let Some(user) = c.user_id() else { return false };
+        let net = self.net.borrow();
+        let Some(view) = net.view(user) else { return false };
+        view.is_settled() && view.view_hash() == c.world_hash() && c.replica().stats().hash_checks > 0
+    }
+}
+
+#[test]
+fn a_client_joins_and_its_replica_matches_the_server_then_follows_edits() {
+    let mut w = world(200, true);
+    let mut c = Client::connect(w.token(7, 30)).unwrap();
+    assert!(w.run(&mut [&mut c], 600, |w, cs| w.settled(cs[0])), "did not converge");
+    assert_eq!(c.user_id(), Some(7));
+    assert_eq!(c.replica().len(), 202); // Workspace, folder, 200 parts
+    assert_eq!(w.net.borrow_mut().take_events(), vec![NetEvent::Connected { user_id: 7 }]);
+
+    // Edits on the server reach the replica.
+    let folder = w.sim.arena.find_first_child(w.sim.arena.workspace(), "Parts").unwrap();
+    let first = w.sim.arena.children(folder).next().unwrap();
+    w.sim.arena.set_position(first, Vec3::new(1.0, 2.0, 3.0)).unwrap();
+    let doomed = w.sim.arena.children(folder).nth(3).unwrap();
+    w.sim.arena.destroy(doomed).unwrap();
+    let extra = w.sim.arena.create(Class::Part, "Late", Some(folder)).unwrap();
+    w.sim.step();
+    assert!(w.run(&mut [&mut c], 600, |w, cs| w.settled(cs[0])), "did not converge after edits");
+    let r = c.replica().arena();
+    assert_eq!(r.get(first).unwrap().position(), Vec3::new(1.0, 2.0, 3.0));
+    assert!(r.get(doomed).is_none());
+    assert!(r.get(extra).is_some());
+    assert_eq!(c.replica().stats().hash_mismatches, 0);
+
+    c.disconnect();
+    let gone = w.run(&mut [], 200, |w, _| w.net.borrow().client_count() == 0);
+    assert!(gone);
+    assert!(matches!(w.net.borrow_mut().take_events()[..], [NetEvent::Disconnected { user_id: 7, .. }]));
+}
+
+#[test]
+fn a_client_dropping_thirty_percent_of_snapshots_converges() {
+    let mut w = world(300, false);
+    let addr = w.net.borrow().local_addr();
+    let mut c = Client::connect(ClientAuth::Insecure { user_id: 3, server: addr }).unwrap();
+    c.set_snapshot_loss(0.3, 11);
+    let folder = w.sim.arena.find_first_child(w.sim.arena.workspace(), "Parts").unwrap();
+    let parts: Vec<Id> = w.sim.arena.children(folder).collect();
+    for t in 0..120 {
+        for &p in parts.iter().step_by(10) {
+            w.sim.arena.set_position(p, Vec3::new(t as f32 * 0.5, 5.0, 1.0)).unwrap();
+        }
+        w.run(&mut [&mut c], 1, |_, _| false);
+    }
+    assert!(w.run(&mut [&mut c], 900, |w, cs| w.settled(cs[0])), "did not converge under loss");
+    assert!(c.stats().dropped > 0);
+    assert_eq!(c.replica().stats().hash_mismatches, 0);
+}
+
+#[test]
+fn tokens_that_are_forged_or_reused_do_not_connect_and_insecure_clients_need_an_insecure_server() {
+    let mut w = world(5, true);
+    let addr = w.net.borrow().local_addr();
+    // A token signed with another key.
+    let other = ServerKey::generate();
+    let forged = ClientAuth::Token(Box::new(issue_token(&other, 1, vec![addr], 30, 1).unwrap()));
+    let mut f = Client::connect(forged).unwrap();
+    // No token at all.
+    let mut bare = Client::connect(ClientAuth::Insecure { user_id: 2, server: addr }).unwrap();
+    // One good token, used twice from two sockets.
+    let good = w.token(3, 30);
+    let mut a = Client::connect(good.clone()).unwrap();
+    assert!(w.run(&mut [&mut a], 300, |_, cs| cs[0].is_connected()));
+    let mut b = Client::connect(good).unwrap();
+    w.run(&mut [&mut f, &mut bare, &mut a, &mut b], 200, |_, _| false);
+    assert!(!f.is_connected() && !bare.is_connected() && !b.is_connected());
+    assert!(a.is_connected());
+    assert_eq!(w.net.borrow().client_count(), 1);
+}
+
+#[test]
+fn an_expired_token_does_not_connect() {
+    let mut w = world(1, true);
+    let mut c = Client::connect(w.token(5, 0)).unwrap();
+    std::thread::sleep(Duration::from_millis(1100));
+    w.run(&mut [&mut c], 150, |_, cs| cs[0].is_disconnected());
+    assert!(!c.is_connected());
+    assert_eq!(w.net.borrow().client_count(), 0);
+}
+
+#[test]
+fn garbage_datagrams_and_malformed_inputs_disconnect_only_their_sender() {
+    let mut w = world(20, false);
+    let addr = w.net.borrow().local_addr();
+    let mut good = Client::connect(ClientAuth::Insecure { user_id: 1, server: addr }).unwrap();
+    let mut bad = Client::connect(ClientAuth::Insecure { user_id: 2, server: addr }).unwrap();
+    assert!(w.run(&mut [&mut good, &mut bad], 300, |_, cs| cs.iter().all(|c| c.is_connected())));
+    // Unauthenticated garbage from another socket, of every size up to a jumbo datagram.
+    let raw = UdpSocket::bind("127.0.0.1:0").unwrap();
+    for n in [0usize, 1, 7, 100, 1199, 1500, 4000] {
+        let junk: Vec<u8> = (0..n).map(|i| (i * 31 + n) as u8).collect();
+        raw.send_to(&junk, addr).unwrap();
+    }
+    // An authenticated client sending inputs that do not decode, and a flood of them.
+    for _ in 0..50 {
+        bad.send_raw_input(vec![0xff; 40]);
+    }
+    let kicked = w.run(&mut [&mut good, &mut bad], 300, |_, cs| !cs[1].is_connected());
+    assert!(kicked, "the malformed client stayed connected");
+    assert!(w.net.borrow().stats().malformed_disconnects >= 1);
+    assert!(w.run(&mut [&mut good], 600, |w, cs| w.settled(cs[0])));
+    assert!(good.is_connected());
+}
+
+#[test]
+fn at_most_the_configured_number_of_clients_connect() {
+    let mut w = world(1, false);
+    let addr = w.net.borrow().local_addr();
+    let mut cs: Vec<Client> =
+        (1..=6).map(|u| Client::connect(ClientAuth::Insecure { user_id: u, server: addr }).unwrap()).collect();
+    let mut refs: Vec<&mut Client> = cs.iter_mut().collect();
+    w.run(&mut refs, 300, |_, _| false);
+    assert_eq!(w.net.borrow().client_count(), 4);
+    assert_eq!(cs.iter().filter(|c| c.is_connected()).count(), 4);
+}

@@ -3,7 +3,8 @@
 //! bounds every count before it allocates.
 //!
 //! A snapshot message is self-contained: removals, then entries (a create carries the class
-//! and every group, an update the groups that changed since the client's confirmed state),
+//! and every group, an update the groups that changed since the client's confirmed state;
+//! an entry's mask byte lists its groups, 0 marking a create),
 //! parents before children. Every message fits [`MAX_MESSAGE_BYTES`], so one UDP packet.
 //!
 //! Invariants: no id on the wire is 0 or at or above [`CLIENT_ID_BASE`] (client-local ids
@@ -123,13 +124,15 @@ impl SnapshotBuilder {
     }
 
     /// Adds an entry for `id`: a create when `create` is set (every group), else an update
-    /// of `groups`.
+    /// of `groups` (not empty).
     pub fn push_entry(&mut self, id: Id, state: &EntityState, create: bool, groups: Groups) {
         debug_assert!(!id.is_client_local() && !id.is_none());
+        debug_assert!(create || !groups.is_empty());
         let groups = if create { Groups::ALL } else { groups };
         self.entries.zigzag(id.0 as i64 - self.last_id as i64);
         self.last_id = id.0;
-        self.entries.u8(groups.0 | if create { 0x80 } else { 0 });
+        // A mask of 0 marks a create: an update always carries a group.
+        self.entries.u8(if create { 0 } else { groups.0 });
         if create {
             state.encode_class(&mut self.entries);
         }
@@ -223,14 +226,9 @@ impl Snapshot {
         for _ in 0..n {
             last = last.checked_add(r.zigzag()?).ok_or(DecodeError::BadValue("id"))?;
             let id = check_id(last as u64)?;
-            let mask = r.u8()?;
-            let (create, groups) = if mask & 0x80 != 0 {
-                if mask & 0x7f != Groups::ALL.0 {
-                    return Err(DecodeError::BadValue("a create carries every group"));
-                }
-                (Some(EntityState::decode_class(&mut r)?), Groups::ALL)
-            } else {
-                (None, Groups(mask))
+            let (create, groups) = match r.u8()? {
+                0 => (Some(EntityState::decode_class(&mut r)?), Groups::ALL),
+                mask => (None, Groups(mask)),
             };
             let mut state = EntityState::blank(create.unwrap_or(Class::Folder));
             state.decode(groups, &mut r)?;

@@ -471,7 +471,7 @@ mod tests {
         let mut changed = m.changes().changed.clone();
         changed.sort();
         assert_eq!(changed, vec![f, p]);
-        assert_eq!(m.get(p).unwrap().changed_since(m.epoch() - 1), Groups::TRANSFORM);
+        assert_eq!(m.get(p).unwrap().changed_since(m.epoch() - 1), Groups::POSITION);
 
         // Moving a top part under another part changes its unit: removed, then added.
         let host = arena.create(Class::Part, "Host", Some(ws)).unwrap();

@@ -270,7 +270,7 @@ impl Replica {
         if groups.contains(Groups::NAME) && local != a.workspace() {
             check(a.set_name(local, &state.name));
         }
-        if groups.contains(Groups::TRANSFORM) {
+        if groups.0 & (Groups::POSITION.0 | Groups::ROTATION.0) != 0 {
             check(a.set_transform(local, state.transform()));
         }
         if groups.contains(Groups::SIZE) {
@@ -320,8 +320,10 @@ pub fn copy_groups(to: &mut EntityState, from: &EntityState, groups: Groups) {
     if groups.contains(Groups::NAME) {
         to.name = from.name.clone();
     }
-    if groups.contains(Groups::TRANSFORM) {
+    if groups.contains(Groups::POSITION) {
         to.position = from.position;
+    }
+    if groups.contains(Groups::ROTATION) {
         to.rotation = from.rotation;
     }
     if groups.contains(Groups::SIZE) {

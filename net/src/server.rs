@@ -23,6 +23,10 @@ use std::collections::{BTreeMap, VecDeque};
 use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, Instant};
 
+/// Joins started per network tick: a join walks the place once for that client, so a crowd
+/// connecting at once is admitted a few per tick instead of stalling one tick.
+pub const JOINS_PER_NETWORK_TICK: usize = 2;
+
 /// Inputs read per client per tick; the rest of a flood is dropped unread.
 pub const MAX_INPUTS_PER_TICK: usize = 8;
 
@@ -330,7 +334,14 @@ impl NetServer {
         self.mirror.capture(arena, world);
         let budget = self.budget_override.unwrap_or_else(|| client_budget(arena));
         let tick = 1.0 / 60.0 * f64::from(self.network_every);
+        let mut joins = 0;
         for (&id, slot) in self.clients.iter_mut() {
+            if !slot.view.is_joined() {
+                if joins == JOINS_PER_NETWORK_TICK {
+                    continue; // admitted at a later network tick
+                }
+                joins += 1;
+            }
             slot.view.update(arena, &self.mirror);
             let rtt = self.renet.rtt(id);
             let resend_after = ((rtt / tick).ceil() as u32).saturating_add(1).clamp(2, 30);

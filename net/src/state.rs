@@ -35,20 +35,22 @@ impl Groups {
     pub const PARENT: Groups = Groups(1 << 0);
     /// The name.
     pub const NAME: Groups = Groups(1 << 1);
-    /// Local position and rotation.
-    pub const TRANSFORM: Groups = Groups(1 << 2);
+    /// Local position.
+    pub const POSITION: Groups = Groups(1 << 2);
+    /// Local rotation.
+    pub const ROTATION: Groups = Groups(1 << 3);
     /// Size.
-    pub const SIZE: Groups = Groups(1 << 3);
+    pub const SIZE: Groups = Groups(1 << 4);
     /// Colour, transparency, material, shape.
-    pub const APPEARANCE: Groups = Groups(1 << 4);
+    pub const APPEARANCE: Groups = Groups(1 << 5);
     /// Anchored, CanCollide, Transient, Archivable.
-    pub const FLAGS: Groups = Groups(1 << 5);
+    pub const FLAGS: Groups = Groups(1 << 6);
     /// Attributes.
-    pub const ATTRIBUTES: Groups = Groups(1 << 6);
+    pub const ATTRIBUTES: Groups = Groups(1 << 7);
     /// Every group.
-    pub const ALL: Groups = Groups(0x7f);
+    pub const ALL: Groups = Groups(0xff);
     /// How many groups there are.
-    pub const COUNT: usize = 7;
+    pub const COUNT: usize = 8;
 
     /// Whether `other`'s bits are all set.
     pub fn contains(self, other: Groups) -> bool {
@@ -206,7 +208,8 @@ impl EntityState {
         };
         mark(self.parent != other.parent, Groups::PARENT);
         mark(self.name != other.name, Groups::NAME);
-        mark(self.position != other.position || self.rotation != other.rotation, Groups::TRANSFORM);
+        mark(self.position != other.position, Groups::POSITION);
+        mark(self.rotation != other.rotation, Groups::ROTATION);
         mark(self.size != other.size, Groups::SIZE);
         mark(
             self.color != other.color
@@ -239,10 +242,12 @@ impl EntityState {
         if groups.contains(Groups::NAME) {
             w.str(&self.name);
         }
-        if groups.contains(Groups::TRANSFORM) {
+        if groups.contains(Groups::POSITION) {
             for c in self.position {
                 w.zigzag(i64::from(c));
             }
+        }
+        if groups.contains(Groups::ROTATION) {
             w.u32(self.rotation);
         }
         if groups.contains(Groups::SIZE) {
@@ -291,19 +296,18 @@ impl EntityState {
 
     /// Reads the groups in `groups` into `self`, in bit order.
     pub fn decode(&mut self, groups: Groups, r: &mut Reader<'_>) -> Result<(), DecodeError> {
-        if groups.0 & !Groups::ALL.0 != 0 {
-            return Err(DecodeError::BadValue("group mask"));
-        }
         if groups.contains(Groups::PARENT) {
             self.parent = r.varint()?;
         }
         if groups.contains(Groups::NAME) {
             self.name = Arc::from(r.str("name", MAX_TEXT)?);
         }
-        if groups.contains(Groups::TRANSFORM) {
+        if groups.contains(Groups::POSITION) {
             for c in &mut self.position {
                 *c = r.zigzag_i32()?;
             }
+        }
+        if groups.contains(Groups::ROTATION) {
             self.rotation = r.u32()?;
         }
         if groups.contains(Groups::SIZE) {
@@ -431,6 +435,6 @@ mod tests {
         arena.set_position(p, Vec3::X).unwrap();
         arena.set_name(p, "B").unwrap();
         let after = EntityState::capture(&arena, &arena.get(p).unwrap());
-        assert_eq!(before.differences(&after), Groups::TRANSFORM.with(Groups::NAME));
+        assert_eq!(before.differences(&after), Groups::POSITION.with(Groups::NAME));
     }
 }

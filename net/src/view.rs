@@ -29,7 +29,8 @@ use crate::state::Groups;
 use arbor_core::{Arena, Id};
 use glam::Vec3;
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 /// Messages remembered until acked; a client that acks none of them gets full state.
 pub const MAX_IN_FLIGHT: usize = 256;
@@ -84,6 +85,9 @@ pub struct ViewStats {
     pub removes: u64,
     /// Times the client fell behind the in-flight history and got full state.
     pub resyncs: u64,
+    /// Entries skipped because one alone would not fit a message (an instance whose
+    /// name, attributes and unconfirmed parents pass about 1,000 bytes).
+    pub oversized: u64,
 }
 
 /// Why a client's ack was refused.
@@ -103,6 +107,10 @@ pub struct ClientView {
     joined: bool,
     view_changed: Option<Cell>,
     records: FxHashMap<Id, Record>,
+    /// Records never sent, nearest first (distance in studs when they were added): a join
+    /// or a stream-in is paid once here, not rescanned every tick.
+    fresh: BinaryHeap<Reverse<(u32, Id)>>,
+    /// Records sent at least once whose state the client has not confirmed.
     dirty: FxHashSet<Id>,
     tombstones: FxHashMap<Id, Tombstone>,
     awaiting: FxHashSet<Id>,
@@ -124,6 +132,7 @@ impl ClientView {
             joined: false,
             view_changed: None,
             records: FxHashMap::default(),
+            fresh: BinaryHeap::new(),
             dirty: FxHashSet::default(),
             tombstones: FxHashMap::default(),
             awaiting: FxHashSet::default(),
@@ -149,6 +158,11 @@ impl ClientView {
         }
     }
 
+    /// Whether the first [`update`](Self::update) (the join, which walks the place once) ran.
+    pub fn is_joined(&self) -> bool {
+        self.joined
+    }
+
     /// The focus.
     pub fn focus(&self) -> Vec3 {
         self.focus
@@ -171,7 +185,11 @@ impl ClientView {
 
     /// Whether everything the client should hold is confirmed and no tombstone is pending.
     pub fn is_settled(&self) -> bool {
-        self.joined && self.dirty.is_empty() && self.tombstones.is_empty() && self.awaiting.is_empty()
+        self.joined
+            && self.fresh.is_empty()
+            && self.dirty.is_empty()
+            && self.tombstones.is_empty()
+            && self.awaiting.is_empty()
     }
 
     /// XOR of the hashes of the states last sent for every record: what the client's world
@@ -189,6 +207,7 @@ impl ClientView {
     pub fn heap_bytes(&self) -> usize {
         self.records.capacity() * (std::mem::size_of::<(Id, Record)>() + 1)
             + self.dirty.capacity() * 9
+            + self.fresh.capacity() * std::mem::size_of::<(u32, Id)>()
             + self.tombstones.capacity() * (std::mem::size_of::<(Id, Tombstone)>() + 1)
             + self.in_flight.iter().map(|m| m.entries.capacity() * std::mem::size_of::<Sent>()).sum::<usize>()
     }
@@ -217,13 +236,25 @@ impl ClientView {
         parent_ok && unit_ok
     }
 
-    fn add_record(&mut self, id: Id) {
+    fn add_record(&mut self, mirror: &Mirror, id: Id) {
         if self.tombstones.contains_key(&id) {
             self.awaiting.insert(id);
             return;
         }
         self.records.insert(id, Record { confirmed: 0, last_sent: 0, born: self.next_seq, hash_sent: 0 });
-        self.dirty.insert(id);
+        let distance = self.distance(mirror, id);
+        self.fresh.push(Reverse((distance.min(u32::MAX as f32) as u32, id)));
+    }
+
+    /// Distance from the focus to what `id` streams with (0 for structure).
+    fn distance(&self, mirror: &Mirror, id: Id) -> f32 {
+        let Some(e) = mirror.get(id) else { return f32::MAX };
+        if e.unit.is_none() {
+            return 0.0;
+        }
+        let at = mirror.get(e.unit).map_or(self.focus, |u| u.world);
+        let d = (at - self.focus).length();
+        if d.is_finite() { d } else { f32::MAX }
     }
 
     fn drop_record(&mut self, id: Id) -> bool {
@@ -254,7 +285,7 @@ impl ClientView {
                 if !self.wanted(mirror, id) {
                     continue;
                 }
-                self.add_record(id);
+                self.add_record(mirror, id);
                 if !self.records.contains_key(&id) {
                     continue; // awaiting its tombstone's ack
                 }
@@ -308,11 +339,11 @@ impl ClientView {
         }
         for &id in &changes.added {
             if !self.records.contains_key(&id) && self.wanted(mirror, id) {
-                self.add_record(id);
+                self.add_record(mirror, id);
             }
         }
         for &id in &changes.changed {
-            if self.records.contains_key(&id) {
+            if self.records.get(&id).is_some_and(|r| r.last_sent != 0) {
                 self.dirty.insert(id);
             }
         }
@@ -413,31 +444,38 @@ impl ClientView {
         self.stats.resyncs += 1;
         for (&id, rec) in self.records.iter_mut() {
             rec.confirmed = 0;
-            self.dirty.insert(id);
+            if rec.last_sent != 0 {
+                self.dirty.insert(id);
+            }
         }
     }
 
     /// Builds this network tick's messages: at least one (it carries the view hash once
     /// settled), at most as many as `budget` bytes allow. `resend_after` is how many epochs
     /// an unacked send waits before it is presumed lost.
+    ///
+    /// Order: tombstones; then unconfirmed records by priority (age since last sent weighted
+    /// by nearness: Gaffer's accumulator in closed form), with half the budget while records
+    /// wait for their first send; then those, nearest first; then the rest of the dirty.
     pub fn build(&mut self, mirror: &Mirror, budget: usize, resend_after: u32) -> Vec<Vec<u8>> {
         let now = mirror.epoch();
-        let mut out = Vec::new();
+        let mut fill = Filler::new(self.take_seq(), now, budget);
         if self.is_settled() {
-            let mut b = SnapshotBuilder::new(self.take_seq(), now);
-            b.set_view_hash(self.view_hash);
-            self.finish(mirror, b, Vec::new(), &mut out);
-            return out;
+            fill.b.set_view_hash(self.view_hash);
+            return fill.close(self, mirror);
         }
         let resend_after = resend_after.max(1);
         let due = |last_sent: u32| last_sent == 0 || now.saturating_sub(last_sent) >= resend_after;
 
-        // Tombstones first: small, and they make room for what enters.
         let mut tombs: Vec<Id> =
             self.tombstones.iter().filter(|(_, t)| due(t.last_sent)).map(|(&id, _)| id).collect();
         tombs.sort_unstable(); // ids of one subtree are close: their deltas take a byte
+        for id in tombs {
+            if !fill.remove(self, mirror, id) {
+                return fill.close(self, mirror);
+            }
+        }
 
-        // Dirty records by priority: age since last sent, weighted by nearness.
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
         for &id in &self.dirty {
@@ -445,15 +483,8 @@ impl ClientView {
             if !(due(rec.last_sent) || e.last_change > rec.last_sent) {
                 continue;
             }
-            let age =
-                if rec.last_sent == 0 { 1_000.0 } else { now.saturating_sub(rec.last_sent) as f32 + 1.0 };
-            let at = if e.unit.is_none() {
-                self.focus
-            } else {
-                mirror.get(e.unit).map_or(self.focus, |u| u.world)
-            };
-            let distance = (at - self.focus).length();
-            let near = 1.0 / (1.0 + if distance.is_finite() { distance } else { 1e9 } / CELL_SIZE);
+            let age = now.saturating_sub(rec.last_sent) as f32 + 1.0;
+            let near = 1.0 / (1.0 + self.distance(mirror, id).min(1e9) / CELL_SIZE);
             scratch.push((age * near, id));
         }
         let most = (budget / 4).max(1);
@@ -463,78 +494,37 @@ impl ClientView {
         }
         scratch.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
 
-        let mut spent = 0usize;
-        let mut b = SnapshotBuilder::new(self.take_seq(), now);
-        let mut sent = Vec::new();
-        // Ids in the message being filled (a parent counts as present only in the same
-        // message: messages are lost independently), and in the tick's earlier messages.
-        let mut written: FxHashSet<Id> = FxHashSet::default();
-        let mut done: FxHashSet<Id> = FxHashSet::default();
-        for id in tombs {
-            if b.size() + 10 > MAX_MESSAGE_BYTES {
-                spent += b.size();
-                self.finish(mirror, b, std::mem::take(&mut sent), &mut out);
-                if spent >= budget {
-                    self.scratch = scratch;
-                    return out;
-                }
-                b = SnapshotBuilder::new(self.take_seq(), now);
-            }
-            b.push_remove(id);
-            self.stats.removes += 1;
-            if let Some(t) = self.tombstones.get_mut(&id) {
-                t.last_sent = now;
-            }
-            sent.push(Sent::Tombstone(id));
-        }
-        for &(_, id) in &scratch {
-            if written.contains(&id) || done.contains(&id) {
-                continue;
-            }
-            let mark = b.mark();
-            let sent_mark = sent.len();
-            if self.write_with_parents(mirror, &mut b, &mut sent, &mut written, id)
-                && b.size() <= MAX_MESSAGE_BYTES
-            {
-                continue;
-            }
-            // It did not fit: undo, close this message, try once in a fresh one.
-            b.rollback(mark);
-            self.undo_sent(&mut sent, sent_mark, &mut written);
-            spent += b.size();
-            if spent >= budget {
+        let first_share = if self.fresh.is_empty() { budget } else { budget / 2 };
+        let mut next = 0;
+        while next < scratch.len() && fill.spent() < first_share {
+            if !fill.entry(self, mirror, scratch[next].1) {
                 break;
             }
-            self.finish(mirror, b, std::mem::take(&mut sent), &mut out);
-            done.extend(written.drain());
-            b = SnapshotBuilder::new(self.take_seq(), now);
-            let mark = b.mark();
-            if !(self.write_with_parents(mirror, &mut b, &mut sent, &mut written, id)
-                && b.size() <= MAX_MESSAGE_BYTES)
-            {
-                // Larger than a message on its own (a chain of huge names): skip it this tick.
-                b.rollback(mark);
-                self.undo_sent(&mut sent, 0, &mut written);
+            next += 1;
+        }
+        while let Some(Reverse((d, id))) = self.fresh.pop() {
+            if !self.records.get(&id).is_some_and(|r| r.last_sent == 0) || fill.has(id) {
+                continue; // dropped since, or already written with a child
+            }
+            if !fill.entry(self, mirror, id) {
+                self.fresh.push(Reverse((d, id)));
+                break;
             }
         }
-        self.finish(mirror, b, sent, &mut out);
+        while next < scratch.len() {
+            if !fill.entry(self, mirror, scratch[next].1) {
+                break;
+            }
+            next += 1;
+        }
         self.scratch = scratch;
-        out
+        fill.close(self, mirror)
     }
 
     fn take_seq(&mut self) -> u32 {
         let s = self.next_seq;
         self.next_seq += 1;
         s
-    }
-
-    /// Forgets the sends after `from` (their message was rolled back).
-    fn undo_sent(&mut self, sent: &mut Vec<Sent>, from: usize, written: &mut FxHashSet<Id>) {
-        for s in sent.drain(from..) {
-            if let Sent::State(id) = s {
-                written.remove(&id);
-            }
-        }
     }
 
     /// Writes `id`'s entry into `b`, after the creates of any unconfirmed parents not yet in
@@ -577,6 +567,10 @@ impl ClientView {
             let (Some(e), Some(rec)) = (mirror.get(c), self.records.get(&c)) else { return false };
             let create = rec.confirmed == 0;
             let groups = if create { Groups::ALL } else { e.changed_since(rec.confirmed) };
+            if groups.is_empty() {
+                self.dirty.remove(&c); // the client has it all already
+                continue;
+            }
             b.push_entry(c, &e.state, create, groups);
             written.insert(c);
             sent.push(Sent::State(c));
@@ -597,6 +591,8 @@ impl ClientView {
                 self.stats.updates += 1;
             }
             rec.last_sent = epoch;
+            // Unconfirmed until acked: resent if presumed lost.
+            self.dirty.insert(id);
             let h = e.state.hash(id);
             self.view_hash ^= rec.hash_sent ^ h;
             rec.hash_sent = h;
@@ -614,5 +610,102 @@ impl ClientView {
                 self.resync();
             }
         }
+    }
+}
+
+/// The messages of one build: the one being filled, the ids in it (a parent counts as
+/// present only in the same message: messages are lost independently), the ids in the
+/// tick's earlier messages, and the bytes spent.
+struct Filler {
+    b: SnapshotBuilder,
+    now: u32,
+    budget: usize,
+    sent: Vec<Sent>,
+    written: FxHashSet<Id>,
+    done: FxHashSet<Id>,
+    spent: usize,
+    out: Vec<Vec<u8>>,
+}
+
+impl Filler {
+    fn new(seq: u32, now: u32, budget: usize) -> Filler {
+        Filler {
+            b: SnapshotBuilder::new(seq, now),
+            now,
+            budget,
+            sent: Vec::new(),
+            written: FxHashSet::default(),
+            done: FxHashSet::default(),
+            spent: 0,
+            out: Vec::new(),
+        }
+    }
+
+    fn spent(&self) -> usize {
+        self.spent + self.b.size()
+    }
+
+    fn has(&self, id: Id) -> bool {
+        self.written.contains(&id) || self.done.contains(&id)
+    }
+
+    /// Seals the current message and starts the next; false when the budget is spent.
+    fn next_message(&mut self, view: &mut ClientView, mirror: &Mirror) -> bool {
+        self.spent += self.b.size();
+        if self.spent >= self.budget {
+            return false;
+        }
+        let full = std::mem::replace(&mut self.b, SnapshotBuilder::new(view.take_seq(), self.now));
+        view.finish(mirror, full, std::mem::take(&mut self.sent), &mut self.out);
+        self.done.extend(self.written.drain());
+        true
+    }
+
+    /// Adds a tombstone; false when the budget is spent.
+    fn remove(&mut self, view: &mut ClientView, mirror: &Mirror, id: Id) -> bool {
+        if self.b.size() + 10 > MAX_MESSAGE_BYTES && !self.next_message(view, mirror) {
+            return false;
+        }
+        self.b.push_remove(id);
+        view.stats.removes += 1;
+        if let Some(t) = view.tombstones.get_mut(&id) {
+            t.last_sent = self.now;
+        }
+        self.sent.push(Sent::Tombstone(id));
+        true
+    }
+
+    /// Adds `id`'s entry (after any parents it needs); false when the budget is spent.
+    fn entry(&mut self, view: &mut ClientView, mirror: &Mirror, id: Id) -> bool {
+        if self.has(id) {
+            return true;
+        }
+        for attempt in 0..2 {
+            let mark = self.b.mark();
+            let sent_mark = self.sent.len();
+            if view.write_with_parents(mirror, &mut self.b, &mut self.sent, &mut self.written, id)
+                && self.b.size() <= MAX_MESSAGE_BYTES
+            {
+                return true;
+            }
+            self.b.rollback(mark);
+            for s in self.sent.drain(sent_mark..) {
+                if let Sent::State(c) = s {
+                    self.written.remove(&c);
+                }
+            }
+            if attempt == 0 && !self.next_message(view, mirror) {
+                return false;
+            }
+        }
+        // Larger than a message on its own: counted and skipped (see `ViewStats::oversized`).
+        view.stats.oversized += 1;
+        true
+    }
+
+    /// Seals the last message and returns them all.
+    fn close(mut self, view: &mut ClientView, mirror: &Mirror) -> Vec<Vec<u8>> {
+        view.finish(mirror, self.b, self.sent, &mut self.out);
+        self.out
     }
 }

@@ -46,7 +46,12 @@ impl World {
     }
 
     /// Ticks the server and updates the clients until `done` or `steps` run out.
-    fn run(&mut self, clients: &mut [&mut Client], steps: usize, mut done: impl FnMut(&World, &[&mut Client]) -> bool) -> bool {
+    fn run(
+        &mut self,
+        clients: &mut [&mut Client],
+        steps: usize,
+        mut done: impl FnMut(&World, &[&mut Client]) -> bool,
+    ) -> bool {
         for _ in 0..steps {
             self.sim.step();
             for c in clients.iter_mut() {
@@ -176,8 +181,9 @@ fn garbage_datagrams_and_malformed_inputs_disconnect_only_their_sender() {
 fn at_most_the_configured_number_of_clients_connect() {
     let mut w = world(1, false);
     let addr = w.net.borrow().local_addr();
-    let mut cs: Vec<Client> =
-        (1..=6).map(|u| Client::connect(ClientAuth::Insecure { user_id: u, server: addr }).unwrap()).collect();
+    let mut cs: Vec<Client> = (1..=6)
+        .map(|u| Client::connect(ClientAuth::Insecure { user_id: u, server: addr }).unwrap())
+        .collect();
     let mut refs: Vec<&mut Client> = cs.iter_mut().collect();
     w.run(&mut refs, 300, |_, _| false);
     assert_eq!(w.net.borrow().client_count(), 4);

@@ -194,10 +194,10 @@ fn an_update_carries_only_the_changed_groups() {
     let msgs = pipe.view.build(&pipe.mirror, 4096, 2);
     let snap = arbor_net::Snapshot::decode(&msgs[0]).unwrap();
     assert_eq!(snap.entries.len(), 1);
-    assert_eq!(snap.entries[0].groups, Groups::TRANSFORM);
-    // id delta, mask, 3 coordinates, 4 bytes of rotation
+    assert_eq!(snap.entries[0].groups, Groups::POSITION);
+    // id delta, mask, 3 coordinates
     let entry_bytes = msgs[0].len() - 8;
-    assert!(entry_bytes <= 14, "{entry_bytes} bytes for one moved part");
+    assert!(entry_bytes <= 10, "{entry_bytes} bytes for one moved part");
 }
 
 #[derive(Clone, Debug)]

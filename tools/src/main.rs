@@ -7,16 +7,20 @@
 //!   (`--watch` hot-reloads scripts whose `sourceFile` is saved);
 //! - `arbor run [PLACE] --ticks N` runs a place headless with its scripts and prints the
 //!   script log, exiting with status 1 when any script failed;
+//! - `arbor serve --listen ADDR` also accepts replica clients (netcode tokens from
+//!   `arbor token`, or `--insecure`); `arbor bots N --connect ADDR` drives N of them;
 //! - `arbor place convert IN OUT` converts between the JSON and binary place formats.
 //!
 //! `--trace FILE` on `stress` and `serve` writes a Chrome trace that Perfetto opens.
 
 mod args;
+mod bots;
 mod place_io;
 mod report;
 mod run;
 mod serve;
 mod stress;
+mod token;
 mod watch;
 
 use clap::{Parser, Subcommand};
@@ -44,6 +48,10 @@ enum Command {
     /// Exits with status 1 when any script failed during the run (a load, init or runtime
     /// error, or an error in a signal handler), so a game's CI can gate on it.
     Run(run::RunArgs),
+    /// Issue a connect token for a user, signed with the server's key file.
+    Token(token::TokenArgs),
+    /// Connect N replica clients to a server and report bandwidth, RTT and hash checks.
+    Bots(bots::BotsArgs),
     /// Place file tools.
     #[command(subcommand)]
     Place(place_io::PlaceCommand),
@@ -55,6 +63,8 @@ fn main() -> ExitCode {
         Command::Stress(args) => stress::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Run(args) => run::run(args),
+        Command::Token(args) => token::run(args),
+        Command::Bots(args) => bots::run(args),
         Command::Place(cmd) => place_io::run(cmd),
     };
     match result {

@@ -4,7 +4,11 @@
 use crate::TraceArg;
 use crate::watch::{POLL_TICKS, ScriptWatcher};
 use crate::{place_io, report};
+use arbor_net::{NetConfig, NetEvent, NetServer, Security, ServerKey};
+use std::cell::RefCell;
+use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 /// Options of `arbor serve`.
@@ -21,6 +25,31 @@ pub struct ServeArgs {
     /// Hot-reload a script when its `sourceFile` is saved (JSON places loaded from a file).
     #[arg(long)]
     pub watch: bool,
+    /// Accept clients on this UDP address (e.g. 127.0.0.1:53640).
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<SocketAddr>,
+    /// Accept clients without connect tokens (local development only).
+    #[arg(long, requires = "listen")]
+    pub insecure: bool,
+    /// The server's private key file, created if missing; `arbor token` signs with it.
+    #[arg(long, default_value = "arbor.key")]
+    pub key: PathBuf,
+    /// Most clients at once.
+    #[arg(long, default_value_t = 256)]
+    pub max_clients: usize,
+    /// Streaming radius in studs (default: the Workspace's `StreamingRadius`, else 1024).
+    #[arg(long)]
+    pub radius: Option<f32>,
+    /// Bytes a client may be sent per network tick (default: the Workspace's
+    /// `ReplicationBudget`, else 4096).
+    #[arg(long)]
+    pub client_budget: Option<usize>,
+    /// Serve a synthetic stress place of this many instances instead of a place file.
+    #[arg(long, value_parser = crate::args::instance_count, conflicts_with = "place")]
+    pub stress: Option<usize>,
+    /// With `--stress`: fraction of anchored parts moved every tick.
+    #[arg(long, default_value_t = 0.01, value_parser = crate::args::fraction)]
+    pub moved: f64,
     #[command(flatten)]
     trace: TraceArg,
 }
@@ -28,10 +57,27 @@ pub struct ServeArgs {
 /// Runs `arbor serve`.
 pub fn run(args: ServeArgs) -> Result<(), String> {
     crate::args::check_trace_path(args.trace.trace.as_deref())?;
-    let place = place_io::load_or_example(args.place.as_deref())?;
-    let name = place.name;
-    let mut watcher = args.watch.then(|| ScriptWatcher::new(place.script_files));
-    let (mut sim, host) = crate::run::with_scripts(place.arena)?;
+    let (mut sim, host, name, mut watcher) = match args.stress {
+        Some(count) => {
+            let (arena, mover) = crate::stress::synthetic(count, args.moved)?;
+            let (mut sim, host) = crate::run::with_scripts(arena)?;
+            sim.add_hooks(mover);
+            (sim, host, format!("a {count}-instance stress place"), None)
+        }
+        None => {
+            let place = place_io::load_or_example(args.place.as_deref())?;
+            let watcher = args.watch.then(|| ScriptWatcher::new(place.script_files));
+            let (sim, host) = crate::run::with_scripts(place.arena)?;
+            (sim, host, place.name, watcher)
+        }
+    };
+    let net = match args.listen {
+        Some(addr) => Some(listen(&args, addr, &sim)?),
+        None => None,
+    };
+    if let Some(net) = &net {
+        sim.add_hooks(Rc::clone(net));
+    }
     if args.trace.trace.is_some() {
         sim.profiler_mut().enable_trace();
     }
@@ -59,6 +105,14 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
             }
         }
         let report = sim.step();
+        if let Some(net) = &net {
+            for event in net.borrow_mut().take_events() {
+                match event {
+                    NetEvent::Connected { user_id } => println!("user {user_id} connected"),
+                    NetEvent::Disconnected { user_id, reason } => println!("user {user_id} left: {reason}"),
+                }
+            }
+        }
         if report.duration > dt {
             overruns += 1;
             window_overruns += 1;
@@ -81,12 +135,85 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
                 window_overruns
             );
             println!("{}", sim.profiler().table());
+            if let Some(net) = &net {
+                println!("{}", net_summary(&net.borrow()));
+            }
             window_overruns = 0;
             last_summary = Instant::now();
         }
     }
     println!("stopped after {} ticks, {overruns} overruns", sim.ticks());
     println!("{}", sim.profiler().table());
+    if let Some(net) = &net {
+        let mut net = net.borrow_mut();
+        println!("{}", net_summary(&net));
+        net.shutdown();
+    }
     print!("{}", report::memory(&sim));
     report::write_trace(&sim, args.trace.trace.as_deref())
+}
+
+/// Binds the network server: secure with the key file (created if missing) unless
+/// `--insecure`, which it says loudly.
+fn listen(
+    args: &ServeArgs,
+    addr: SocketAddr,
+    sim: &arbor_sim::Simulation,
+) -> Result<Rc<RefCell<NetServer>>, String> {
+    arbor_net::check_roots(&sim.arena).map_err(|e| e.to_string())?;
+    let security = if args.insecure {
+        eprintln!("WARNING: --insecure: any client that knows this address can connect as any user id");
+        Security::Insecure
+    } else {
+        let (key, created) =
+            ServerKey::load_or_create(&args.key).map_err(|e| format!("{}: {e}", args.key.display()))?;
+        if created {
+            println!(
+                "created the server key {} (keep it secret; `arbor token` signs with it)",
+                args.key.display()
+            );
+        }
+        Security::Secure(key)
+    };
+    let config = NetConfig { listen: addr, max_clients: args.max_clients, security };
+    let mut net = NetServer::bind(config).map_err(|e| format!("listening on {addr}: {e}"))?;
+    if let Some(r) = args.radius {
+        if !(r.is_finite() && r >= 0.0) {
+            return Err("--radius must be a finite number of studs".to_owned());
+        }
+        net.set_radius(r);
+    }
+    if let Some(b) = args.client_budget {
+        net.set_client_budget(b);
+    }
+    println!(
+        "listening on {} ({})",
+        net.local_addr(),
+        if args.insecure {
+            "INSECURE: no connect tokens".to_owned()
+        } else {
+            format!("connect tokens signed with {}", args.key.display())
+        }
+    );
+    Ok(Rc::new(RefCell::new(net)))
+}
+
+/// Clients, their bytes and the replication phase's share.
+fn net_summary(net: &NetServer) -> String {
+    let reports = net.client_reports();
+    let stats = net.stats();
+    let n = reports.len().max(1) as f64;
+    let mean = reports.iter().map(|r| r.bytes_per_second).sum::<f64>() / n;
+    let max = reports.iter().map(|r| r.bytes_per_second).fold(0.0, f64::max);
+    let settled = reports.iter().filter(|r| r.settled).count();
+    let (mirror, views) = net.heap_bytes();
+    format!(
+        "net: {} clients ({settled} settled); sent per client {:.1} kbit/s mean, {:.1} max; replication {:.3} ms per network tick; mirror {}, views {}",
+        reports.len(),
+        mean * 8.0 / 1000.0,
+        max * 8.0 / 1000.0,
+        stats.replication.as_secs_f64() * 1e3 / stats.network_ticks.max(1) as f64,
+        report::mib(mirror as u64),
+        report::mib(views as u64),
+    )
 }

@@ -114,6 +114,24 @@ pub fn build(args: &StressArgs, progress: &ProgressBar) -> Result<(Arena, Vec<Id
     Ok((arena, anchored))
 }
 
+/// The stress place of `count` instances (models of 10 parts, 1% dynamic) and the hook
+/// that moves a `moved` fraction of its anchored parts every tick: what `arbor serve
+/// --stress N` serves.
+pub fn synthetic(count: usize, moved: f64) -> Result<(Arena, impl TickHooks + 'static), String> {
+    let args = StressArgs {
+        count,
+        shape: Shape::Models,
+        fanout: 10,
+        dynamic: 0.01,
+        moved,
+        ticks: 0,
+        trace: TraceArg { trace: None },
+    };
+    let (arena, anchored) = build(&args, &ProgressBar::hidden())?;
+    let per_tick = ((anchored.len() as f64) * moved).round() as usize;
+    Ok((arena, Mover { parts: anchored, per_tick, rng: SplitMix64(7) }))
+}
+
 /// Moves a fraction of anchored parts every tick.
 struct Mover {
     parts: Vec<Id>,

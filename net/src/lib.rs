@@ -42,7 +42,7 @@ pub use transport::{
     ClientAuth, ClientTransport, PROTOCOL_ID, ServerKey, ServerTransport, issue_token, token_from_hex,
     token_to_hex,
 };
-pub use view::{AckError, ClientView, MAX_IN_FLIGHT, ViewStats};
+pub use view::{AckError, ClientView, HISTORY_EPOCHS, ViewStats};
 
 /// Re-exported so callers can hold a token without depending on renet_netcode.
 pub use renet_netcode::ConnectToken;

@@ -41,6 +41,8 @@ pub struct MirrorEntity {
     pub changed_at: [u32; Groups::COUNT],
     /// The newest of `changed_at`.
     pub last_change: u32,
+    /// `state.hash(id)`, computed once per change for every client.
+    pub hash: u64,
     /// The top part this instance streams with, or [`Id::NONE`] for structure.
     pub unit: Id,
     /// For a top part: its cell and world position.
@@ -301,9 +303,11 @@ impl Mirror {
         if unit == id {
             self.cells.entry(cell).or_default().insert(id);
         }
+        let hash = state.hash(id);
         self.entities.insert(
             id,
             MirrorEntity {
+                hash,
                 state,
                 changed_at: [epoch; Groups::COUNT],
                 last_change: epoch,
@@ -333,6 +337,7 @@ impl Mirror {
         }
         let newly = e.last_change != epoch;
         e.last_change = epoch;
+        e.hash = state.hash(id);
         e.state = state;
         if newly {
             self.changes.changed.push(id);

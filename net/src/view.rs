@@ -32,8 +32,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-/// Messages remembered until acked; a client that acks none of them gets full state.
-pub const MAX_IN_FLIGHT: usize = 256;
+/// Network ticks an unacked message is remembered (about 8.5 s at 30 Hz); a client that
+/// acks nothing for that long gets full state again.
+pub const HISTORY_EPOCHS: u32 = 256;
 
 /// How deep a chain of unconfirmed parents one create may pull into its message.
 const MAX_PARENT_CHAIN: usize = 32;
@@ -196,6 +197,11 @@ impl ClientView {
     /// hash is once the view is settled.
     pub fn view_hash(&self) -> u64 {
         self.view_hash
+    }
+
+    /// The sequence number the next message will take (the last built is one less).
+    pub fn next_seq(&self) -> u32 {
+        self.next_seq
     }
 
     /// Counters.
@@ -593,7 +599,7 @@ impl ClientView {
             rec.last_sent = epoch;
             // Unconfirmed until acked: resent if presumed lost.
             self.dirty.insert(id);
-            let h = e.state.hash(id);
+            let h = e.hash;
             self.view_hash ^= rec.hash_sent ^ h;
             rec.hash_sent = h;
         }
@@ -604,7 +610,7 @@ impl ClientView {
         if !sent.is_empty() {
             self.in_flight.push_back(InFlight { seq, epoch, entries: sent, acked: false });
         }
-        while self.in_flight.len() > MAX_IN_FLIGHT {
+        while self.in_flight.front().is_some_and(|m| epoch.saturating_sub(m.epoch) > HISTORY_EPOCHS) {
             let old = self.in_flight.pop_front().expect("non-empty");
             if !old.acked && self.newest_ack < old.seq {
                 self.resync();

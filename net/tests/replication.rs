@@ -86,7 +86,7 @@ fn a_client_that_stopped_acking_gets_full_state_and_converges() {
     let mut pipe = Pipe::new(arena, 1e6);
     pipe.converge(100);
     pipe.silent = true;
-    for t in 0..(arbor_net::MAX_IN_FLIGHT + 10) {
+    for t in 0..(arbor_net::HISTORY_EPOCHS as usize + 10) {
         pipe.arena.set_position(ids[3], Vec3::new(t as f32, 0.0, 0.0)).unwrap();
         pipe.step();
     }

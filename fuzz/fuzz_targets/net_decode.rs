@@ -1,0 +1,18 @@
+//! Any bytes given to the wire decoders (snapshot, input, control) and to a replica: a
+//! message or a clear error, never a panic; an accepted snapshot applies to a replica
+//! without panicking, and an accepted input survives an encode and decode unchanged.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(input) = arbor_net::Input::decode(data) {
+        assert_eq!(arbor_net::Input::decode(&input.encode()), Ok(input));
+    }
+    let _ = arbor_net::Control::decode(data);
+    if arbor_net::Snapshot::decode(data).is_ok() {
+        let mut replica = arbor_net::Replica::new();
+        let _ = replica.apply(data);
+        let _ = replica.world_hash();
+    }
+});

@@ -36,6 +36,10 @@ use std::collections::{BinaryHeap, VecDeque};
 /// acks nothing for that long gets full state again.
 pub const HISTORY_EPOCHS: u32 = 256;
 
+/// Distance bands of the send queues (upper bound in studs) and how many entries each band
+/// sends per round: nearer instances are updated more often when the budget is short.
+const BANDS: [(f32, usize); 4] = [(128.0, 8), (512.0, 4), (2048.0, 2), (f32::INFINITY, 1)];
+
 /// How deep a chain of unconfirmed parents one create may pull into its message.
 const MAX_PARENT_CHAIN: usize = 32;
 
@@ -49,6 +53,8 @@ struct Record {
     born: u32,
     /// Hash of the state last sent (0: never sent).
     hash_sent: u64,
+    /// Whether the id sits in a ready queue.
+    queued: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -113,6 +119,11 @@ pub struct ClientView {
     fresh: BinaryHeap<Reverse<(u32, Id)>>,
     /// Records sent at least once whose state the client has not confirmed.
     dirty: FxHashSet<Id>,
+    /// Dirty records due to be sent, by distance band, oldest first (ids may be stale:
+    /// checked when taken). Taking from them costs what is sent, not what is dirty.
+    ready: [VecDeque<Id>; BANDS.len()],
+    /// Records sent and not yet presumed lost: `(epoch sent, id)`, oldest first.
+    waiting: VecDeque<(u32, Id)>,
     tombstones: FxHashMap<Id, Tombstone>,
     awaiting: FxHashSet<Id>,
     in_flight: VecDeque<InFlight>,
@@ -120,7 +131,6 @@ pub struct ClientView {
     newest_ack: u32,
     view_hash: u64,
     stats: ViewStats,
-    scratch: Vec<(f32, Id)>,
 }
 
 impl ClientView {
@@ -135,6 +145,8 @@ impl ClientView {
             records: FxHashMap::default(),
             fresh: BinaryHeap::new(),
             dirty: FxHashSet::default(),
+            ready: Default::default(),
+            waiting: VecDeque::new(),
             tombstones: FxHashMap::default(),
             awaiting: FxHashSet::default(),
             in_flight: VecDeque::new(),
@@ -142,7 +154,6 @@ impl ClientView {
             newest_ack: 0,
             view_hash: 0,
             stats: ViewStats::default(),
-            scratch: Vec::new(),
         }
     }
 
@@ -214,6 +225,8 @@ impl ClientView {
         self.records.capacity() * (std::mem::size_of::<(Id, Record)>() + 1)
             + self.dirty.capacity() * 9
             + self.fresh.capacity() * std::mem::size_of::<(u32, Id)>()
+            + self.ready.iter().map(|q| q.capacity() * 8).sum::<usize>()
+            + self.waiting.capacity() * 16
             + self.tombstones.capacity() * (std::mem::size_of::<(Id, Tombstone)>() + 1)
             + self.in_flight.iter().map(|m| m.entries.capacity() * std::mem::size_of::<Sent>()).sum::<usize>()
     }
@@ -247,9 +260,37 @@ impl ClientView {
             self.awaiting.insert(id);
             return;
         }
-        self.records.insert(id, Record { confirmed: 0, last_sent: 0, born: self.next_seq, hash_sent: 0 });
+        self.records.insert(id, Record { confirmed: 0, last_sent: 0, born: self.next_seq, hash_sent: 0, queued: false });
         let distance = self.distance(mirror, id);
         self.fresh.push(Reverse((distance.min(u32::MAX as f32) as u32, id)));
+    }
+
+    /// Queues dirty record `id` to be sent, in the band of its distance.
+    fn mark_ready(&mut self, mirror: &Mirror, id: Id) {
+        let distance = self.distance(mirror, id);
+        let Some(rec) = self.records.get_mut(&id) else { return };
+        if rec.queued {
+            return;
+        }
+        rec.queued = true;
+        let band = BANDS.iter().position(|&(limit, _)| distance < limit).unwrap_or(BANDS.len() - 1);
+        self.ready[band].push_back(id);
+    }
+
+    /// Takes the next id from the ready queues, round robin with each band's weight;
+    /// `None` when they are empty. `turn` carries the position between calls.
+    fn next_ready(&mut self, turn: &mut (usize, usize)) -> Option<Id> {
+        for _ in 0..=BANDS.len() {
+            let (band, taken) = *turn;
+            if taken < BANDS[band].1
+                && let Some(id) = self.ready[band].pop_front()
+            {
+                turn.1 += 1;
+                return Some(id);
+            }
+            *turn = ((band + 1) % BANDS.len(), 0);
+        }
+        None
     }
 
     /// Distance from the focus to what `id` streams with (0 for structure).
@@ -351,6 +392,7 @@ impl ClientView {
         for &id in &changes.changed {
             if self.records.get(&id).is_some_and(|r| r.last_sent != 0) {
                 self.dirty.insert(id);
+                self.mark_ready(mirror, id);
             }
         }
         if let Some(old) = self.view_changed.take() {
@@ -446,13 +488,18 @@ impl ClientView {
     }
 
     /// Marks every record unconfirmed: the client gets full state again.
-    fn resync(&mut self) {
+    fn resync(&mut self, mirror: &Mirror) {
         self.stats.resyncs += 1;
+        let mut sent = Vec::new();
         for (&id, rec) in self.records.iter_mut() {
             rec.confirmed = 0;
             if rec.last_sent != 0 {
-                self.dirty.insert(id);
+                sent.push(id);
             }
+        }
+        for id in sent {
+            self.dirty.insert(id);
+            self.mark_ready(mirror, id);
         }
     }
 
@@ -460,9 +507,11 @@ impl ClientView {
     /// settled), at most as many as `budget` bytes allow. `resend_after` is how many epochs
     /// an unacked send waits before it is presumed lost.
     ///
-    /// Order: tombstones; then unconfirmed records by priority (age since last sent weighted
-    /// by nearness: Gaffer's accumulator in closed form), with half the budget while records
-    /// wait for their first send; then those, nearest first; then the rest of the dirty.
+    /// Order: tombstones; then dirty records from the ready queues, round robin over the
+    /// distance bands with nearer bands weighted more (a priority accumulator of distance
+    /// and time since sent, in queues, so the cost follows what is sent), with half the
+    /// budget while records wait for their first send; then those, nearest first; then the
+    /// rest of the ready queues.
     pub fn build(&mut self, mirror: &Mirror, budget: usize, resend_after: u32) -> Vec<Vec<u8>> {
         let now = mirror.epoch();
         let mut fill = Filler::new(self.take_seq(), now, budget);
@@ -482,31 +531,28 @@ impl ClientView {
             }
         }
 
-        let mut scratch = std::mem::take(&mut self.scratch);
-        scratch.clear();
-        for &id in &self.dirty {
-            let (Some(rec), Some(e)) = (self.records.get(&id), mirror.get(id)) else { continue };
-            if !(due(rec.last_sent) || e.last_change > rec.last_sent) {
-                continue;
-            }
-            let age = now.saturating_sub(rec.last_sent) as f32 + 1.0;
-            let near = 1.0 / (1.0 + self.distance(mirror, id).min(1e9) / CELL_SIZE);
-            scratch.push((age * near, id));
-        }
-        let most = (budget / 4).max(1);
-        if scratch.len() > most {
-            scratch.select_nth_unstable_by(most - 1, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-            scratch.truncate(most);
-        }
-        scratch.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-
-        let first_share = if self.fresh.is_empty() { budget } else { budget / 2 };
-        let mut next = 0;
-        while next < scratch.len() && fill.spent() < first_share {
-            if !fill.entry(self, mirror, scratch[next].1) {
+        // Sends presumed lost come back to the ready queues.
+        while let Some(&(sent_at, id)) = self.waiting.front() {
+            if now.saturating_sub(sent_at) < resend_after {
                 break;
             }
-            next += 1;
+            self.waiting.pop_front();
+            if self.dirty.contains(&id) {
+                self.mark_ready(mirror, id);
+            }
+        }
+
+        let first_share = if self.fresh.is_empty() { budget } else { budget / 2 };
+        let mut turn = (0, 0);
+        while fill.spent() < first_share {
+            let Some(id) = self.next_ready(&mut turn) else { break };
+            if !self.take_ready(id) || fill.has(id) {
+                continue;
+            }
+            if !fill.entry(self, mirror, id) {
+                self.requeue(id);
+                return fill.close(self, mirror);
+            }
         }
         while let Some(Reverse((d, id))) = self.fresh.pop() {
             if !self.records.get(&id).is_some_and(|r| r.last_sent == 0) || fill.has(id) {
@@ -514,17 +560,38 @@ impl ClientView {
             }
             if !fill.entry(self, mirror, id) {
                 self.fresh.push(Reverse((d, id)));
+                return fill.close(self, mirror);
+            }
+        }
+        while let Some(id) = self.next_ready(&mut turn) {
+            if !self.take_ready(id) || fill.has(id) {
+                continue;
+            }
+            if !fill.entry(self, mirror, id) {
+                self.requeue(id);
                 break;
             }
         }
-        while next < scratch.len() {
-            if !fill.entry(self, mirror, scratch[next].1) {
-                break;
-            }
-            next += 1;
-        }
-        self.scratch = scratch;
         fill.close(self, mirror)
+    }
+
+    /// Clears `id`'s queued mark; whether it is still a dirty record to send.
+    fn take_ready(&mut self, id: Id) -> bool {
+        match self.records.get_mut(&id) {
+            Some(rec) if rec.queued => {
+                rec.queued = false;
+                self.dirty.contains(&id)
+            }
+            _ => false,
+        }
+    }
+
+    /// Puts `id` back at the head of its queue (it did not fit this tick).
+    fn requeue(&mut self, id: Id) {
+        if let Some(rec) = self.records.get_mut(&id) {
+            rec.queued = true;
+            self.ready[0].push_front(id);
+        }
     }
 
     fn take_seq(&mut self) -> u32 {
@@ -599,6 +666,7 @@ impl ClientView {
             rec.last_sent = epoch;
             // Unconfirmed until acked: resent if presumed lost.
             self.dirty.insert(id);
+            self.waiting.push_back((epoch, id));
             let h = e.hash;
             self.view_hash ^= rec.hash_sent ^ h;
             rec.hash_sent = h;
@@ -613,7 +681,7 @@ impl ClientView {
         while self.in_flight.front().is_some_and(|m| epoch.saturating_sub(m.epoch) > HISTORY_EPOCHS) {
             let old = self.in_flight.pop_front().expect("non-empty");
             if !old.acked && self.newest_ack < old.seq {
-                self.resync();
+                self.resync(mirror);
             }
         }
     }

@@ -245,6 +245,17 @@ impl Mirror {
     fn place(&mut self, arena: &Arena, world: &dyn Fn(Id) -> Vec3, id: Id) {
         let Some((in_scope, unit)) = scope_of(arena, id) else { return };
         let above = if unit == id { Id::NONE } else { unit };
+        // Parents enter first (a child moved in before its parent came into the world).
+        if in_scope
+            && let Some(parent) = arena.get(id).and_then(|n| n.parent())
+            && parent != arena.root()
+            && !self.entities.contains_key(&parent)
+        {
+            self.place(arena, world, parent);
+            if self.entities.contains_key(&id) {
+                return; // it came in with its parent's subtree
+            }
+        }
         match (self.entities.get(&id).map(|e| e.unit), in_scope) {
             (Some(old), true) if old == unit => {
                 self.refresh(arena, id);

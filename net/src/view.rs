@@ -260,7 +260,10 @@ impl ClientView {
             self.awaiting.insert(id);
             return;
         }
-        self.records.insert(id, Record { confirmed: 0, last_sent: 0, born: self.next_seq, hash_sent: 0, queued: false });
+        self.records.insert(
+            id,
+            Record { confirmed: 0, last_sent: 0, born: self.next_seq, hash_sent: 0, queued: false },
+        );
         let distance = self.distance(mirror, id);
         self.fresh.push(Reverse((distance.min(u32::MAX as f32) as u32, id)));
     }
@@ -539,6 +542,10 @@ impl ClientView {
             self.waiting.pop_front();
             if self.dirty.contains(&id) {
                 self.mark_ready(mirror, id);
+            } else if self.records.get(&id).is_some_and(|r| r.last_sent == 0) {
+                // A first send that could not be written (its parent was not held yet).
+                let d = self.distance(mirror, id);
+                self.fresh.push(Reverse((d.min(u32::MAX as f32) as u32, id)));
             }
         }
 
@@ -600,44 +607,48 @@ impl ClientView {
         s
     }
 
-    /// Writes `id`'s entry into `b`, after the creates of any unconfirmed parents not yet in
-    /// this message. Whether it was written (records are updated only when the message is
-    /// finished).
-    fn write_with_parents(
+    /// `id` and the unconfirmed parents not in `written` that must precede it in one
+    /// message, nearest last; `None` when a parent is not held (yet) or the chain is too deep.
+    fn parent_chain(&self, mirror: &Mirror, written: &FxHashSet<Id>, id: Id) -> Option<Vec<Id>> {
+        let mut chain = vec![id];
+        let mut at = id;
+        loop {
+            let e = mirror.get(at)?;
+            let rec = self.records.get(&at)?;
+            let groups = if rec.confirmed == 0 { Groups::ALL } else { e.changed_since(rec.confirmed) };
+            if !groups.contains(Groups::PARENT) {
+                return Some(chain);
+            }
+            let parent = Id(e.state.parent);
+            if parent == mirror.root() || written.contains(&parent) {
+                return Some(chain);
+            }
+            match self.records.get(&parent) {
+                Some(p) if p.confirmed > 0 => return Some(chain),
+                Some(_) if chain.len() < MAX_PARENT_CHAIN => {
+                    chain.push(parent);
+                    at = parent;
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// Writes the entries of `chain` (from [`parent_chain`](Self::parent_chain)) into `b`,
+    /// parents first. Records are stamped only when the message is finished.
+    fn write_chain(
         &mut self,
         mirror: &Mirror,
         b: &mut SnapshotBuilder,
         sent: &mut Vec<Sent>,
         written: &mut FxHashSet<Id>,
-        id: Id,
-    ) -> bool {
-        let mut chain = vec![id];
-        let mut at = id;
-        loop {
-            let Some(e) = mirror.get(at) else { return false };
-            let Some(rec) = self.records.get(&at) else { return false };
-            let groups = if rec.confirmed == 0 { Groups::ALL } else { e.changed_since(rec.confirmed) };
-            if !groups.contains(Groups::PARENT) {
-                break;
-            }
-            let parent = Id(e.state.parent);
-            if parent == mirror.root() || written.contains(&parent) {
-                break;
-            }
-            match self.records.get(&parent) {
-                Some(p) if p.confirmed > 0 => break,
-                Some(_) if chain.len() < MAX_PARENT_CHAIN => {
-                    chain.push(parent);
-                    at = parent;
-                }
-                _ => return false,
-            }
-        }
+        chain: &[Id],
+    ) {
         for &c in chain.iter().rev() {
             if written.contains(&c) {
                 continue;
             }
-            let (Some(e), Some(rec)) = (mirror.get(c), self.records.get(&c)) else { return false };
+            let (Some(e), Some(rec)) = (mirror.get(c), self.records.get(&c)) else { continue };
             let create = rec.confirmed == 0;
             let groups = if create { Groups::ALL } else { e.changed_since(rec.confirmed) };
             if groups.is_empty() {
@@ -648,7 +659,6 @@ impl ClientView {
             written.insert(c);
             sent.push(Sent::State(c));
         }
-        true
     }
 
     /// Seals a message: stamps the records it carries, remembers its sends until acked,
@@ -749,17 +759,23 @@ impl Filler {
         true
     }
 
-    /// Adds `id`'s entry (after any parents it needs); false when the budget is spent.
+    /// Adds `id`'s entry (after any parents it needs); false when the budget is spent. An
+    /// entry that cannot be written now (a parent not held yet, or larger than a message on
+    /// its own, counted in `ViewStats::oversized`) is tried again after a resend interval.
     fn entry(&mut self, view: &mut ClientView, mirror: &Mirror, id: Id) -> bool {
         if self.has(id) {
             return true;
         }
         for attempt in 0..2 {
+            // Per message: a parent written in the previous message does not count here.
+            let Some(chain) = view.parent_chain(mirror, &self.written, id) else {
+                view.waiting.push_back((self.now, id));
+                return true;
+            };
             let mark = self.b.mark();
             let sent_mark = self.sent.len();
-            if view.write_with_parents(mirror, &mut self.b, &mut self.sent, &mut self.written, id)
-                && self.b.size() <= MAX_MESSAGE_BYTES
-            {
+            view.write_chain(mirror, &mut self.b, &mut self.sent, &mut self.written, &chain);
+            if self.b.size() <= MAX_MESSAGE_BYTES {
                 return true;
             }
             self.b.rollback(mark);
@@ -772,8 +788,8 @@ impl Filler {
                 return false;
             }
         }
-        // Larger than a message on its own: counted and skipped (see `ViewStats::oversized`).
         view.stats.oversized += 1;
+        view.waiting.push_back((self.now, id));
         true
     }
 

@@ -94,7 +94,7 @@ impl Pipe {
             }
         }
         let extra: Vec<Id> = self.replica.ids().filter(|&id| !self.view.holds(id)).collect();
-        let stale: Vec<(Id, Option<Id>, u64)> = self
+        let stale: Vec<String> = self
             .replica
             .ids()
             .filter(|&id| {
@@ -102,7 +102,17 @@ impl Pipe {
                     EntityState::capture(&self.arena, &n) != *self.replica.state(id).unwrap()
                 })
             })
-            .map(|id| (id, self.arena.get(id).unwrap().parent(), self.replica.state(id).unwrap().parent))
+            .map(|id| {
+                let parent = self.arena.get(id).unwrap().parent().unwrap_or(Id::NONE);
+                format!(
+                    "{id:?}: server parent {parent:?} (held {}, unit {:?}, in mirror {}), replica parent {}, unit {:?}",
+                    self.view.holds(parent),
+                    self.mirror.get(parent).map(|e| e.unit),
+                    self.mirror.get(parent).is_some(),
+                    self.replica.state(id).unwrap().parent,
+                    self.mirror.get(id).map(|e| e.unit),
+                )
+            })
             .collect();
         panic!(
             "no convergence in {limit} steps: settled {}, replica {} instances, view {}; extra {:?} (live on server: {:?}); stale {:?}; stats {:?}",

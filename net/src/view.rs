@@ -562,7 +562,7 @@ impl ClientView {
             }
         }
         while let Some(Reverse((d, id))) = self.fresh.pop() {
-            if !self.records.get(&id).is_some_and(|r| r.last_sent == 0) || fill.has(id) {
+            if self.records.get(&id).is_none_or(|r| r.last_sent != 0) || fill.has(id) {
                 continue; // dropped since, or already written with a child
             }
             if !fill.entry(self, mirror, id) {

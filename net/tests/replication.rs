@@ -280,8 +280,7 @@ proptest! {
         prop_assert_eq!(pipe.replica.stats().hash_mismatches, 0);
         prop_assert_eq!(pipe.replica.stats().apply_errors, 0);
         // The replica holds no orphan: every held instance's parent is held (or is a root).
-        for (id, s) in pipe.arena.iter().map(|n| (n.id(), ())).filter(|(id, _)| pipe.replica.state(*id).is_some()) {
-            let _ = s;
+        for id in pipe.replica.ids() {
             let parent = pipe.replica.state(id).unwrap().parent;
             prop_assert!(parent <= 2 || pipe.replica.state(Id(parent)).is_some());
         }

@@ -81,6 +81,11 @@ pub struct Changes {
     pub added: Vec<Id>,
     /// Mirrored instances (not added this epoch) with at least one changed group.
     pub changed: Vec<Id>,
+    /// The same, for structure only.
+    pub changed_structure: Vec<Id>,
+    /// The same, for instances of streaming units, by the cell of their unit (after the
+    /// capture), so a client can read only the cells it sees.
+    pub changed_by_cell: FxHashMap<Cell, Vec<Id>>,
     /// Whether the logs could not answer and the whole Workspace was compared.
     pub rescanned: bool,
 }
@@ -179,6 +184,13 @@ impl Mirror {
         match incremental {
             Some(log) => self.apply_logs(arena, world, log),
             None => self.rescan(arena, world),
+        }
+        for &id in &self.changes.changed {
+            let Some(e) = self.entities.get(&id) else { continue };
+            match self.entities.get(&e.unit) {
+                Some(unit) => self.changes.changed_by_cell.entry(unit.cell).or_default().push(id),
+                None => self.changes.changed_structure.push(id),
+            }
         }
         self.since = Some(now);
     }

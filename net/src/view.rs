@@ -131,6 +131,7 @@ pub struct ClientView {
     newest_ack: u32,
     view_hash: u64,
     stats: ViewStats,
+    scan_cells: bool,
 }
 
 impl ClientView {
@@ -154,6 +155,7 @@ impl ClientView {
             newest_ack: 0,
             view_hash: 0,
             stats: ViewStats::default(),
+            scan_cells: false,
         }
     }
 
@@ -232,9 +234,21 @@ impl ClientView {
     }
 
     fn in_view(&self, cell: Cell) -> bool {
-        let dx = (cell.0 as f32 - self.focus_cell.0 as f32) * CELL_SIZE;
-        let dz = (cell.1 as f32 - self.focus_cell.1 as f32) * CELL_SIZE;
+        self.in_view_of(self.focus_cell, cell)
+    }
+
+    /// Whether `cell` is in range of a focus in cell `centre`.
+    fn in_view_of(&self, centre: Cell, cell: Cell) -> bool {
+        let dx = (cell.0 as f32 - centre.0 as f32) * CELL_SIZE;
+        let dz = (cell.1 as f32 - centre.1 as f32) * CELL_SIZE;
         dx * dx + dz * dz <= self.radius * self.radius
+    }
+
+    /// Makes [`update`](Self::update) always read changes cell by cell (tests exercise that
+    /// path with few changes).
+    #[doc(hidden)]
+    pub fn set_scan_cells(&mut self, on: bool) {
+        self.scan_cells = on;
     }
 
     fn cell_radius(&self) -> i32 {
@@ -392,10 +406,42 @@ impl ClientView {
                 self.add_record(mirror, id);
             }
         }
-        for &id in &changes.changed {
-            if self.records.get(&id).is_some_and(|r| r.last_sent != 0) {
-                self.dirty.insert(id);
-                self.mark_ready(mirror, id);
+        // The changes this client can hold: every changed instance, or, when that is the
+        // longer list, those in the cells of its view (held units are in the cells seen from
+        // the focus of the last update or from the new one).
+        let r = self.cell_radius();
+        let (old, new) = (self.view_changed.unwrap_or(self.focus_cell), self.focus_cell);
+        let span = |a: i32, b: i32| (a - b).unsigned_abs() as usize + 2 * r as usize + 1;
+        let box_cells = span(old.0, new.0) * span(old.1, new.1);
+        if self.scan_cells || box_cells < changes.changed.len() {
+            let mark = |view: &mut Self, id: Id| {
+                if view.records.get(&id).is_some_and(|r| r.last_sent != 0) {
+                    view.dirty.insert(id);
+                    view.mark_ready(mirror, id);
+                }
+            };
+            for &id in &changes.changed_structure {
+                mark(self, id);
+            }
+            if !changes.changed_by_cell.is_empty() {
+                for x in (old.0.min(new.0) - r)..=(old.0.max(new.0) + r) {
+                    for z in (old.1.min(new.1) - r)..=(old.1.max(new.1) + r) {
+                        let c = (x, z);
+                        if !(self.in_view_of(old, c) || self.in_view_of(new, c)) {
+                            continue;
+                        }
+                        for &id in changes.changed_by_cell.get(&c).map_or(&[][..], Vec::as_slice) {
+                            mark(self, id);
+                        }
+                    }
+                }
+            }
+        } else {
+            for &id in &changes.changed {
+                if self.records.get(&id).is_some_and(|r| r.last_sent != 0) {
+                    self.dirty.insert(id);
+                    self.mark_ready(mirror, id);
+                }
             }
         }
         if let Some(old) = self.view_changed.take() {
@@ -407,11 +453,7 @@ impl ClientView {
     fn refocus(&mut self, arena: &Arena, mirror: &Mirror, old: Cell) {
         let r = self.cell_radius();
         let new = self.focus_cell;
-        let was_in = |c: Cell| {
-            let dx = (c.0 as f32 - old.0 as f32) * CELL_SIZE;
-            let dz = (c.1 as f32 - old.1 as f32) * CELL_SIZE;
-            dx * dx + dz * dz <= self.radius * self.radius
-        };
+        let was_in = |c: Cell| self.in_view_of(old, c);
         let mut leaving = Vec::new();
         let mut entering = Vec::new();
         for x in (old.0.min(new.0) - r)..=(old.0.max(new.0) + r) {

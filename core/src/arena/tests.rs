@@ -583,3 +583,21 @@ fn moved_containers_of_any_class_enter_the_part_write_log() {
     arena.set_position(detached, Vec3::Y).unwrap();
     assert_eq!(arena.part_writes_since(since).unwrap().count(), 0, "outside the world nothing is logged");
 }
+
+#[test]
+fn writes_to_in_world_non_parts_enter_the_node_write_log() {
+    let mut arena = Arena::new();
+    let ws = arena.workspace();
+    let folder = arena.create(Class::Folder, "F", Some(ws)).unwrap();
+    let light = arena.create(Class::PointLight, "L", Some(folder)).unwrap();
+    let part = arena.create(Class::Part, "P", Some(ws)).unwrap();
+    let stored = arena.create(Class::Folder, "Stored", None).unwrap();
+    let since = arena.revisions().global;
+    arena.set_name(light, "Lamp").unwrap();
+    arena.set_attribute(folder, "Team", Some(AttributeValue::Bool(true))).unwrap();
+    arena.set_position(part, Vec3::X).unwrap();
+    arena.set_name(stored, "Still stored").unwrap();
+    let logged: Vec<Id> = arena.node_writes_since(since).unwrap().collect();
+    assert_eq!(logged, vec![light, folder], "parts go to the part-write log, out-of-world nodes nowhere");
+    assert_eq!(arena.part_writes_since(since).unwrap().collect::<Vec<_>>(), vec![part]);
+}

@@ -6,7 +6,10 @@
 //! place.
 //!
 //! What replicates: the `Workspace` and its subtree, except `Script`s and what is under
-//! them. Streaming units: a *top part* (a `Part` with no `Part` above it) and its subtree
+//! them; with each instance, its game-defined components except those named in
+//! [`Mirror::exclude_component`] (by default `Lifetime`, a server-side countdown rewritten
+//! every tick). Component writes made chunk by chunk (systems) are found through the
+//! component store's change detection, the rest through the node logs. Streaming units: a *top part* (a `Part` with no `Part` above it) and its subtree
 //! stream in and out together; everything not under a part (folders, models, the
 //! Workspace) is *structure*, sent to every client. So a client never holds an orphan.
 //!
@@ -99,6 +102,10 @@ pub struct Mirror {
     cells: FxHashMap<Cell, FxHashSet<Id>>,
     changes: Changes,
     root: Id,
+    /// Components not replicated, by name.
+    excluded: Vec<String>,
+    /// The components replicated, as of the last capture.
+    replicated: Vec<arbor_core::ComponentId>,
 }
 
 impl Default for Mirror {
@@ -117,7 +124,19 @@ impl Mirror {
             cells: FxHashMap::default(),
             changes: Changes::default(),
             root: Id::NONE,
+            excluded: vec![arbor_sim::LIFETIME.to_owned()],
+            replicated: Vec::new(),
         }
+    }
+
+    /// Stops replicating component `name` (takes effect at the next capture).
+    pub fn exclude_component(&mut self, name: &str) {
+        self.excluded.push(name.to_owned());
+        self.since = None; // the next capture compares everything
+    }
+
+    fn capture_state(&self, arena: &Arena, node: &arbor_core::NodeRef<'_>) -> EntityState {
+        EntityState::capture_with(arena, node, &|c| self.replicated.contains(&c))
     }
 
     /// The number of the last capture (from 1).
@@ -179,6 +198,16 @@ impl Mirror {
         self.epoch += 1;
         self.changes = Changes::default();
         self.root = arena.root();
+        let registry = arena.components().registry();
+        let replicated: Vec<arbor_core::ComponentId> = registry
+            .iter()
+            .filter(|(_, info)| !self.excluded.iter().any(|x| **x == *info.schema.name))
+            .map(|(c, _)| c)
+            .collect();
+        if replicated != self.replicated {
+            self.replicated = replicated;
+            self.since = None; // a newly registered component: compare everything once
+        }
         let now = arena.revisions().global;
         let incremental = self.since.and_then(|since| self.read_logs(arena, since));
         match incremental {
@@ -208,6 +237,10 @@ impl Mirror {
         log.deleted.extend(arena.deletions_since(since).ok()?);
         log.written.extend(arena.part_writes_since(since).ok()?);
         log.written.extend(arena.node_writes_since(since).ok()?);
+        for &c in &self.replicated {
+            let mut query = arbor_core::Query::new(&[c]);
+            log.written.extend(arena.components().changed_since(&mut query, c, since));
+        }
         Some(log)
     }
 
@@ -315,7 +348,7 @@ impl Mirror {
 
     fn add(&mut self, arena: &Arena, id: Id, unit: Id, world: &dyn Fn(Id) -> Vec3) {
         let node = arena.get(id).expect("live");
-        let state = EntityState::capture(arena, &node);
+        let state = self.capture_state(arena, &node);
         let epoch = self.epoch;
         let (cell, pos) = if unit == id {
             let p = world(id);
@@ -345,7 +378,7 @@ impl Mirror {
 
     fn refresh(&mut self, arena: &Arena, id: Id) {
         let Some(node) = arena.get(id) else { return };
-        let state = EntityState::capture(arena, &node);
+        let state = self.capture_state(arena, &node);
         let epoch = self.epoch;
         let e = self.entities.get_mut(&id).expect("mirrored");
         e.touched = epoch;

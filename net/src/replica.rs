@@ -1,6 +1,8 @@
 //! [`Replica`]: the client's copy of the server's place, built from snapshot messages. It
 //! keeps the decoded [`EntityState`]s as its authority (the world hash is computed over them)
-//! and mirrors them into a client [`Arena`], whose own objects take ids from 2^52.
+//! and mirrors them into a client [`Arena`], whose own objects take ids from 2^52. Game-defined
+//! components are held in the states ([`Replica::component`]): the client arena has no
+//! schemas to hold them.
 //!
 //! Invariants: snapshots apply in sequence order — one older than the newest applied is
 //! ignored and not acked, so the server never counts it as delivered; a state is kept only
@@ -94,6 +96,12 @@ impl Replica {
     /// The server ids the replica holds.
     pub fn ids(&self) -> impl Iterator<Item = Id> + '_ {
         self.states.keys().copied()
+    }
+
+    /// The replicated fields of component `name` of server instance `id`, in schema order.
+    pub fn component(&self, id: Id, name: &str) -> Option<&[WireValue]> {
+        let s = self.states.get(&id)?;
+        s.components.iter().find(|(n, _)| **n == *name).map(|(_, f)| f.as_slice())
     }
 
     /// How many server instances the replica holds.
@@ -304,6 +312,12 @@ impl Replica {
                     }
                     // A reference to an instance outside the client's range reads as empty.
                     WireValue::Ref(r) => AttributeValue::Ref(Some(Id(*r)).filter(|t| a.contains(*t))),
+                    // Component-only kinds: an attribute never carries them.
+                    WireValue::Int(i) => AttributeValue::Number(*i as f64),
+                    WireValue::Rotation(_) => {
+                        check(Err(arbor_core::ArenaError::NotFound(local)));
+                        continue;
+                    }
                 };
                 check(a.set_attribute(local, name, Some(value)));
             }
@@ -340,5 +354,6 @@ pub fn copy_groups(to: &mut EntityState, from: &EntityState, groups: Groups) {
     }
     if groups.contains(Groups::ATTRIBUTES) {
         to.attributes = from.attributes.clone();
+        to.components = from.components.clone();
     }
 }

@@ -14,8 +14,8 @@ use crate::quantize::{
     quantize_rotation, quantize_size, quantize_unit,
 };
 use arbor_core::{
-    ALL_CLASSES, Appearance, Arena, AttributeValue, Class, Color, Id, LocalTransform, Material, NodeFlags,
-    NodeRef, Shape,
+    ALL_CLASSES, Appearance, Arena, AttributeValue, Class, Color, ComponentId, FieldValue, Id,
+    LocalTransform, Material, NodeFlags, NodeRef, Shape,
 };
 use glam::Vec3;
 use std::sync::Arc;
@@ -45,7 +45,7 @@ impl Groups {
     pub const APPEARANCE: Groups = Groups(1 << 5);
     /// Anchored, CanCollide, Transient, Archivable.
     pub const FLAGS: Groups = Groups(1 << 6);
-    /// Attributes.
+    /// Attributes and game-defined components.
     pub const ATTRIBUTES: Groups = Groups(1 << 7);
     /// Every group.
     pub const ALL: Groups = Groups(0xff);
@@ -81,6 +81,78 @@ pub enum WireValue {
     Vector3([i32; 3]),
     /// A reference to an instance (raw id; 0 for none).
     Ref(u64),
+    /// A component's integer field.
+    Int(i64),
+    /// A component's quaternion field (smallest three).
+    Rotation(u32),
+}
+
+/// Most components replicated per instance, and fields per component.
+pub const MAX_COMPONENTS: usize = 64;
+/// Most fields per replicated component.
+pub const MAX_FIELDS: usize = 256;
+
+impl WireValue {
+    fn encode(&self, w: &mut Writer) {
+        match self {
+            WireValue::Bool(b) => w.u8(u8::from(*b)),
+            WireValue::Number(n) => {
+                w.u8(2);
+                w.u64(n.to_bits());
+            }
+            WireValue::String(s) => {
+                w.u8(3);
+                w.str(s);
+            }
+            WireValue::Vector3(v) => {
+                w.u8(4);
+                for c in v {
+                    w.zigzag(i64::from(*c));
+                }
+            }
+            WireValue::Ref(id) => {
+                w.u8(5);
+                w.varint(*id);
+            }
+            WireValue::Int(i) => {
+                w.u8(6);
+                w.zigzag(*i);
+            }
+            WireValue::Rotation(q) => {
+                w.u8(7);
+                w.u32(*q);
+            }
+        }
+    }
+
+    fn decode(r: &mut Reader<'_>) -> Result<WireValue, DecodeError> {
+        Ok(match r.u8()? {
+            0 => WireValue::Bool(false),
+            1 => WireValue::Bool(true),
+            2 => WireValue::Number(f64::from_bits(r.u64()?)),
+            3 => WireValue::String(Arc::from(r.str("string value", MAX_TEXT)?)),
+            4 => WireValue::Vector3([r.zigzag_i32()?, r.zigzag_i32()?, r.zigzag_i32()?]),
+            5 => WireValue::Ref(r.varint()?),
+            6 => WireValue::Int(r.zigzag()?),
+            7 => WireValue::Rotation(r.u32()?),
+            _ => return Err(DecodeError::BadValue("value tag")),
+        })
+    }
+
+    /// The wire form of a component field.
+    pub fn from_field(value: &FieldValue) -> WireValue {
+        match value {
+            FieldValue::Bool(b) => WireValue::Bool(*b),
+            FieldValue::I32(i) => WireValue::Int(i64::from(*i)),
+            FieldValue::I64(i) => WireValue::Int(*i),
+            FieldValue::F32(f) => WireValue::Number(f64::from(*f)),
+            FieldValue::F64(f) => WireValue::Number(*f),
+            FieldValue::Vector3(v) => WireValue::Vector3(quantize_position(*v)),
+            FieldValue::Quaternion(q) => WireValue::Rotation(quantize_rotation(*q)),
+            FieldValue::String(s) => WireValue::String(cut(s)),
+            FieldValue::Ref(r) => WireValue::Ref(r.map_or(0, |id| id.0)),
+        }
+    }
 }
 
 /// The replicated state of one instance.
@@ -110,6 +182,9 @@ pub struct EntityState {
     pub flags: u8,
     /// Attributes, sorted by name.
     pub attributes: Vec<(Arc<str>, WireValue)>,
+    /// Game-defined components (those the mirror replicates), sorted by name, each with its
+    /// fields in schema order.
+    pub components: Vec<(Arc<str>, Vec<WireValue>)>,
 }
 
 /// The node flags that replicate, in wire bit order.
@@ -136,8 +211,17 @@ fn cut(text: &str) -> Arc<str> {
 }
 
 impl EntityState {
-    /// The state of `node`, read from `arena`.
+    /// The state of `node`, read from `arena`, with every component it holds.
     pub fn capture(arena: &Arena, node: &NodeRef<'_>) -> EntityState {
+        Self::capture_with(arena, node, &|_| true)
+    }
+
+    /// The state of `node`, read from `arena`, with the components `replicates` accepts.
+    pub fn capture_with(
+        arena: &Arena,
+        node: &NodeRef<'_>,
+        replicates: &dyn Fn(ComponentId) -> bool,
+    ) -> EntityState {
         let t = node.transform();
         let a = node.appearance();
         let flags = node.flags();
@@ -164,6 +248,18 @@ impl EntityState {
             })
             .collect();
         attributes.sort_by(|a, b| a.0.cmp(&b.0));
+        let store = arena.components();
+        let mut components: Vec<(Arc<str>, Vec<WireValue>)> = store
+            .components_of(node.id())
+            .iter()
+            .filter(|&&c| replicates(c))
+            .filter_map(|&c| {
+                let row = store.row(node.id(), c)?;
+                let name = store.registry().info(c).schema.name.clone();
+                Some((Arc::from(name.as_ref()), row.iter().map(WireValue::from_field).collect()))
+            })
+            .collect();
+        components.sort_by(|a, b| a.0.cmp(&b.0));
         EntityState {
             class: node.class(),
             parent: node.parent().map_or(0, |p| p.0),
@@ -177,6 +273,7 @@ impl EntityState {
             shape: Shape::ALL.iter().position(|&s| s == a.shape).unwrap_or(0) as u8,
             flags: bits,
             attributes,
+            components,
         }
     }
 
@@ -195,6 +292,7 @@ impl EntityState {
             shape: 0,
             flags: 0,
             attributes: Vec::new(),
+            components: Vec::new(),
         }
     }
 
@@ -219,7 +317,7 @@ impl EntityState {
             Groups::APPEARANCE,
         );
         mark(self.flags != other.flags, Groups::FLAGS);
-        mark(self.attributes != other.attributes, Groups::ATTRIBUTES);
+        mark(self.attributes != other.attributes || self.components != other.components, Groups::ATTRIBUTES);
         Groups(g)
     }
 
@@ -269,26 +367,14 @@ impl EntityState {
             w.varint(self.attributes.len() as u64);
             for (name, value) in &self.attributes {
                 w.str(name);
-                match value {
-                    WireValue::Bool(b) => w.u8(u8::from(*b)),
-                    WireValue::Number(n) => {
-                        w.u8(2);
-                        w.u64(n.to_bits());
-                    }
-                    WireValue::String(s) => {
-                        w.u8(3);
-                        w.str(s);
-                    }
-                    WireValue::Vector3(v) => {
-                        w.u8(4);
-                        for c in v {
-                            w.zigzag(i64::from(*c));
-                        }
-                    }
-                    WireValue::Ref(id) => {
-                        w.u8(5);
-                        w.varint(*id);
-                    }
+                value.encode(w);
+            }
+            w.varint(self.components.len() as u64);
+            for (name, fields) in &self.components {
+                w.str(name);
+                w.varint(fields.len() as u64);
+                for f in fields {
+                    f.encode(w);
                 }
             }
         }
@@ -340,21 +426,28 @@ impl EntityState {
             let mut attributes = Vec::with_capacity(n);
             for _ in 0..n {
                 let name: Arc<str> = Arc::from(r.str("attribute name", MAX_TEXT)?);
-                let value = match r.u8()? {
-                    0 => WireValue::Bool(false),
-                    1 => WireValue::Bool(true),
-                    2 => WireValue::Number(f64::from_bits(r.u64()?)),
-                    3 => WireValue::String(Arc::from(r.str("attribute string", MAX_TEXT)?)),
-                    4 => WireValue::Vector3([r.zigzag_i32()?, r.zigzag_i32()?, r.zigzag_i32()?]),
-                    5 => WireValue::Ref(r.varint()?),
-                    _ => return Err(DecodeError::BadValue("attribute tag")),
-                };
+                let value = WireValue::decode(r)?;
                 attributes.push((name, value));
             }
             if attributes.windows(2).any(|w| w[0].0 >= w[1].0) {
                 return Err(DecodeError::BadValue("attributes out of order"));
             }
+            let n = r.count("components", MAX_COMPONENTS, 2)?;
+            let mut components = Vec::with_capacity(n);
+            for _ in 0..n {
+                let name: Arc<str> = Arc::from(r.str("component name", MAX_TEXT)?);
+                let k = r.count("fields", MAX_FIELDS, 1)?;
+                let mut fields = Vec::with_capacity(k);
+                for _ in 0..k {
+                    fields.push(WireValue::decode(r)?);
+                }
+                components.push((name, fields));
+            }
+            if components.windows(2).any(|w| w[0].0 >= w[1].0) {
+                return Err(DecodeError::BadValue("components out of order"));
+            }
             self.attributes = attributes;
+            self.components = components;
         }
         Ok(())
     }

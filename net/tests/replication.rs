@@ -288,3 +288,43 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn components_replicate_whether_written_one_field_or_a_chunk_at_a_time_but_lifetimes_do_not() {
+    use arbor_core::{FieldDef, FieldType, FieldValue, Query, Schema};
+    let (mut arena, ids) = place(20);
+    let heat =
+        arena.register_component(Schema::new("Heat", vec![FieldDef::new("Value", FieldType::F32)])).unwrap();
+    let lifetimes = arbor_sim::Lifetimes::new(&mut arena).unwrap();
+    for &p in &ids[2..12] {
+        arena.add_component(p, heat, None).unwrap();
+    }
+    lifetimes.set(&mut arena, ids[3], 60.0).unwrap();
+    let mut pipe = Pipe::new(arena, 1e6);
+    pipe.converge(100);
+    assert_eq!(pipe.replica.component(ids[2], "Heat"), Some(&[arbor_net::WireValue::Number(0.0)][..]));
+    assert!(pipe.replica.component(ids[3], "Lifetime").is_none(), "Lifetime is server-side");
+
+    // One field through set_field, the rest chunk by chunk, one component removed.
+    pipe.arena.set_field(ids[2], heat, "Value", FieldValue::F32(5.0)).unwrap();
+    let lane = pipe.arena.components().lane(heat, "Value").unwrap();
+    pipe.arena.for_each_chunk_mut(&mut Query::new(&[heat]), &[], &[lane], |mut chunk| {
+        for v in chunk.write::<f32>(0).iter_mut() {
+            *v += 1.0;
+        }
+    });
+    pipe.arena.remove_component(ids[11], heat).unwrap();
+    pipe.converge(100);
+    assert_eq!(pipe.replica.component(ids[2], "Heat"), Some(&[arbor_net::WireValue::Number(6.0)][..]));
+    assert_eq!(pipe.replica.component(ids[5], "Heat"), Some(&[arbor_net::WireValue::Number(1.0)][..]));
+    assert!(pipe.replica.component(ids[11], "Heat").is_none());
+    let truth: u64 = replicated(&pipe.arena)
+        .into_iter()
+        .map(|id| {
+            let node = pipe.arena.get(id).unwrap();
+            let lifetime = pipe.arena.components().component(arbor_sim::LIFETIME);
+            arbor_net::EntityState::capture_with(&pipe.arena, &node, &|c| Some(c) != lifetime).hash(id)
+        })
+        .fold(0, |a, h| a ^ h);
+    assert_eq!(pipe.replica.world_hash(), truth);
+}

@@ -210,6 +210,7 @@ enum Edit {
     Create(usize),
     Clone(usize),
     Detach(usize),
+    Component(usize, f32),
 }
 
 fn edit() -> impl Strategy<Value = Edit> {
@@ -222,6 +223,7 @@ fn edit() -> impl Strategy<Value = Edit> {
         2 => (0..64usize).prop_map(Edit::Create),
         1 => (0..64usize).prop_map(Edit::Clone),
         1 => (0..64usize).prop_map(Edit::Detach),
+        2 => (0..64usize, -5.0f32..5.0).prop_map(|(i, v)| Edit::Component(i, v)),
     ]
 }
 
@@ -244,6 +246,24 @@ fn apply(arena: &mut Arena, ids: &mut Vec<Id>, e: &Edit) {
             _ => Ok(()),
         },
         Edit::Detach(i) => arena.set_parent(pick(ids, i), None).map(|_| ()),
+        Edit::Component(i, v) => {
+            let heat = match arena.components().component("Heat") {
+                Some(c) => c,
+                None => arena
+                    .register_component(arbor_core::Schema::new(
+                        "Heat",
+                        vec![arbor_core::FieldDef::new("Value", arbor_core::FieldType::F32)],
+                    ))
+                    .unwrap(),
+            };
+            let id = pick(ids, i);
+            if v < -4.0 {
+                arena.remove_component(id, heat).map(|_| ())
+            } else {
+                let _ = arena.add_component(id, heat, None);
+                arena.set_field(id, heat, "Value", arbor_core::FieldValue::F32(v)).map(|_| ())
+            }
+        }
     };
     ids.retain(|&id| arena.get(id).is_some());
     if ids.is_empty() {

@@ -55,6 +55,9 @@ struct Record {
     hash_sent: u64,
     /// Whether the id sits in a ready queue.
     queued: bool,
+    /// Its distance band when it entered the view (updates queue there; a new focus or a
+    /// moved unit does not re-band it: the band orders a backlog, it does not decide range).
+    band: u8,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -274,11 +277,12 @@ impl ClientView {
             self.awaiting.insert(id);
             return;
         }
+        let distance = self.distance(mirror, id);
+        let band = BANDS.iter().position(|&(limit, _)| distance < limit).unwrap_or(BANDS.len() - 1) as u8;
         self.records.insert(
             id,
-            Record { confirmed: 0, last_sent: 0, born: self.next_seq, hash_sent: 0, queued: false },
+            Record { confirmed: 0, last_sent: 0, born: self.next_seq, hash_sent: 0, queued: false, band },
         );
-        let distance = self.distance(mirror, id);
         self.fresh.push(Reverse((distance.min(u32::MAX as f32) as u32, id)));
     }
 
@@ -386,12 +390,7 @@ impl ClientView {
         let span = |a: i32, b: i32| (a - b).unsigned_abs() as usize + 2 * r as usize + 1;
         let box_cells = span(old.0, new.0) * span(old.1, new.1);
         if self.scan_cells || box_cells < changes.changed.len() {
-            let mark = |view: &mut Self, id: Id| {
-                if view.records.get(&id).is_some_and(|r| r.last_sent != 0) {
-                    view.dirty.insert(id);
-                    view.mark_ready(mirror, id);
-                }
-            };
+            let mark = |view: &mut Self, id: Id| view.mark_changed(id);
             for &id in &changes.changed_structure {
                 mark(self, id);
             }
@@ -410,10 +409,7 @@ impl ClientView {
             }
         } else {
             for &id in &changes.changed {
-                if self.records.get(&id).is_some_and(|r| r.last_sent != 0) {
-                    self.dirty.insert(id);
-                    self.mark_ready(mirror, id);
-                }
+                self.mark_changed(id);
             }
         }
         if let Some(old) = self.view_changed.take() {
@@ -505,7 +501,7 @@ impl ClientView {
     }
 
     /// Marks every record unconfirmed: the client gets full state again.
-    fn resync(&mut self, mirror: &Mirror) {
+    fn resync(&mut self) {
         self.stats.resyncs += 1;
         let mut sent = Vec::new();
         for (&id, rec) in self.records.iter_mut() {
@@ -516,7 +512,7 @@ impl ClientView {
         }
         for id in sent {
             self.dirty.insert(id);
-            self.mark_ready(mirror, id);
+            self.mark_ready(id);
         }
     }
 }

@@ -16,15 +16,26 @@ use std::cmp::Reverse;
 
 impl ClientView {
     /// Queues dirty record `id` to be sent, in the band of its distance.
-    pub(super) fn mark_ready(&mut self, mirror: &Mirror, id: Id) {
-        let distance = self.distance(mirror, id);
+    pub(super) fn mark_ready(&mut self, id: Id) {
         let Some(rec) = self.records.get_mut(&id) else { return };
-        if rec.queued {
+        if !rec.queued {
+            rec.queued = true;
+            self.ready[usize::from(rec.band)].push_back(id);
+        }
+    }
+
+    /// A held instance changed: dirty and queued, once it was ever sent (a record never
+    /// sent is in the fresh queue and its create will carry the change).
+    pub(super) fn mark_changed(&mut self, id: Id) {
+        let Some(rec) = self.records.get_mut(&id) else { return };
+        if rec.last_sent == 0 {
             return;
         }
-        rec.queued = true;
-        let band = BANDS.iter().position(|&(limit, _)| distance < limit).unwrap_or(BANDS.len() - 1);
-        self.ready[band].push_back(id);
+        self.dirty.insert(id);
+        if !rec.queued {
+            rec.queued = true;
+            self.ready[usize::from(rec.band)].push_back(id);
+        }
     }
 
     /// Takes the next id from the ready queues, round robin with each band's weight;
@@ -78,7 +89,7 @@ impl ClientView {
             }
             self.waiting.pop_front();
             if self.dirty.contains(&id) {
-                self.mark_ready(mirror, id);
+                self.mark_ready(id);
             } else if self.records.get(&id).is_some_and(|r| r.last_sent == 0) {
                 // A first send that could not be written (its parent was not held yet).
                 let d = self.distance(mirror, id);
@@ -228,7 +239,7 @@ impl ClientView {
         while self.in_flight.front().is_some_and(|m| epoch.saturating_sub(m.epoch) > HISTORY_EPOCHS) {
             let old = self.in_flight.pop_front().expect("non-empty");
             if !old.acked && self.newest_ack < old.seq {
-                self.resync(mirror);
+                self.resync();
             }
         }
     }

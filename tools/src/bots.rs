@@ -78,7 +78,7 @@ pub fn run(args: BotsArgs) -> Result<(), String> {
     let dt = Duration::from_secs_f64(1.0 / 60.0);
     let start = Instant::now();
     let mut last_report = start;
-    let mut deadline = start;
+    let mut pacer = crate::pace::Pacer::new(dt);
     while start.elapsed().as_secs_f64() < args.seconds {
         let t = start.elapsed().as_secs_f32();
         for bot in bots.iter_mut().filter(|b| b.error.is_none()) {
@@ -101,13 +101,7 @@ pub fn run(args: BotsArgs) -> Result<(), String> {
             joining.suspend(|| println!("{}", summary(&mut bots, secs, start.elapsed().as_secs_f64())));
             last_report = Instant::now();
         }
-        deadline += dt;
-        let now = Instant::now();
-        if now < deadline {
-            std::thread::sleep(deadline - now);
-        } else if now - deadline > dt * 10 {
-            deadline = now;
-        }
+        pacer.wait();
     }
     joining.finish_and_clear();
     let secs = last_report.elapsed().as_secs_f64();

@@ -15,6 +15,7 @@
 
 mod args;
 mod bots;
+mod pace;
 mod place_io;
 mod report;
 mod run;

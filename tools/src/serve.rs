@@ -92,7 +92,7 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
     let dt = Duration::from_secs_f64(sim.config().dt);
     let every = Duration::from_secs_f64(args.summary_every.max(0.1));
     let start = Instant::now();
-    let mut deadline = start;
+    let mut pacer = crate::pace::Pacer::new(dt);
     let mut last_summary = start;
     let mut overruns = 0u64;
     let mut window_overruns = 0u64;
@@ -118,14 +118,7 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
             window_overruns += 1;
             eprintln!("overrun: tick {} took {:.2} ms", report.tick, report.duration.as_secs_f64() * 1e3);
         }
-        deadline += dt;
-        let now = Instant::now();
-        if now < deadline {
-            std::thread::sleep(deadline - now);
-        } else if now - deadline > dt * 10 {
-            // Far behind (e.g. the process was paused): resynchronise instead of bursting.
-            deadline = now;
-        }
+        pacer.wait();
         if last_summary.elapsed() >= every {
             println!(
                 "t={:.1} s tick {}: {} instances, {} overruns in this window",

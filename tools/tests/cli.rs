@@ -183,3 +183,46 @@ fn place_check_refuses_an_endless_input() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("larger than 1073741824 bytes"), "{stderr}");
 }
+
+#[test]
+fn serve_listens_securely_with_a_key_file_that_token_then_signs_with() {
+    let dir = scratch("listen");
+    let key = dir.join("server.key");
+    let _ = std::fs::remove_file(&key);
+    let key_arg = key.to_str().unwrap();
+    let (out, stdout, stderr) = arbor(&[
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--key",
+        key_arg,
+        "--ticks",
+        "20",
+        "--summary-every",
+        "100",
+    ]);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("created the server key"), "{stdout}");
+    assert!(
+        stdout.contains("listening on 127.0.0.1:") && stdout.contains("connect tokens signed with"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("net: 0 clients"), "{stdout}");
+    let text = std::fs::read_to_string(&key).unwrap();
+    assert_eq!(text.trim().len(), 64, "32 bytes of hex");
+
+    let (out, token, stderr) =
+        arbor(&["token", "--user", "42", "--key", key_arg, "--server", "127.0.0.1:53640"]);
+    assert!(out.status.success(), "{stderr}");
+    let token = token.trim();
+    assert!(token.len() > 1000 && token.bytes().all(|b| b.is_ascii_hexdigit()), "{token}");
+    assert_eq!(arbor_net::token_from_hex(token).unwrap().client_id, 42);
+    let (out, _, stderr) =
+        arbor(&["token", "--user", "42", "--key", dir.join("missing.key").to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr.contains("reading the key file"), "{stderr}");
+
+    let (out, _, stderr) = arbor(&["serve", "--listen", "127.0.0.1:0", "--insecure", "--ticks", "2"]);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("WARNING: --insecure"), "{stderr}");
+}

@@ -1,6 +1,6 @@
 //! [`NetServer`]: the networking half of a tick. It implements [`TickHooks`]: in the
 //! AdmitPlayers phase it reads the sockets, turns connections and disconnections into
-//! [`NetEvent`]s (which player sessions consume) and takes each client's ack and focus; in
+//! [`NetEvent`]s (for the players layer to consume) and takes each client's ack and focus; in
 //! the Snapshot phase (every network tick) it captures the [`Mirror`], brings every
 //! [`ClientView`] up to date and sends each client its messages under its byte budget.
 //!

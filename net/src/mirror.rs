@@ -71,10 +71,8 @@ impl MirrorEntity {
 /// What one capture changed, in the order clients must apply it.
 #[derive(Clone, Debug, Default)]
 pub struct Changes {
-    /// Destroyed instances that were mirrored, with their last parent.
-    pub deleted: Vec<(Id, u64)>,
-    /// The same ids, for membership tests.
-    pub deleted_set: FxHashSet<Id>,
+    /// Destroyed instances that were mirrored.
+    pub deleted: Vec<Id>,
     /// Live instances that left the mirror (out of the world, or moved to another unit):
     /// `(id, is_root)`; a root's subtree follows it.
     pub removed: Vec<(Id, bool)>,
@@ -246,9 +244,8 @@ impl Mirror {
 
     fn apply_logs(&mut self, arena: &Arena, world: &dyn Fn(Id) -> Vec3, log: Logs) {
         for id in log.deleted {
-            if let Some(e) = self.remove_entity(id) {
-                self.changes.deleted.push((id, e.state.parent));
-                self.changes.deleted_set.insert(id);
+            if self.remove_entity(id).is_some() {
+                self.changes.deleted.push(id);
             }
         }
         let mut seen = FxHashSet::default();
@@ -279,8 +276,7 @@ impl Mirror {
             if arena.get(id).is_some() {
                 self.changes.removed.push((id, !gone.contains(&Id(e.state.parent))));
             } else {
-                self.changes.deleted.push((id, e.state.parent));
-                self.changes.deleted_set.insert(id);
+                self.changes.deleted.push(id);
             }
         }
     }
@@ -553,7 +549,7 @@ mod tests {
 
         arena.destroy(host).unwrap();
         m.capture(&arena, &origin);
-        let mut deleted: Vec<Id> = m.changes().deleted.iter().map(|d| d.0).collect();
+        let mut deleted: Vec<Id> = m.changes().deleted.clone();
         deleted.sort();
         assert_eq!(deleted, vec![p, host]);
         assert!(m.get(p).is_none() && m.units_in((0, 0)).next().is_none());

@@ -283,6 +283,11 @@ impl ClientView {
             id,
             Record { confirmed: 0, last_sent: 0, born: self.next_seq, hash_sent: 0, queued: false, band },
         );
+        self.queue_fresh(distance, id);
+    }
+
+    /// Queues never-sent record `id`, `distance` studs from the focus, for its first send.
+    fn queue_fresh(&mut self, distance: f32, id: Id) {
         self.fresh.push(Reverse((distance.min(u32::MAX as f32) as u32, id)));
     }
 
@@ -360,7 +365,7 @@ impl ClientView {
         let changes = mirror.changes();
         // Every dropped record gets its own tombstone: the client's tree may lag the
         // server's, so a subtree on one side is not the subtree on the other.
-        for &(id, _) in &changes.deleted {
+        for &id in &changes.deleted {
             if self.drop_record(id) {
                 self.add_tombstone(id);
             }
@@ -390,9 +395,8 @@ impl ClientView {
         let span = |a: i32, b: i32| (a - b).unsigned_abs() as usize + 2 * r as usize + 1;
         let box_cells = span(old.0, new.0) * span(old.1, new.1);
         if self.scan_cells || box_cells < changes.changed.len() {
-            let mark = |view: &mut Self, id: Id| view.mark_changed(id);
             for &id in &changes.changed_structure {
-                mark(self, id);
+                self.mark_changed(id);
             }
             if !changes.changed_by_cell.is_empty() {
                 for x in (old.0.min(new.0) - r)..=(old.0.max(new.0) + r) {
@@ -402,7 +406,7 @@ impl ClientView {
                             continue;
                         }
                         for &id in changes.changed_by_cell.get(&c).map_or(&[][..], Vec::as_slice) {
-                            mark(self, id);
+                            self.mark_changed(id);
                         }
                     }
                 }

@@ -93,7 +93,7 @@ impl ClientView {
             } else if self.records.get(&id).is_some_and(|r| r.last_sent == 0) {
                 // A first send that could not be written (its parent was not held yet).
                 let d = self.distance(mirror, id);
-                self.fresh.push(Reverse((d.min(u32::MAX as f32) as u32, id)));
+                self.queue_fresh(d, id);
             }
         }
 

@@ -60,6 +60,8 @@ pub struct HostConfig {
     /// crate's `jit` feature is on, and is then on by default; see the crate docs for why
     /// the feature is off by default.
     pub jit: bool,
+    /// Where `game.Store` and `game.CloudStore` keep their data.
+    pub stores: crate::store::StoreConfig,
 }
 
 impl Default for HostConfig {
@@ -71,6 +73,7 @@ impl Default for HostConfig {
             script_memory_share: MEMORY_LIMIT / 4,
             tick_units: TICK_SHARE_UNITS,
             jit: cfg!(feature = "jit"),
+            stores: crate::store::StoreConfig::default(),
         }
     }
 }
@@ -143,7 +146,7 @@ impl ScriptHost {
             prefabs,
             ..Default::default()
         });
-        let base = api::install(&lua, arena.workspace())?;
+        let base = api::install(&lua, arena.workspace(), &config.stores)?;
         budget::meter_library(&lua)?;
         lua.sandbox(true)?;
         budget::install(&lua)?;
@@ -207,6 +210,13 @@ impl ScriptHost {
     /// ([`HostConfig::tick_units`]), since the host started.
     pub fn deferred_entries(&self) -> u64 {
         self.share.deferred_total()
+    }
+
+    /// Waits until every put accepted by `game.Store` is durable (or its commit failed for
+    /// good and was logged), and the cloud store's pending writes are sent; call it when the
+    /// server stops.
+    pub fn shutdown_stores(&mut self) {
+        crate::store::shutdown(&self.lua);
     }
 
     /// Running instances.
@@ -490,7 +500,11 @@ impl TickHooks for ScriptHost {
 
     fn update(&mut self, ctx: &mut TickContext<'_>, dt: f64) {
         self.share.enter_phase(ctx.tick);
-        self.with_world_in(ctx.arena, |h| h.run_callbacks(false, dt));
+        let time = ctx.time;
+        self.with_world_in(ctx.arena, |h| {
+            crate::store::deliver(&h.lua, time, 0);
+            h.run_callbacks(false, dt)
+        });
     }
 
     fn systems(&mut self, ctx: &mut TickContext<'_>, dt: f64) {
@@ -501,6 +515,10 @@ impl TickHooks for ScriptHost {
     fn physics_update(&mut self, ctx: &mut TickContext<'_>, dt: f64) {
         self.share.enter_phase(ctx.tick);
         self.with_world_in(ctx.arena, |h| h.run_callbacks(true, dt));
+    }
+
+    fn end_tick(&mut self, ctx: &mut TickContext<'_>) {
+        crate::store::end_tick(&self.lua, ctx.tick);
     }
 
     fn events(&mut self, _ctx: &mut TickContext<'_>, events: &[InstanceEvent]) {

@@ -53,6 +53,8 @@ pub trait TickHooks {
     /// The events drained at the end of the tick (tombstones of this tick's destructions are
     /// still readable through `arena.lifecycle_view`).
     fn events(&mut self, _ctx: &mut TickContext<'_>, _events: &[InstanceEvent]) {}
+    /// The end of the tick, after the event drain (group commits, per-tick bookkeeping).
+    fn end_tick(&mut self, _ctx: &mut TickContext<'_>) {}
 }
 
 /// Hooks shared with their owner: the simulation calls them while the owner keeps a handle
@@ -79,6 +81,9 @@ impl<T: TickHooks> TickHooks for std::rc::Rc<std::cell::RefCell<T>> {
     }
     fn events(&mut self, ctx: &mut TickContext<'_>, events: &[InstanceEvent]) {
         self.borrow_mut().events(ctx, events);
+    }
+    fn end_tick(&mut self, ctx: &mut TickContext<'_>) {
+        self.borrow_mut().end_tick(ctx);
     }
 }
 
@@ -312,6 +317,7 @@ impl Simulation {
             }
             events.len()
         });
+        self.run_hooks(|h, c| h.end_tick(c));
         let duration = start.elapsed();
         self.profiler.record_tick(duration, counters);
         let report = TickReport { tick: self.tick, duration, counters, network_tick };

@@ -83,7 +83,7 @@ fn checked(lua: &Lua, prelude: &Table, f: Function) -> Result<Function> {
 
 /// Installs the prelude and builds the frozen base environment for a place whose Workspace
 /// is `workspace`.
-pub fn install(lua: &Lua, workspace: Id) -> Result<Table> {
+pub fn install(lua: &Lua, workspace: Id, stores: &crate::store::StoreConfig) -> Result<Table> {
     let raw = lua.create_table()?;
     let methods = lua.create_table()?;
     instance::register_methods(lua, &methods)?;
@@ -149,6 +149,9 @@ pub fn install(lua: &Lua, workspace: Id) -> Result<Table> {
     game.raw_set("Prefabs", prefabs)?;
     game.raw_set("Components", components::components_table(lua, |f| checked(lua, &prelude, f))?)?;
     game.raw_set("Systems", crate::systems::systems_table(lua, |f| checked(lua, &prelude, f))?)?;
+    let (store, cloud) = crate::store::install(lua, stores, &|f| checked(lua, &prelude, f))?;
+    game.raw_set("Store", store)?;
+    game.raw_set("CloudStore", cloud)?;
     game.set_readonly(true);
     base.raw_set("game", game)?;
     base.raw_set("workspace", ws.clone())?;

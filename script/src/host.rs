@@ -502,7 +502,7 @@ impl TickHooks for ScriptHost {
         self.share.enter_phase(ctx.tick);
         let time = ctx.time;
         self.with_world_in(ctx.arena, |h| {
-            crate::store::deliver(&h.lua, time, 0);
+            crate::store::deliver(&h.lua, time, &[]);
             h.run_callbacks(false, dt)
         });
     }

@@ -40,8 +40,9 @@ pub(crate) fn install(
 
 /// Runs the cloud callbacks whose results arrived, each as its own entry, and sends queued
 /// requests the server's budget allows. `time` is the world clock (seconds), `players` the
-/// connected players (the budget is 60 + 10 × players requests a minute).
-pub(crate) fn deliver(lua: &Lua, time: f64, players: usize) {
+/// user ids of the connected players, ascending (the budget is 60 + 10 × players requests a
+/// minute; a player's session lock is released once they are gone and their writes landed).
+pub(crate) fn deliver(lua: &Lua, time: f64, players: &[u64]) {
     let _ = (lua, time, players);
 }
 

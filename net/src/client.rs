@@ -43,6 +43,7 @@ pub struct Client {
     user_id: Option<u64>,
     radius: Option<f32>,
     kicked: Option<String>,
+    character: Option<arbor_core::Id>,
     loss: Option<(f64, u64)>,
     stats: ClientStats,
 }
@@ -76,6 +77,7 @@ impl Client {
             user_id: None,
             radius: None,
             kicked: None,
+            character: None,
             loss: None,
             stats: ClientStats::default(),
         }
@@ -116,6 +118,12 @@ impl Client {
     /// The streaming radius the server uses for this client.
     pub fn radius(&self) -> Option<f32> {
         self.radius
+    }
+
+    /// The character the server bound to this client's user, as it last said
+    /// (`game.Session.LocalCharacter()` on a client).
+    pub fn local_character(&self) -> Option<arbor_core::Id> {
+        self.character
     }
 
     /// Why the server kicked this client, if it did.
@@ -169,6 +177,7 @@ impl Client {
                         self.radius = Some(radius);
                     }
                     Ok(Control::Kick { reason }) => self.kicked = Some(reason),
+                    Ok(Control::Character { id }) => self.character = id,
                     Err(_) => self.stats.malformed += 1,
                 }
             }

@@ -24,6 +24,7 @@ const SNAPSHOT: u8 = 1;
 const INPUT: u8 = 2;
 const WELCOME: u8 = 10;
 const KICK: u8 = 11;
+const CHARACTER: u8 = 12;
 
 /// Longest kick reason, in bytes.
 pub const MAX_REASON_BYTES: usize = 256;
@@ -324,6 +325,11 @@ pub enum Control {
         /// Why.
         reason: String,
     },
+    /// The character this client's user owns now (`None`: none any more).
+    Character {
+        /// The character's id.
+        id: Option<Id>,
+    },
 }
 
 impl Control {
@@ -345,6 +351,10 @@ impl Control {
                 }
                 w.str(&reason[..end]);
             }
+            Control::Character { id } => {
+                w.u8(CHARACTER);
+                w.varint(id.map_or(0, |i| i.0));
+            }
         }
         w.into_vec()
     }
@@ -362,6 +372,10 @@ impl Control {
                 Control::Welcome { user_id, radius, network_every: r.u8()? }
             }
             KICK => Control::Kick { reason: r.str("kick reason", MAX_REASON_BYTES)?.to_owned() },
+            CHARACTER => match r.varint()? {
+                0 => Control::Character { id: None },
+                raw => Control::Character { id: Some(check_id(raw)?) },
+            },
             _ => return Err(DecodeError::BadValue("control tag")),
         };
         r.finish()?;
@@ -382,6 +396,8 @@ mod tests {
         for c in [
             Control::Welcome { user_id: 9, radius: 1024.0, network_every: 2 },
             Control::Kick { reason: "bye".into() },
+            Control::Character { id: Some(Id(77)) },
+            Control::Character { id: None },
         ] {
             assert_eq!(Control::decode(&c.encode()), Ok(c));
         }

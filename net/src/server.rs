@@ -1,8 +1,10 @@
 //! [`NetServer`]: the networking half of a tick. It implements [`TickHooks`]: in the
-//! AdmitPlayers phase it reads the sockets, turns connections and disconnections into
-//! [`NetEvent`]s (for the players layer to consume) and takes each client's ack and focus; in
-//! the Snapshot phase (every network tick) it captures the [`Mirror`], brings every
-//! [`ClientView`] up to date and sends each client its messages under its byte budget.
+//! AdmitPlayers phase (`receive`) it reads the sockets, turns connections and disconnections
+//! into [`NetEvent`]s and [`Players`] sessions, and takes each client's ack, focus and
+//! movement input; in the Snapshot phase (every network tick) it carries out the sessions'
+//! kicks, tells each client which character it owns, centres its streaming range on that
+//! character, captures the [`Mirror`], brings every [`ClientView`] up to date and sends each
+//! client its messages under its byte budget.
 //!
 //! Invariants: one client's bad input (a message that does not decode, an ack of a snapshot
 //! never sent, a flood) disconnects that client alone and never touches another's view; at
@@ -15,7 +17,7 @@ use crate::replica::{SERVER_ROOT, SERVER_WORKSPACE};
 use crate::transport::{self, CONTROL, INPUTS, PROTOCOL_ID, SNAPSHOTS, ServerKey, ServerTransport};
 use crate::view::{ClientView, ViewStats};
 use arbor_core::{Arena, AttributeValue};
-use arbor_sim::{TickContext, TickHooks};
+use arbor_sim::{MoveInput, Players, TickContext, TickHooks};
 use glam::Vec3;
 use renet::{RenetServer, ServerEvent};
 use renet_netcode::{NetcodeServerTransport, ServerAuthentication, ServerConfig};
@@ -92,6 +94,8 @@ struct Slot {
     view: ClientView,
     last_input: Input,
     connected_at: Instant,
+    /// The character this client was last told it owns.
+    told_character: Option<arbor_core::Id>,
 }
 
 /// One client's figures, for reports.
@@ -267,6 +271,7 @@ impl NetServer {
                             view: ClientView::new(Vec3::ZERO, radius),
                             last_input: Input::default(),
                             connected_at: Instant::now(),
+                            told_character: None,
                         },
                     );
                     let welcome =
@@ -383,14 +388,61 @@ pub fn check_roots(arena: &Arena) -> Result<(), NetError> {
     Ok(())
 }
 
+impl NetServer {
+    /// Hands the connection events and inputs of this poll to the sessions: a connection
+    /// the sessions refuse (bad user id, full join queue) is kicked with the reason.
+    fn feed_players(&mut self, arena: &Arena, players: &mut Players, first_new: usize) {
+        let new: Vec<NetEvent> = self.events.iter().skip(first_new).cloned().collect();
+        for event in new {
+            match event {
+                NetEvent::Connected { user_id } => {
+                    if let Err(e) = players.connect(user_id, None) {
+                        self.kick(user_id, &e.to_string());
+                    }
+                }
+                NetEvent::Disconnected { user_id, reason } => players.disconnect(arena, user_id, &reason),
+            }
+        }
+        for (&user, slot) in &self.clients {
+            let i = slot.last_input;
+            let axis = |v: i8| (f32::from(v) / 127.0).clamp(-1.0, 1.0);
+            players.set_input(
+                user,
+                MoveInput { direction: [axis(i.movement[0]), axis(i.movement[1])], jump: i.buttons & 1 != 0 },
+            );
+        }
+    }
+
+    /// Kicks the users the sessions kicked, tells each client which character it owns when
+    /// that changed, and centres each client's streaming range on its character.
+    fn serve_players(&mut self, arena: &Arena, players: &mut Players, world: &dyn Fn(arbor_core::Id) -> Vec3) {
+        for (user, reason) in players.take_kicked() {
+            self.kick(user, &reason);
+        }
+        for (&user, slot) in self.clients.iter_mut() {
+            let character = players.character_of(arena, user);
+            if character != slot.told_character {
+                slot.told_character = character;
+                self.renet.send_message(user, CONTROL, Control::Character { id: character }.encode());
+            }
+            if let Some(focus) = players.focus_of(arena, user, |id| Some(world(id))) {
+                slot.view.set_focus(focus);
+            }
+        }
+    }
+}
+
 impl TickHooks for NetServer {
-    fn admit_players(&mut self, ctx: &mut TickContext<'_>) {
+    fn receive(&mut self, ctx: &mut TickContext<'_>) {
+        let first_new = self.events.len();
         self.poll(ctx.arena);
+        self.feed_players(ctx.arena, ctx.players, first_new);
     }
 
     fn snapshot(&mut self, ctx: &mut TickContext<'_>) {
         let (arena, transforms) = (&*ctx.arena, ctx.transforms);
         let world = |id| transforms.get(arena, id).map_or(Vec3::ZERO, |t| t.position);
+        self.serve_players(arena, ctx.players, &world);
         self.replicate(arena, &world);
     }
 }

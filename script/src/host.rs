@@ -27,6 +27,7 @@ use crate::budget;
 use crate::log::{Level, LogLine, ScriptLog};
 use crate::state::{HostState, Running, RunningStack, WorldSlot, full_name, with_state, with_world};
 use crate::systems::ScriptSystem;
+use crate::session::{self, PlayersSlot};
 use crate::tick_share::{SharedPhase, TICK_SHARE_UNITS, TickShare};
 use arbor_core::{Arena, Class, Id, InstanceEvent, NodeFlags};
 use arbor_sim::{TickContext, TickHooks};
@@ -119,6 +120,8 @@ pub struct ScriptHost {
     pub(crate) requeued: Vec<Id>,
     spare: Option<Arena>,
     pub(crate) world: Rc<WorldSlot>,
+    players: Rc<PlayersSlot>,
+    root: Id,
     running: Rc<RunningStack>,
     pub(crate) next_key: u64,
     /// The tick-level bound on script work.
@@ -139,6 +142,8 @@ impl ScriptHost {
         lua.set_app_data(Rc::clone(&world));
         let running = Rc::new(RunningStack::default());
         lua.set_app_data(Rc::clone(&running));
+        let players = Rc::new(PlayersSlot::default());
+        lua.set_app_data(Rc::clone(&players));
         let prefabs = arena.find_first_child(arena.root(), "Prefabs");
         lua.set_app_data(HostState {
             log: ScriptLog::new(config.echo),
@@ -146,7 +151,7 @@ impl ScriptHost {
             prefabs,
             ..Default::default()
         });
-        let base = api::install(&lua, arena.workspace(), &config.stores)?;
+        let base = api::install(&lua, arena.root(), arena.workspace(), &config.stores)?;
         budget::meter_library(&lua)?;
         lua.sandbox(true)?;
         budget::install(&lua)?;
@@ -160,6 +165,8 @@ impl ScriptHost {
             requeued: Vec::new(),
             spare: Some(Arena::new()),
             world,
+            players,
+            root: arena.root(),
             running,
             next_key: 1,
             share: TickShare::new(config.tick_units),
@@ -219,6 +226,18 @@ impl ScriptHost {
         crate::store::shutdown(&self.lua);
     }
 
+    /// The local stores' counters (accepted, durable, commits, failed commits), after taking
+    /// the writer's latest reports into the log.
+    pub fn store_stats(&self) -> crate::store::StoreStats {
+        crate::store::stats(&self.lua)
+    }
+
+    /// On a client host: the character this client's user owns, as the server told it
+    /// (`game.Session.LocalCharacter()`).
+    pub fn set_local_character(&mut self, character: Option<Id>) {
+        let _ = with_state(&self.lua, |s| s.local_character = character);
+    }
+
     /// Running instances.
     pub fn instance_count(&self) -> usize {
         self.instances.len()
@@ -243,6 +262,22 @@ impl ScriptHost {
         let world = self.world.take().expect("world returned by the VM");
         self.spare = Some(std::mem::replace(arena, world));
         result
+    }
+
+    /// Runs `f` with the world and the sessions moved into the VM, then moves them back
+    /// into `ctx`.
+    fn with_tick_in<R>(&mut self, ctx: &mut TickContext<'_>, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.players.put(std::mem::take(ctx.players));
+        let result = self.with_world_in(ctx.arena, f);
+        *ctx.players = self.players.take().expect("sessions returned by the VM");
+        result
+    }
+
+    /// Logs an error a session signal's dispatch hit (the world or sessions unavailable).
+    fn log_failure(&self, what: &str, result: mlua::Result<()>) {
+        if let Err(e) = result {
+            self.push_log(Level::Error, format!("{what}: {}", error_text(&e)));
+        }
     }
 
     pub(crate) fn push_log(&self, level: Level, text: String) {
@@ -495,26 +530,41 @@ impl TickHooks for ScriptHost {
             self.push_log(Level::Warn, line);
         }
         self.share.begin_tick(ctx.tick);
-        self.with_world_in(ctx.arena, |h| h.start_pending());
+        self.with_tick_in(ctx, |h| h.start_pending());
+    }
+
+    fn admit_players(&mut self, ctx: &mut TickContext<'_>) {
+        if ctx.players.leaving().is_empty() && ctx.players.pending_joins() == 0 {
+            return;
+        }
+        self.with_tick_in(ctx, |h| {
+            let fired = session::fire_joins_and_leaves(&h.lua, h.root);
+            h.log_failure("game.Session", fired);
+        });
     }
 
     fn update(&mut self, ctx: &mut TickContext<'_>, dt: f64) {
         self.share.enter_phase(ctx.tick);
         let time = ctx.time;
-        self.with_world_in(ctx.arena, |h| {
-            crate::store::deliver(&h.lua, time, &[]);
+        let users: Vec<u64> = ctx.players.user_ids().collect();
+        self.with_tick_in(ctx, |h| {
+            crate::store::deliver(&h.lua, time, &users);
             h.run_callbacks(false, dt)
         });
     }
 
     fn systems(&mut self, ctx: &mut TickContext<'_>, dt: f64) {
         self.share.enter_phase(ctx.tick);
-        self.with_world_in(ctx.arena, |h| h.run_systems(dt));
+        self.with_tick_in(ctx, |h| {
+            let fired = session::fire_deaths(&h.lua, h.root);
+            h.log_failure("game.Session.CharacterDied", fired);
+            h.run_systems(dt)
+        });
     }
 
     fn physics_update(&mut self, ctx: &mut TickContext<'_>, dt: f64) {
         self.share.enter_phase(ctx.tick);
-        self.with_world_in(ctx.arena, |h| h.run_callbacks(true, dt));
+        self.with_tick_in(ctx, |h| h.run_callbacks(true, dt));
     }
 
     fn end_tick(&mut self, ctx: &mut TickContext<'_>) {

@@ -206,6 +206,9 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
             if !with_world(lua, |w| w.contains(signal.target))? {
                 return fail(lua, DESTROYED);
             }
+            if with_world(lua, |w| crate::session::is_session_signal(w.root(), &signal))? {
+                return fail(lua, format!("{} is fired by the engine; scripts cannot emit it", signal.name));
+            }
             if EMIT_DEPTH.with(Cell::get) >= MAX_EMIT_DEPTH {
                 return fail(lua, EMIT_TOO_DEEP);
             }
@@ -225,17 +228,9 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
             if budget::charge_instances(with_state(lua, |s| s.signals.count())?).is_err() {
                 return fail(lua, budget::BUDGET_MESSAGE);
             }
-            let mut handlers: Vec<(Function, Running)> = with_state(lua, |s| {
-                s.signals
-                    .connections
-                    .iter()
-                    .filter(|c| c.target == signal.target && c.name == signal.name)
-                    .map(|c| (c.handler.clone(), c.owner.clone()))
-                    .collect()
-            })?;
             // A connection whose script was destroyed earlier in this tick is already gone,
             // even though the host retires it when the tick's events are drained.
-            with_world(lua, |w| handlers.retain(|(_, o)| o.script.is_none() || w.contains(o.script)))?;
+            let handlers = handlers_of(lua, &signal)?;
             if handlers.is_empty() {
                 let path = with_world(lua, |w| full_name(w, signal.target))?;
                 crate::state::log(
@@ -256,6 +251,35 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
             ok(lua, Value::Nil)
         })?,
     )?;
+    Ok(())
+}
+
+/// The handlers connected to `signal`, with their owners, in connection order, leaving out
+/// those whose script was destroyed earlier in this tick.
+fn handlers_of(lua: &Lua, signal: &Signal) -> Result<Vec<(Function, Running)>> {
+    let mut handlers: Vec<(Function, Running)> = with_state(lua, |s| {
+        s.signals
+            .connections
+            .iter()
+            .filter(|c| c.target == signal.target && c.name == signal.name)
+            .map(|c| (c.handler.clone(), c.owner.clone()))
+            .collect()
+    })?;
+    with_world(lua, |w| handlers.retain(|(_, o)| o.script.is_none() || w.contains(o.script)))?;
+    Ok(handlers)
+}
+
+/// Whether any live handler is connected to `signal`.
+pub(crate) fn has_handlers(lua: &Lua, signal: &Signal) -> Result<bool> {
+    Ok(!handlers_of(lua, signal)?.is_empty())
+}
+
+/// Runs the handlers of `signal` with `args` from engine code (outside any entry: each
+/// handler gets a fresh budget); errors are logged. No handler, no warning.
+pub(crate) fn fire(lua: &Lua, signal: &Signal, args: MultiValue) -> Result<()> {
+    for (handler, owner) in handlers_of(lua, signal)? {
+        run_handler(lua, &handler, owner, args.clone())?;
+    }
     Ok(())
 }
 

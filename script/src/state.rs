@@ -120,6 +120,8 @@ pub struct HostState {
     pub loading: Option<u64>,
     /// Systems registered by the loading instance, moved into it when its chunk returns.
     pub registered: Vec<crate::systems::ScriptSystem>,
+    /// On a client: the character this client's user owns (`game.Session.LocalCharacter`).
+    pub local_character: Option<Id>,
 }
 
 /// Runs `f` with the world, or fails with a clear error if none is available (outside a

@@ -1,9 +1,12 @@
 //! The tick: [`Simulation`] runs one server tick as a fixed sequence of [`Phase`]s and
 //! [`TickHooks`] let other crates (scripts, networking) plug into them.
 //!
-//! The order is fixed (`003`): start pending scripts → admit players → `Update(dt)` → default
-//! and registered systems → `PhysicsUpdate(1/60)` → physics step → transform pass → on every
-//! second tick, fallen parts and the delta snapshot → lifetimes (of the instances in the
+//! The order is fixed (`003`): start pending scripts → admit players (hooks `receive` the
+//! network, then `admit_players` fire joins and leaves, then the characters of players who
+//! left are destroyed) → `Update(dt)` → default and registered systems (the death pass
+//! first) → `PhysicsUpdate(1/60)` → physics step (inputs become locomotion after the sync,
+//! before the step) → transform pass → on every second tick, fallen parts, the kick queue
+//! and the delta snapshot → lifetimes (of the instances in the
 //! world, counted down at the end of every tick) → event drain and slot reclamation. Every
 //! phase is timed by the [`Profiler`].
 //!
@@ -15,6 +18,7 @@ use crate::fallen::FallenParts;
 use crate::lifetime::Lifetimes;
 use crate::phase::Phase;
 use crate::physics::Physics;
+use crate::players::Players;
 use crate::profiler::{Profiler, TickCounters};
 use crate::transform::{PassMode, WorldTransforms};
 use arbor_core::{Arena, InstanceEvent, SchemaError};
@@ -29,6 +33,8 @@ pub struct TickContext<'a> {
     pub transforms: &'a WorldTransforms,
     /// Physics (raycasts, body counts).
     pub physics: &'a Physics,
+    /// Player sessions.
+    pub players: &'a mut Players,
     /// The tick number, from 0.
     pub tick: u64,
     /// Simulated seconds since the start.
@@ -40,6 +46,9 @@ pub struct TickContext<'a> {
 pub trait TickHooks {
     /// Start pending scripts.
     fn start_scripts(&mut self, _ctx: &mut TickContext<'_>) {}
+    /// Read the network (first in AdmitPlayers, before any hook's `admit_players`):
+    /// connections, disconnections and inputs go into `ctx.players`.
+    fn receive(&mut self, _ctx: &mut TickContext<'_>) {}
     /// Admit connected players.
     fn admit_players(&mut self, _ctx: &mut TickContext<'_>) {}
     /// `Update(dt)`.
@@ -63,6 +72,9 @@ pub trait TickHooks {
 impl<T: TickHooks> TickHooks for std::rc::Rc<std::cell::RefCell<T>> {
     fn start_scripts(&mut self, ctx: &mut TickContext<'_>) {
         self.borrow_mut().start_scripts(ctx);
+    }
+    fn receive(&mut self, ctx: &mut TickContext<'_>) {
+        self.borrow_mut().receive(ctx);
     }
     fn admit_players(&mut self, ctx: &mut TickContext<'_>) {
         self.borrow_mut().admit_players(ctx);
@@ -132,6 +144,8 @@ pub struct Simulation {
     pub transforms: WorldTransforms,
     /// Physics.
     pub physics: Physics,
+    /// Player sessions.
+    pub players: Players,
     hooks: Vec<Box<dyn TickHooks>>,
     profiler: Profiler,
     config: SimConfig,
@@ -190,6 +204,7 @@ impl Simulation {
     /// physics bodies.
     pub fn new(mut arena: Arena, config: SimConfig) -> Result<Self, SchemaError> {
         let lifetimes = Lifetimes::new(&mut arena)?;
+        let players = Players::new(&mut arena)?;
         arena.set_max_nodes(max_instances(&arena));
         arena.set_max_text_bytes(max_text_bytes(&arena));
         let per_tick = workspace_setting(
@@ -209,6 +224,7 @@ impl Simulation {
             arena,
             transforms,
             physics,
+            players,
             hooks: Vec::new(),
             profiler: Profiler::new(),
             config,
@@ -268,6 +284,7 @@ impl Simulation {
             arena: &mut self.arena,
             transforms: &self.transforms,
             physics: &self.physics,
+            players: &mut self.players,
             tick: self.tick,
             time: self.tick as f64 * self.config.dt,
         };
@@ -289,12 +306,20 @@ impl Simulation {
         let network_tick = self.tick.is_multiple_of(self.config.network_every.max(1));
         self.arena.begin_creation_window();
         self.timed(Phase::StartScripts, |s| s.run_hooks(|h, c| h.start_scripts(c)));
-        self.timed(Phase::AdmitPlayers, |s| s.run_hooks(|h, c| h.admit_players(c)));
+        self.timed(Phase::AdmitPlayers, |s| {
+            s.run_hooks(|h, c| h.receive(c));
+            s.run_hooks(|h, c| h.admit_players(c));
+            counters.destroyed += s.players.finish_leaves(&mut s.arena);
+        });
         self.timed(Phase::Update, |s| s.run_hooks(|h, c| h.update(c, dt)));
-        self.timed(Phase::Systems, |s| s.run_hooks(|h, c| h.systems(c, dt)));
+        self.timed(Phase::Systems, |s| {
+            s.players.check_deaths(&mut s.arena);
+            s.run_hooks(|h, c| h.systems(c, dt));
+        });
         self.timed(Phase::PhysicsUpdate, |s| s.run_hooks(|h, c| h.physics_update(c, dt)));
         counters.awake_bodies = self.timed(Phase::PhysicsStep, |s| {
             s.physics.sync(&s.arena, &s.transforms);
+            s.players.drive(&mut s.arena, &mut s.physics);
             s.physics.step(dt as f32);
             s.physics.write_back(&mut s.arena, &s.transforms);
             s.physics.awake_bodies()
@@ -307,7 +332,10 @@ impl Simulation {
         if network_tick {
             counters.destroyed +=
                 self.timed(Phase::FallenParts, |s| s.fallen.scan(&mut s.arena, &s.transforms));
-            self.timed(Phase::Snapshot, |s| s.run_hooks(|h, c| h.snapshot(c)));
+            self.timed(Phase::Snapshot, |s| {
+                s.players.process_kicks(&s.arena);
+                s.run_hooks(|h, c| h.snapshot(c))
+            });
         }
         counters.destroyed += self.timed(Phase::Lifetimes, |s| s.lifetimes.tick(&mut s.arena, dt));
         counters.events = self.timed(Phase::Drain, |s| {

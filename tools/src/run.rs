@@ -3,7 +3,7 @@
 
 use crate::{place_io, report};
 use arbor_core::Arena;
-use arbor_script::{HostConfig, ScriptHost};
+use arbor_script::{HostConfig, ScriptHost, StoreConfig};
 use arbor_sim::{SimConfig, Simulation};
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -11,8 +11,11 @@ use std::rc::Rc;
 
 /// A simulation of `arena` with the place's scripts hooked in, their log echoed to the
 /// output as it happens; the host is shared so the caller can count errors and reload.
-pub fn with_scripts(arena: Arena) -> Result<(Simulation, Rc<RefCell<ScriptHost>>), String> {
-    let host = ScriptHost::new(&arena, HostConfig { echo: true, ..Default::default() })
+pub fn with_scripts(
+    arena: Arena,
+    stores: StoreConfig,
+) -> Result<(Simulation, Rc<RefCell<ScriptHost>>), String> {
+    let host = ScriptHost::new(&arena, HostConfig { echo: true, stores, ..Default::default() })
         .map_err(|e| format!("starting the script host: {e}"))?;
     let host = Rc::new(RefCell::new(host));
     let mut sim = Simulation::new(arena, SimConfig::default()).map_err(|e| e.to_string())?;
@@ -31,13 +34,49 @@ pub struct RunArgs {
     /// Print the per-phase table after the run.
     #[arg(long)]
     pub profile: bool,
+    #[command(flatten)]
+    pub stores: StoreArgs,
+}
+
+/// Where the place's data stores live.
+#[derive(clap::Args, Debug)]
+pub struct StoreArgs {
+    /// Directory of `game.Store` files and the offline cloud store (default: `NAME.data`
+    /// beside the place file, `arbor-data` for the embedded example place).
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// The fleet cloud store, `postgres://user@host:port/db` (default: offline, a SQLite file
+    /// in the data directory).
+    #[arg(long, value_name = "URL")]
+    pub cloud_store: Option<String>,
+}
+
+impl StoreArgs {
+    /// The store configuration for a place loaded from `place` (the example place if None).
+    pub fn config(&self, place: Option<&std::path::Path>) -> Result<StoreConfig, String> {
+        if let Some(url) = &self.cloud_store
+            && !(url.starts_with("postgres://") || url.starts_with("postgresql://"))
+        {
+            return Err(format!("--cloud-store must be a postgres:// URL, got {url}"));
+        }
+        let data_dir = match (&self.data, place) {
+            (Some(dir), _) => dir.clone(),
+            (None, Some(p)) => {
+                let stem = p.file_name().map_or_else(|| "place".into(), |n| n.to_string_lossy().into_owned());
+                p.with_file_name(format!("{stem}.data"))
+            }
+            (None, None) => PathBuf::from("arbor-data"),
+        };
+        Ok(StoreConfig { data_dir: Some(data_dir), cloud_url: self.cloud_store.clone() })
+    }
 }
 
 /// Runs `arbor run`.
 pub fn run(args: RunArgs) -> Result<(), String> {
     let place = place_io::load_or_example(args.place.as_deref())?;
-    let (mut sim, host) = with_scripts(place.arena)?;
+    let (mut sim, host) = with_scripts(place.arena, args.stores.config(args.place.as_deref())?)?;
     sim.run(args.ticks);
+    host.borrow_mut().shutdown_stores();
     println!("ran {} ticks; {} instances", sim.ticks(), sim.arena.len());
     if args.profile {
         println!("{}", sim.profiler().table());

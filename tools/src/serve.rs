@@ -52,6 +52,8 @@ pub struct ServeArgs {
     pub moved: f64,
     #[command(flatten)]
     trace: TraceArg,
+    #[command(flatten)]
+    stores: crate::run::StoreArgs,
 }
 
 /// Runs `arbor serve`.
@@ -60,14 +62,14 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
     let (mut sim, host, name, mut watcher) = match args.stress {
         Some(count) => {
             let (arena, mover) = crate::stress::synthetic(count, args.moved)?;
-            let (mut sim, host) = crate::run::with_scripts(arena)?;
+            let (mut sim, host) = crate::run::with_scripts(arena, args.stores.config(None)?)?;
             sim.add_hooks(mover);
             (sim, host, format!("a {count}-instance stress place"), None)
         }
         None => {
             let place = place_io::load_or_example(args.place.as_deref())?;
             let watcher = args.watch.then(|| ScriptWatcher::new(place.script_files));
-            let (sim, host) = crate::run::with_scripts(place.arena)?;
+            let (sim, host) = crate::run::with_scripts(place.arena, args.stores.config(args.place.as_deref())?)?;
             (sim, host, place.name, watcher)
         }
     };
@@ -142,6 +144,7 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
         println!("{}", net_summary(&net));
         net.shutdown();
     }
+    host.borrow_mut().shutdown_stores();
     print!("{}", report::memory(&sim));
     report::write_trace(&sim, args.trace.trace.as_deref())
 }

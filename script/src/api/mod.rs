@@ -1,6 +1,6 @@
 //! The script-facing API: builds the sandboxed base environment every script instance reads
 //! its globals from — safe libraries, `print`/`warn`, `Vector3`, `game` (with `Workspace`,
-//! `Prefabs.Spawn`, `Components.Define` and `Systems.Register`), `workspace`, `handles` —
+//! `Prefabs.Spawn`, `Components.Define`, `Systems.Register`, `Session`, `Store`, `CloudStore`), `workspace`, `handles` —
 //! installs the Instance metatable and methods
 //! (`handle`, `instance`) and the prelude that gives Signal handles their metamethods.
 //!
@@ -83,7 +83,7 @@ fn checked(lua: &Lua, prelude: &Table, f: Function) -> Result<Function> {
 
 /// Installs the prelude and builds the frozen base environment for a place whose Workspace
 /// is `workspace`.
-pub fn install(lua: &Lua, workspace: Id, stores: &crate::store::StoreConfig) -> Result<Table> {
+pub fn install(lua: &Lua, root: Id, workspace: Id, stores: &crate::store::StoreConfig) -> Result<Table> {
     let raw = lua.create_table()?;
     let methods = lua.create_table()?;
     instance::register_methods(lua, &methods)?;
@@ -151,6 +151,7 @@ pub fn install(lua: &Lua, workspace: Id, stores: &crate::store::StoreConfig) -> 
     game.raw_set("Systems", crate::systems::systems_table(lua, |f| checked(lua, &prelude, f))?)?;
     let (store, cloud) = crate::store::install(lua, stores, &|f| checked(lua, &prelude, f))?;
     game.raw_set("Store", store)?;
+    game.raw_set("Session", crate::session::session_table(lua, root, &|f| checked(lua, &prelude, f))?)?;
     game.raw_set("CloudStore", cloud)?;
     game.set_readonly(true);
     base.raw_set("game", game)?;

@@ -49,6 +49,8 @@
 //! - `since` is an arena revision such that every change after it is either still to be read
 //!   from the logs or was made by `write_back` itself.
 
+mod controller;
+pub use controller::{CharacterDrive, Footing};
 mod crowding;
 pub use crowding::{CELL_SIZE, MAX_BODIES_PER_CELL, RECHECK_AFTER_CHANGES};
 mod pose;
@@ -295,9 +297,13 @@ impl Physics {
         {
             return None;
         }
-        let dir = direction / len;
+        self.cast_ray(origin, direction / len, max_distance, QueryFilter::default().groups(QUERY))
+    }
+
+    /// The first collider `filter` accepts on the ray from `origin` along the unit vector
+    /// `dir`, within `max_distance`.
+    fn cast_ray(&self, origin: Vec3, dir: Vec3, max_distance: f32, filter: QueryFilter<'_>) -> Option<RayHit> {
         let w = &self.world;
-        let filter = QueryFilter::default().groups(QUERY);
         let query = w.broad_phase.as_query_pipeline(
             w.narrow_phase.query_dispatcher(),
             &w.bodies,

@@ -1,0 +1,116 @@
+//! `game.Session` (`003`, "Players and characters"): the script face of
+//! [`arbor_sim::Players`].
+//!
+//! - The session signals `PlayerJoined(userId)`, `PlayerLeft(character, userId)` and
+//!   `CharacterDied(character, userId, attacker)` are [`Signal`]s of the DataModel; scripts
+//!   `Connect` to them, only the engine fires them ([`fire_joins_and_leaves`],
+//!   [`fire_deaths`]), each handler as its own entry with a fresh budget, errors logged and
+//!   not counted toward the disable counter (as every signal handler).
+//! - Joins wait in [`Players`] until a `PlayerJoined` handler is connected, then fire in
+//!   connection order in the AdmitPlayers phase. `PlayerLeft` fires there too, before the
+//!   simulation destroys the character.
+//! - The functions (`BindCharacter`, `CharacterOf`, `Kick`, `Damage`, `GetPlayers`,
+//!   `LocalCharacter`) live in `api`.
+//!
+//! [`Players`] is moved into the VM's [`PlayersSlot`] for each phase, as the arena is moved
+//! into the world slot, and moved back after; outside a phase the functions raise.
+
+mod api;
+
+pub(crate) use api::session_table;
+
+use crate::signals::{self, Signal};
+use arbor_core::Id;
+use arbor_sim::Players;
+use mlua::{Lua, MultiValue, Result, Value};
+use std::cell::{RefCell, RefMut};
+use std::rc::Rc;
+
+/// `game.Session.PlayerJoined`.
+pub const PLAYER_JOINED: &str = "PlayerJoined";
+/// `game.Session.PlayerLeft`.
+pub const PLAYER_LEFT: &str = "PlayerLeft";
+/// `game.Session.CharacterDied`.
+pub const CHARACTER_DIED: &str = "CharacterDied";
+/// The session signals, which only the engine fires.
+pub const SESSION_SIGNALS: [&str; 3] = [PLAYER_JOINED, PLAYER_LEFT, CHARACTER_DIED];
+
+/// Where the sessions live while scripts run: `Some` during a phase.
+#[derive(Default)]
+pub struct PlayersSlot(RefCell<Option<Players>>);
+
+impl PlayersSlot {
+    /// Moves `players` in (start of a phase).
+    pub fn put(&self, players: Players) {
+        *self.0.borrow_mut() = Some(players);
+    }
+
+    /// Moves the sessions out (end of a phase).
+    pub fn take(&self) -> Option<Players> {
+        self.0.borrow_mut().take()
+    }
+
+    fn borrow(&self) -> std::result::Result<RefMut<'_, Players>, &'static str> {
+        let guard = self.0.try_borrow_mut().map_err(|_| "the sessions are busy")?;
+        RefMut::filter_map(guard, Option::as_mut).map_err(|_| "game.Session is not available outside a tick")
+    }
+}
+
+/// Runs `f` with the sessions, or fails with a clear error outside a phase.
+pub(crate) fn with_players<R>(lua: &Lua, f: impl FnOnce(&mut Players) -> R) -> Result<R> {
+    let slot = lua
+        .app_data_ref::<Rc<PlayersSlot>>()
+        .map(|s| Rc::clone(&s))
+        .ok_or_else(|| mlua::Error::runtime("no script host"))?;
+    let mut players = slot.borrow().map_err(mlua::Error::runtime)?;
+    Ok(f(&mut players))
+}
+
+/// Whether `signal` is a session signal (which scripts may not emit).
+pub(crate) fn is_session_signal(root: Id, signal: &Signal) -> bool {
+    signal.target == root && SESSION_SIGNALS.contains(&&*signal.name)
+}
+
+fn session_signal(root: Id, name: &str) -> Signal {
+    Signal { target: root, name: name.into() }
+}
+
+/// Fires `PlayerLeft` for every session that ended, then — once a `PlayerJoined` handler
+/// exists — `PlayerJoined` for every queued join (the AdmitPlayers phase).
+pub(crate) fn fire_joins_and_leaves(lua: &Lua, root: Id) -> Result<()> {
+    let leaving = with_players(lua, |p| p.leaving().to_vec())?;
+    let left = session_signal(root, PLAYER_LEFT);
+    for leave in leaving {
+        let args = args(lua, (instance(lua, leave.character)?, leave.user_id as f64))?;
+        signals::fire(lua, &left, args)?;
+    }
+    let joined = session_signal(root, PLAYER_JOINED);
+    if signals::has_handlers(lua, &joined)? {
+        for user_id in with_players(lua, Players::take_joins)? {
+            signals::fire(lua, &joined, args(lua, user_id as f64)?)?;
+        }
+    }
+    Ok(())
+}
+
+/// Fires `CharacterDied` for the deaths announced this tick (the Systems phase).
+pub(crate) fn fire_deaths(lua: &Lua, root: Id) -> Result<()> {
+    let died = with_players(lua, Players::take_died)?;
+    let signal = session_signal(root, CHARACTER_DIED);
+    for d in died {
+        let args = args(
+            lua,
+            (instance(lua, Some(d.character))?, d.user_id.map(|u| u as f64), instance(lua, d.attacker)?),
+        )?;
+        signals::fire(lua, &signal, args)?;
+    }
+    Ok(())
+}
+
+fn instance(lua: &Lua, id: Option<Id>) -> Result<Value> {
+    crate::api::values::instance_value(lua, id)
+}
+
+fn args(lua: &Lua, v: impl mlua::IntoLuaMulti) -> Result<MultiValue> {
+    v.into_lua_multi(lua)
+}

@@ -1,0 +1,118 @@
+//! Locomotion (`003`: "the movement intent component that translates queued player inputs
+//! into physical locomotion at the start of every physics step"). [`Players::drive`] runs in
+//! the PhysicsStep phase, after the arena's changes reached rapier and before the step:
+//!
+//! 1. each connected user's newest input becomes their character's `MoveIntent`;
+//! 2. every live `Character` with a `MoveIntent` and no `CharacterDead` tag (users'
+//!    characters and scripted NPCs alike) is driven by its root part
+//!    ([`Physics::drive_character`]): horizontal velocity `Direction × WalkSpeed`, a jump of
+//!    `JumpPower` when `Jump` is set and it stands on something;
+//! 3. `FloorInfo` (`Floor`, `Grounded`) and `HumanoidState.State` (`Running`, `Jumping`,
+//!    `Freefall`) are written, each only when it changed.
+//!
+//! Characters are visited in id order, so the step is deterministic.
+
+use super::Players;
+use super::death::CHARACTER_DEAD;
+use super::schemas::{CharacterSchemas, root_part};
+use crate::physics::{CharacterDrive, Physics};
+use arbor_core::{Arena, Class, FieldValue, Id, Query};
+use glam::Vec3;
+
+fn number(arena: &Arena, id: Id, c: arbor_core::ComponentId, field: &str, default: f64) -> f64 {
+    match arena.field(id, c, field) {
+        Some(FieldValue::F64(v)) if v.is_finite() => v,
+        _ => default,
+    }
+}
+
+/// A ground-plane direction no longer than 1 (non-finite input is no input).
+fn ground_direction(v: Vec3) -> Vec3 {
+    let flat = Vec3::new(v.x, 0.0, v.z);
+    if !flat.is_finite() {
+        return Vec3::ZERO;
+    }
+    if flat.length_squared() > 1.0 { flat.normalize() } else { flat }
+}
+
+impl Players {
+    /// Applies inputs and drives every character for one physics step; returns how many
+    /// characters were driven.
+    pub fn drive(&mut self, arena: &mut Arena, physics: &mut Physics) -> usize {
+        let Some(schemas) = self.schemas else { return 0 };
+        self.apply_inputs(arena, &schemas);
+        let mut query = Query::new(&[schemas.move_intent]);
+        let mut movers = arena.components().ids(&mut query);
+        if movers.is_empty() {
+            return 0;
+        }
+        movers.sort_unstable();
+        let dead = arena.names().find(CHARACTER_DEAD);
+        let mut driven = 0;
+        for character in movers {
+            let Some(node) = arena.get(character) else { continue };
+            if node.class() != Class::Character || dead.is_some_and(|t| node.has_tag(t)) {
+                continue;
+            }
+            let Some(root) = root_part(arena, character) else { continue };
+            let half_height = arena.get(root).map_or(1.0, |n| n.size().y * 0.5);
+            let direction = match arena.field(character, schemas.move_intent, "Direction") {
+                Some(FieldValue::Vector3(v)) => ground_direction(v),
+                _ => Vec3::ZERO,
+            };
+            let jump = matches!(arena.field(character, schemas.move_intent, "Jump"), Some(FieldValue::Bool(true)));
+            let walk = number(arena, character, schemas.humanoid_state, "WalkSpeed", super::DEFAULT_WALK_SPEED);
+            let power = number(arena, character, schemas.humanoid_state, "JumpPower", super::DEFAULT_JUMP_POWER);
+            let drive = CharacterDrive {
+                velocity: direction * walk.clamp(0.0, 1000.0) as f32,
+                jump: jump.then_some(power.clamp(0.0, 1000.0) as f32),
+            };
+            let Some(footing) = physics.drive_character(root, half_height, drive) else { continue };
+            driven += 1;
+            let floor = footing.floor.map(|h| h.id).filter(|&f| arena.contains(f));
+            let state = if footing.jumped {
+                "Jumping"
+            } else if footing.floor.is_none() {
+                "Freefall"
+            } else {
+                "Running"
+            };
+            self.write_footing(arena, &schemas, character, floor, state);
+        }
+        driven
+    }
+
+    /// Each connected user's newest input into their character's `MoveIntent`.
+    fn apply_inputs(&self, arena: &mut Arena, schemas: &CharacterSchemas) {
+        for session in self.sessions.values() {
+            let Some(c) = session.character.filter(|&c| arena.contains(c)) else { continue };
+            if !arena.components().has(c, schemas.move_intent) {
+                continue;
+            }
+            let [x, z] = session.input.direction;
+            let direction = ground_direction(Vec3::new(x, 0.0, z));
+            let _ = arena.set_field(c, schemas.move_intent, "Direction", FieldValue::Vector3(direction));
+            let _ = arena.set_field(c, schemas.move_intent, "Jump", FieldValue::Bool(session.input.jump));
+        }
+    }
+
+    fn write_footing(
+        &self,
+        arena: &mut Arena,
+        schemas: &CharacterSchemas,
+        character: Id,
+        floor: Option<Id>,
+        state: &str,
+    ) {
+        if arena.components().has(character, schemas.floor_info) {
+            let _ = arena.set_field(character, schemas.floor_info, "Floor", FieldValue::Ref(floor));
+            let _ = arena.set_field(character, schemas.floor_info, "Grounded", FieldValue::Bool(floor.is_some()));
+        }
+        if arena.components().has(character, schemas.humanoid_state) {
+            let same = matches!(arena.field(character, schemas.humanoid_state, "State"), Some(FieldValue::String(s)) if &*s == state);
+            if !same {
+                let _ = arena.set_field(character, schemas.humanoid_state, "State", FieldValue::String(state.into()));
+            }
+        }
+    }
+}

@@ -42,6 +42,8 @@ struct Bot {
     last_snapshots: u64,
     last_bytes: u64,
     error: Option<String>,
+    /// Seconds from the start until the server bound a character to this bot.
+    owned_after: Option<f64>,
 }
 
 /// Runs `arbor bots`.
@@ -68,7 +70,15 @@ pub fn run(args: BotsArgs) -> Result<(), String> {
         let angle = i as f32 * 2.399; // golden angle: bots spread over the place
         let centre = Vec3::new(angle.cos(), 0.0, angle.sin()) * (i as f32).sqrt() * 60.0;
         let client = Client::connect(auth).map_err(|e| e.to_string())?;
-        bots.push(Bot { client, centre, phase: angle, last_snapshots: 0, last_bytes: 0, error: None });
+        bots.push(Bot {
+            client,
+            centre,
+            phase: angle,
+            last_snapshots: 0,
+            last_bytes: 0,
+            error: None,
+            owned_after: None,
+        });
     }
     let joining = ProgressBar::new(args.count as u64);
     joining.set_style(
@@ -84,9 +94,15 @@ pub fn run(args: BotsArgs) -> Result<(), String> {
         for bot in bots.iter_mut().filter(|b| b.error.is_none()) {
             let a = bot.phase + t * 0.2;
             bot.client.set_focus(bot.centre + Vec3::new(a.cos(), 0.0, a.sin()) * args.wander);
-            bot.client.set_movement([((a.cos()) * 100.0) as i8, ((a.sin()) * 100.0) as i8], 0);
+            // A bot walks its circle (its character follows) and jumps for a moment every
+            // two seconds.
+            let jump = u8::from((t + bot.phase).rem_euclid(2.0) < 0.1);
+            bot.client.set_movement([((a.cos()) * 100.0) as i8, ((a.sin()) * 100.0) as i8], jump);
             if let Err(e) = bot.client.update(dt) {
                 bot.error = Some(e.to_string());
+            }
+            if bot.owned_after.is_none() && bot.client.local_character().is_some() {
+                bot.owned_after = Some(start.elapsed().as_secs_f64());
             }
         }
         let settled = bots.iter().filter(|b| b.client.replica().stats().hash_checks > 0).count();
@@ -142,9 +158,20 @@ fn summary(bots: &mut [Bot], secs: f64, total: f64) -> String {
     rates.sort_by(f64::total_cmp);
     let n = bots.len().max(1) as f64;
     let mean = rates.iter().sum::<f64>() / n;
+    let owned: Vec<f64> = bots.iter().filter_map(|b| b.owned_after).collect();
+    let join = if owned.is_empty() {
+        "no characters bound".to_owned()
+    } else {
+        format!(
+            "{} with characters, join-to-character {:.2} s mean, {:.2} s max",
+            owned.len(),
+            owned.iter().sum::<f64>() / owned.len() as f64,
+            owned.iter().copied().fold(0.0, f64::max)
+        )
+    };
     let max = rates.last().copied().unwrap_or(0.0);
     format!(
-        "t={total:.0} s: {connected}/{} connected; snapshot payload per client {:.1} kbit/s mean, {:.1} max; {:.1} snapshots/s per client; RTT {:.1} ms mean; {:.0} instances held per client; world-hash checks {checks}, mismatches {mismatches}",
+        "t={total:.0} s: {connected}/{} connected; snapshot payload per client {:.1} kbit/s mean, {:.1} max; {:.1} snapshots/s per client; RTT {:.1} ms mean; {:.0} instances held per client; {join}; world-hash checks {checks}, mismatches {mismatches}",
         bots.len(),
         mean * 8.0 / 1000.0,
         max * 8.0 / 1000.0,

@@ -38,7 +38,8 @@ mod tempdir {
 }
 
 fn example() -> Arena {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../places/example.place.json")).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../places/example.place.json"))
+        .unwrap();
     arbor_core::load_json(&text).unwrap()
 }
 
@@ -46,10 +47,12 @@ fn server() -> Server {
     let arena = example();
     let data = tempdir::Dir::new("players");
     let stores = StoreConfig { data_dir: Some(data.0.clone()), cloud_url: None };
-    let host = Rc::new(RefCell::new(ScriptHost::new(&arena, HostConfig { stores, ..Default::default() }).unwrap()));
+    let host =
+        Rc::new(RefCell::new(ScriptHost::new(&arena, HostConfig { stores, ..Default::default() }).unwrap()));
     let mut sim = Simulation::new(arena, SimConfig::default()).unwrap();
     sim.add_hooks(host.clone());
-    let config = NetConfig { listen: "127.0.0.1:0".parse().unwrap(), max_clients: 8, security: Security::Insecure };
+    let config =
+        NetConfig { listen: "127.0.0.1:0".parse().unwrap(), max_clients: 8, security: Security::Insecure };
     let net = Rc::new(RefCell::new(NetServer::bind(config).unwrap()));
     sim.add_hooks(net.clone());
     Server { sim, host, net, _data: data }
@@ -62,7 +65,12 @@ impl Server {
     }
 
     /// Ticks the server and the clients until `done` or `steps` run out.
-    fn run(&mut self, clients: &mut [Client], steps: usize, mut done: impl FnMut(&Server, &[Client]) -> bool) -> bool {
+    fn run(
+        &mut self,
+        clients: &mut [Client],
+        steps: usize,
+        mut done: impl FnMut(&Server, &[Client]) -> bool,
+    ) -> bool {
         for _ in 0..steps {
             self.sim.step();
             for c in clients.iter_mut() {

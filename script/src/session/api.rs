@@ -36,7 +36,11 @@ fn server_only(lua: &Lua, what: &str) -> Result<Option<Status>> {
 
 /// Builds the frozen `game.Session` table; `checked` turns `(ok, value)` primitives into
 /// functions that raise at the caller's line.
-pub(crate) fn session_table(lua: &Lua, root: Id, checked: &dyn Fn(Function) -> Result<Function>) -> Result<Table> {
+pub(crate) fn session_table(
+    lua: &Lua,
+    root: Id,
+    checked: &dyn Fn(Function) -> Result<Function>,
+) -> Result<Table> {
     let t = lua.create_table()?;
     for name in [PLAYER_JOINED, PLAYER_LEFT, CHARACTER_DIED] {
         t.raw_set(name, Signal { target: root, name: name.into() })?;
@@ -51,7 +55,10 @@ pub(crate) fn session_table(lua: &Lua, root: Id, checked: &dyn Fn(Function) -> R
             Err(m) => return fail(lua, m),
         };
         let Some(character) = instance_id(lua, &character) else {
-            return fail(lua, format!("BindCharacter expects an Instance, got {}", type_name(lua, &character)));
+            return fail(
+                lua,
+                format!("BindCharacter expects an Instance, got {}", type_name(lua, &character)),
+            );
         };
         let bound = with_world(lua, |w| with_players(lua, |p| p.bind_character(w, user, character)))??;
         match bound {
@@ -71,44 +78,56 @@ pub(crate) fn session_table(lua: &Lua, root: Id, checked: &dyn Fn(Function) -> R
     })?;
     t.raw_set("CharacterOf", checked(character_of)?)?;
 
-    let kick = lua.create_function(|lua, (user, reason): (Value, Option<mlua::LuaString>)| -> Result<Status> {
-        if let Some(refused) = server_only(lua, "Kick")? {
-            return Ok(refused);
-        }
-        let Ok(user) = user_id(lua, &user) else { return ok(lua, false) };
-        let reason = reason.map(|r| r.to_string_lossy());
-        if reason.as_ref().is_some_and(|r| r.len() > arbor_sim::players::MAX_KICK_REASON_BYTES) {
-            return fail(lua, format!("a kick reason is at most {} bytes", arbor_sim::players::MAX_KICK_REASON_BYTES));
-        }
-        ok(lua, with_players(lua, |p| p.kick(user, reason.as_deref()))?)
-    })?;
+    let kick =
+        lua.create_function(|lua, (user, reason): (Value, Option<mlua::LuaString>)| -> Result<Status> {
+            if let Some(refused) = server_only(lua, "Kick")? {
+                return Ok(refused);
+            }
+            let Ok(user) = user_id(lua, &user) else { return ok(lua, false) };
+            let reason = reason.map(|r| r.to_string_lossy());
+            if reason.as_ref().is_some_and(|r| r.len() > arbor_sim::players::MAX_KICK_REASON_BYTES) {
+                return fail(
+                    lua,
+                    format!("a kick reason is at most {} bytes", arbor_sim::players::MAX_KICK_REASON_BYTES),
+                );
+            }
+            ok(lua, with_players(lua, |p| p.kick(user, reason.as_deref()))?)
+        })?;
     t.raw_set("Kick", checked(kick)?)?;
 
-    let damage = lua.create_function(|lua, (target, amount, attacker): (Value, Value, Value)| -> Result<Status> {
-        if let Some(refused) = server_only(lua, "Damage")? {
-            return Ok(refused);
-        }
-        let Some(target) = instance_id(lua, &target) else {
-            return fail(lua, format!("Damage expects an Instance, got {}", type_name(lua, &target)));
-        };
-        let amount = match amount {
-            Value::Integer(i) => i as f64,
-            Value::Number(n) => n,
-            other => return fail(lua, format!("damage must be a number, got {}", type_name(lua, &other))),
-        };
-        let attacker = match &attacker {
-            Value::Nil => None,
-            v => match instance_id(lua, v) {
-                Some(a) => Some(a),
-                None => return fail(lua, format!("the attacker must be an Instance or nil, got {}", type_name(lua, v))),
-            },
-        };
-        let left = with_world(lua, |w| with_players(lua, |p| p.damage(w, target, amount, attacker)))??;
-        match left {
-            Ok(left) => ok(lua, left),
-            Err(e) => fail(lua, e.to_string()),
-        }
-    })?;
+    let damage =
+        lua.create_function(|lua, (target, amount, attacker): (Value, Value, Value)| -> Result<Status> {
+            if let Some(refused) = server_only(lua, "Damage")? {
+                return Ok(refused);
+            }
+            let Some(target) = instance_id(lua, &target) else {
+                return fail(lua, format!("Damage expects an Instance, got {}", type_name(lua, &target)));
+            };
+            let amount = match amount {
+                Value::Integer(i) => i as f64,
+                Value::Number(n) => n,
+                other => {
+                    return fail(lua, format!("damage must be a number, got {}", type_name(lua, &other)));
+                }
+            };
+            let attacker = match &attacker {
+                Value::Nil => None,
+                v => match instance_id(lua, v) {
+                    Some(a) => Some(a),
+                    None => {
+                        return fail(
+                            lua,
+                            format!("the attacker must be an Instance or nil, got {}", type_name(lua, v)),
+                        );
+                    }
+                },
+            };
+            let left = with_world(lua, |w| with_players(lua, |p| p.damage(w, target, amount, attacker)))??;
+            match left {
+                Ok(left) => ok(lua, left),
+                Err(e) => fail(lua, e.to_string()),
+            }
+        })?;
     t.raw_set("Damage", checked(damage)?)?;
 
     let players = lua.create_function(|lua, ()| -> Result<Status> {

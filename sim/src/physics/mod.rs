@@ -302,7 +302,13 @@ impl Physics {
 
     /// The first collider `filter` accepts on the ray from `origin` along the unit vector
     /// `dir`, within `max_distance`.
-    fn cast_ray(&self, origin: Vec3, dir: Vec3, max_distance: f32, filter: QueryFilter<'_>) -> Option<RayHit> {
+    fn cast_ray(
+        &self,
+        origin: Vec3,
+        dir: Vec3,
+        max_distance: f32,
+        filter: QueryFilter<'_>,
+    ) -> Option<RayHit> {
         let w = &self.world;
         let query = w.broad_phase.as_query_pipeline(
             w.narrow_phase.query_dispatcher(),

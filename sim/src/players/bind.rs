@@ -62,7 +62,12 @@ impl Players {
     /// Binds `character` to `user_id` (see the module docs). The check order decides which
     /// error a script sees when several apply: connection, destroyed, class, platform, the
     /// user's own character, another owner, the root part.
-    pub fn bind_character(&mut self, arena: &mut Arena, user_id: u64, character: Id) -> Result<(), BindError> {
+    pub fn bind_character(
+        &mut self,
+        arena: &mut Arena,
+        user_id: u64,
+        character: Id,
+    ) -> Result<(), BindError> {
         let schemas = self.schemas.ok_or(BindError::NoSchemas)?;
         let Some(session) = self.sessions.get(&user_id) else { return Err(BindError::NotConnected(user_id)) };
         let node = arena.get(character).ok_or(BindError::Destroyed)?;

@@ -13,8 +13,8 @@
 
 use super::Players;
 use super::schemas::HEALTH;
-use arbor_core::{Arena, ArenaError, Class, ComponentId, FieldValue, Id, Query};
 use crate::fallen::DIED_ANNOUNCED;
+use arbor_core::{Arena, ArenaError, Class, ComponentId, FieldValue, Id, Query};
 
 /// The tag a dead character gets.
 pub const CHARACTER_DEAD: &str = "CharacterDead";
@@ -126,9 +126,10 @@ impl Players {
         let mut newly: Vec<Id> = candidates
             .into_iter()
             .filter(|&id| {
-                arena.get(id).is_some_and(|n| {
-                    n.class() == Class::Character && !dead_tag.is_some_and(|t| n.has_tag(t))
-                }) && health_of(arena, health, id).is_some_and(|h| h <= 0.0 || h.is_nan())
+                arena
+                    .get(id)
+                    .is_some_and(|n| n.class() == Class::Character && !dead_tag.is_some_and(|t| n.has_tag(t)))
+                    && health_of(arena, health, id).is_some_and(|h| h <= 0.0 || h.is_nan())
             })
             .collect();
         newly.sort_unstable();

@@ -26,6 +26,8 @@ mod bind;
 mod death;
 mod movement;
 mod schemas;
+#[cfg(test)]
+mod tests;
 
 pub use bind::BindError;
 pub use death::{CHARACTER_DEAD, CharacterDied, DamageError};

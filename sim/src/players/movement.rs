@@ -60,9 +60,12 @@ impl Players {
                 Some(FieldValue::Vector3(v)) => ground_direction(v),
                 _ => Vec3::ZERO,
             };
-            let jump = matches!(arena.field(character, schemas.move_intent, "Jump"), Some(FieldValue::Bool(true)));
-            let walk = number(arena, character, schemas.humanoid_state, "WalkSpeed", super::DEFAULT_WALK_SPEED);
-            let power = number(arena, character, schemas.humanoid_state, "JumpPower", super::DEFAULT_JUMP_POWER);
+            let jump =
+                matches!(arena.field(character, schemas.move_intent, "Jump"), Some(FieldValue::Bool(true)));
+            let walk =
+                number(arena, character, schemas.humanoid_state, "WalkSpeed", super::DEFAULT_WALK_SPEED);
+            let power =
+                number(arena, character, schemas.humanoid_state, "JumpPower", super::DEFAULT_JUMP_POWER);
             let drive = CharacterDrive {
                 velocity: direction * walk.clamp(0.0, 1000.0) as f32,
                 jump: jump.then_some(power.clamp(0.0, 1000.0) as f32),
@@ -106,12 +109,18 @@ impl Players {
     ) {
         if arena.components().has(character, schemas.floor_info) {
             let _ = arena.set_field(character, schemas.floor_info, "Floor", FieldValue::Ref(floor));
-            let _ = arena.set_field(character, schemas.floor_info, "Grounded", FieldValue::Bool(floor.is_some()));
+            let _ =
+                arena.set_field(character, schemas.floor_info, "Grounded", FieldValue::Bool(floor.is_some()));
         }
         if arena.components().has(character, schemas.humanoid_state) {
             let same = matches!(arena.field(character, schemas.humanoid_state, "State"), Some(FieldValue::String(s)) if &*s == state);
             if !same {
-                let _ = arena.set_field(character, schemas.humanoid_state, "State", FieldValue::String(state.into()));
+                let _ = arena.set_field(
+                    character,
+                    schemas.humanoid_state,
+                    "State",
+                    FieldValue::String(state.into()),
+                );
             }
         }
     }

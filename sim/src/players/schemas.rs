@@ -56,7 +56,11 @@ impl CharacterSchemas {
             ))?,
             humanoid_state: arena.register_component(Schema::new(
                 HUMANOID_STATE,
-                vec![f("State", FieldType::String), f("WalkSpeed", FieldType::F64), f("JumpPower", FieldType::F64)],
+                vec![
+                    f("State", FieldType::String),
+                    f("WalkSpeed", FieldType::F64),
+                    f("JumpPower", FieldType::F64),
+                ],
             ))?,
             floor_info: arena.register_component(Schema::new(
                 FLOOR_INFO,
@@ -73,6 +77,7 @@ impl CharacterSchemas {
 /// The part `character` moves by: its child `HumanoidRootPart`, else its first Part child.
 pub fn root_part(arena: &Arena, character: Id) -> Option<Id> {
     arena.get(character)?;
-    let parts = || arena.children(character).filter(|&c| arena.get(c).is_some_and(|n| n.class() == Class::Part));
+    let parts =
+        || arena.children(character).filter(|&c| arena.get(c).is_some_and(|n| n.class() == Class::Part));
     parts().find(|&c| arena.name_of(c) == Some(HUMANOID_ROOT_PART)).or_else(|| parts().next())
 }

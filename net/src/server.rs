@@ -415,7 +415,12 @@ impl NetServer {
 
     /// Kicks the users the sessions kicked, tells each client which character it owns when
     /// that changed, and centres each client's streaming range on its character.
-    fn serve_players(&mut self, arena: &Arena, players: &mut Players, world: &dyn Fn(arbor_core::Id) -> Vec3) {
+    fn serve_players(
+        &mut self,
+        arena: &Arena,
+        players: &mut Players,
+        world: &dyn Fn(arbor_core::Id) -> Vec3,
+    ) {
         for (user, reason) in players.take_kicked() {
             self.kick(user, &reason);
         }

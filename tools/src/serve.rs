@@ -69,7 +69,8 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
         None => {
             let place = place_io::load_or_example(args.place.as_deref())?;
             let watcher = args.watch.then(|| ScriptWatcher::new(place.script_files));
-            let (sim, host) = crate::run::with_scripts(place.arena, args.stores.config(args.place.as_deref())?)?;
+            let (sim, host) =
+                crate::run::with_scripts(place.arena, args.stores.config(args.place.as_deref())?)?;
             (sim, host, place.name, watcher)
         }
     };

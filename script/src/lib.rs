@@ -46,8 +46,8 @@ mod log;
 mod reload;
 mod session;
 mod signals;
-mod store;
 mod state;
+mod store;
 mod systems;
 mod tick_share;
 

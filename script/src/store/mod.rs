@@ -7,7 +7,22 @@
 //! [`end_tick`] (hands the tick's accepted puts to the writer: one transaction per tick) and
 //! [`shutdown`] (waits until every accepted put is durable). State lives in the Lua state's
 //! app data, so the Luau functions reach it without the host.
+//!
+//! Shared by both stores: the value codec (`value`), the key and name rules (`key`) and the
+//! errors (`error`). The local store: `local` (its state on the tick thread), `writer` (its
+//! I/O thread) and `local_api` (its Luau surface). The user guide is `docs/stores.md`.
 
+mod cloud;
+mod error;
+mod key;
+mod local;
+mod local_api;
+mod value;
+mod writer;
+
+pub use local::{LOCAL_STORE_FILE, StoreStats};
+
+use crate::log::Level;
 use mlua::{Function, Lua, Result, Table};
 use std::path::PathBuf;
 
@@ -22,6 +37,14 @@ pub struct StoreConfig {
     pub cloud_url: Option<String>,
 }
 
+impl StoreConfig {
+    /// The local stores' SQLite file ([`LOCAL_STORE_FILE`] in the data directory), if there
+    /// is a data directory.
+    pub fn local_store_file(&self) -> Option<PathBuf> {
+        self.data_dir.as_ref().map(|d| d.join(LOCAL_STORE_FILE))
+    }
+}
+
 /// Builds `game.Store` and `game.CloudStore` (frozen tables) and puts the store state into
 /// `lua`'s app data. `checked` wraps a `(ok, value)` primitive so its failures raise at the
 /// caller's line (see `api::checked`).
@@ -30,11 +53,8 @@ pub(crate) fn install(
     config: &StoreConfig,
     checked: &dyn Fn(Function) -> Result<Function>,
 ) -> Result<(Table, Table)> {
-    let _ = (config, checked);
-    let store = lua.create_table()?;
-    store.set_readonly(true);
-    let cloud = lua.create_table()?;
-    cloud.set_readonly(true);
+    let store = local_api::install(lua, config.data_dir.clone(), checked)?;
+    let cloud = cloud::api::install(lua, config, checked)?;
     Ok((store, cloud))
 }
 
@@ -44,16 +64,46 @@ pub(crate) fn install(
 /// minute; a player's session lock is released once they are gone and their writes landed).
 pub(crate) fn deliver(lua: &Lua, time: f64, players: &[u64]) {
     let _ = (lua, time, players);
+    cloud::api::deliver(lua, time, players);
 }
 
 /// Ends the tick for the stores: the puts accepted during it go to the writer as one
 /// transaction.
 pub(crate) fn end_tick(lua: &Lua, tick: u64) {
-    let _ = (lua, tick);
+    let _ = tick;
+    let lines = local_api::with_stores(lua, |s| s.end_tick()).unwrap_or_default();
+    push_lines(lua, lines);
+    cloud::api::end_tick(lua);
+}
+
+/// The local stores' counters, after taking the writer's latest reports (and logging them).
+pub(crate) fn stats(lua: &Lua) -> StoreStats {
+    let Ok((stats, lines)) = local_api::with_stores(lua, |s| {
+        let lines = s.poll();
+        (s.stats(), lines)
+    }) else {
+        return StoreStats::default();
+    };
+    push_lines(lua, lines);
+    stats
+}
+
+/// Writes the local stores' log lines to the host log.
+fn push_lines(lua: &Lua, lines: Vec<(Level, String)>) {
+    if lines.is_empty() {
+        return;
+    }
+    let _ = crate::state::with_state(lua, |s| {
+        for (level, text) in lines {
+            s.log.push(level, text);
+        }
+    });
 }
 
 /// Waits until every accepted put is durable (or its commit failed for good and was
 /// logged); called when the server stops.
 pub(crate) fn shutdown(lua: &Lua) {
-    let _ = lua;
+    let lines = local_api::with_stores(lua, |s| s.shutdown()).unwrap_or_default();
+    push_lines(lua, lines);
+    cloud::api::shutdown(lua);
 }

@@ -58,6 +58,21 @@ impl ChildArray {
         false
     }
 
+    /// Inserts `child` so that `rank` live children come before it (undo puts a moved child
+    /// back in its old place); `rank` past the live children appends. Returns the first
+    /// position whose entry changed: every child from there on moved (the holes go first, so
+    /// with holes that is 0) and the caller renumbers them.
+    pub fn insert(&mut self, rank: usize, child: Id) -> u32 {
+        let compacted = self.holes > 0;
+        if compacted {
+            self.entries.retain(|c| !c.is_none());
+            self.holes = 0;
+        }
+        let at = rank.min(self.entries.len());
+        self.entries.insert(at, child);
+        if compacted { 0 } else { at as u32 }
+    }
+
     /// Position of `child`, by scanning (for callers without a remembered position).
     pub fn position(&self, child: Id) -> Option<u32> {
         self.entries.iter().position(|&c| c == child).map(|p| p as u32)
@@ -74,6 +89,15 @@ impl ChildArray {
     #[inline]
     pub fn as_slice(&self) -> &[Id] {
         &self.entries
+    }
+
+    /// How many live children come before position `pos`.
+    pub fn rank_of(&self, pos: u32) -> usize {
+        let end = (pos as usize).min(self.entries.len());
+        if self.holes == 0 {
+            return end;
+        }
+        end - self.entries[..end].iter().filter(|c| c.is_none()).count()
     }
 
     /// Live children with their positions, in order.
@@ -132,7 +156,53 @@ mod tests {
         assert_eq!(a.heap_bytes(), 0);
     }
 
+    #[test]
+    fn insert_at_rank_skips_holes() {
+        let mut a = ChildArray::default();
+        for i in 1..=4 {
+            a.push(Id(i));
+        }
+        assert!(!a.remove_at(1, Id(2)));
+        assert_eq!(a.rank_of(2), 1, "one live child before position 2");
+        assert_eq!(a.insert(1, Id(2)), 0, "holes compacted first: every position moved");
+        assert_eq!(a.iter().collect::<Vec<_>>(), vec![Id(1), Id(2), Id(3), Id(4)]);
+        assert_eq!(a.as_slice().len(), 4);
+        assert_eq!((a.rank_of(3), a.insert(3, Id(9))), (3, 3), "without holes, from the rank on");
+        assert!(!a.remove_at(3, Id(9)));
+        assert_eq!(a.insert(99, Id(5)), 0, "the hole left by 9 went first");
+        assert_eq!(a.iter().last(), Some(Id(5)), "past the end appends");
+        assert_eq!(a.len(), 5);
+    }
+
     proptest! {
+        #[test]
+        fn removed_children_go_back_at_their_rank(ops in prop::collection::vec(any::<(u8, u16)>(), 1..200)) {
+            let mut a = ChildArray::default();
+            let mut model: Vec<Id> = Vec::new();
+            let mut next = 1u64;
+            for (kind, pick) in ops {
+                if kind % 3 == 0 || model.is_empty() {
+                    a.push(Id(next));
+                    model.push(Id(next));
+                    next += 1;
+                    continue;
+                }
+                let k = pick as usize % model.len();
+                let victim = model.remove(k);
+                let pos = a.position(victim).unwrap();
+                prop_assert_eq!(a.rank_of(pos), k);
+                a.remove_at(pos, victim);
+                if kind % 3 == 2 {
+                    let before = a.as_slice().to_vec();
+                    let from = a.insert(k, victim) as usize;
+                    model.insert(k, victim);
+                    prop_assert_eq!(&a.as_slice()[..from], &before[..from], "nothing moved before `from`");
+                }
+                prop_assert_eq!(a.iter().collect::<Vec<_>>(), model.clone());
+                prop_assert_eq!(a.len(), model.len());
+            }
+        }
+
         #[test]
         fn matches_a_vec_model(ops in prop::collection::vec(any::<(bool, u16)>(), 1..200)) {
             let mut a = ChildArray::default();

@@ -45,10 +45,13 @@ pub enum Class {
     Animation,
     /// A player character model.
     Character,
+    /// A behaviour binding (`004`): names a behaviour of the place and gives its property
+    /// values as attributes; binds it to its parent, the host.
+    Behavior,
 }
 
 /// Every class, in declaration order.
-pub const ALL_CLASSES: [Class; 17] = [
+pub const ALL_CLASSES: [Class; 18] = [
     Class::DataModel,
     Class::Workspace,
     Class::Folder,
@@ -66,6 +69,7 @@ pub const ALL_CLASSES: [Class; 17] = [
     Class::Weld,
     Class::Animation,
     Class::Character,
+    Class::Behavior,
 ];
 
 /// Component families with their own revision counter and cached member list.
@@ -117,6 +121,7 @@ impl Class {
             Class::Weld => "Weld",
             Class::Animation => "Animation",
             Class::Character => "Character",
+            Class::Behavior => "Behavior",
         }
     }
 
@@ -166,7 +171,8 @@ impl Class {
 
     /// Containment: whether an instance of this class may be a child of `parent`.
     pub fn may_be_child_of(self, parent: Class) -> bool {
-        if matches!(parent, Class::Script | Class::ObjectValue | Class::Weld | Class::Sound) {
+        if matches!(parent, Class::Script | Class::ObjectValue | Class::Weld | Class::Sound | Class::Behavior)
+        {
             // Leaf classes hold no children.
             return false;
         }

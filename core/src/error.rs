@@ -113,6 +113,10 @@ pub enum ArenaError {
     /// Only `Script` instances hold source.
     #[error("{0} is not a Script")]
     NotAScript(Id),
+    /// [`Arena::begin_undo`](crate::Arena::begin_undo) while a scope is open (scopes do not
+    /// nest).
+    #[error("an undo scope is already open")]
+    UndoScopeOpen,
     /// A component schema or value was refused.
     #[error(transparent)]
     Component(#[from] SchemaError),

@@ -10,6 +10,7 @@
 //! the invariants they keep.
 
 mod arena;
+mod behaviors;
 mod child_array;
 mod class;
 mod components;
@@ -35,6 +36,7 @@ pub use arena::{
     AncestryQuery, Arena, ArenaConfig, GraftPolicy, LiveNodes, MAX_ATTRIBUTES, MemoryReport, NodeData,
     NodeMut, SearchLimitReached, SplitMix64, TopologyChange,
 };
+pub use behaviors::{BehaviorLibrary, BehaviorSettings};
 pub use child_array::ChildArray;
 pub use class::{ALL_CLASSES, ALL_FAMILIES, Class, Family};
 pub use components::{
@@ -52,7 +54,7 @@ pub use names::{MAX_NAME_BYTES, NameError, NameId, NamePool, check_name};
 pub use page::{DEFAULT_SIZE, LocalTransform, NodeRef, PAGE_SIZE};
 pub use page_table::DIR_SIZE;
 pub use place::{
-    AttributeDoc, ComponentDoc, ComponentRowDoc, DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT,
+    AttributeDoc, BehaviorDoc, ComponentDoc, ComponentRowDoc, DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT,
     FALLEN_PARTS_DESTROY_HEIGHT, FieldDoc, FieldTypeDoc, InstanceDoc, JSON_NESTING, MAX_SOURCE_FILE_BYTES,
     MaterialDoc, PLACE_BINARY_MAGIC, PLACE_FORMAT, PLACE_FORMAT_VERSION, PlaceError, PlaceFile,
     PlaceSettings, RefPolicyDoc, ScriptFile, ShapeDoc, load_binary, load_json, load_json_file, load_json_in,

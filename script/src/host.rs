@@ -126,6 +126,10 @@ pub struct ScriptHost {
     pub(crate) next_key: u64,
     /// The tick-level bound on script work.
     pub(crate) share: TickShare,
+    /// The place's behaviours (`004`).
+    pub(crate) behaviors: crate::behavior::Behaviors,
+    /// Ticks the behaviours' world clock was ahead when this host started (a resumed save).
+    pub(crate) clock_offset: u64,
 }
 
 impl ScriptHost {
@@ -152,9 +156,11 @@ impl ScriptHost {
             ..Default::default()
         });
         let base = api::install(&lua, arena.root(), arena.workspace(), &config.stores)?;
+        let check: Function = lua.named_registry_value::<Table>(api::instance::PRELUDE_KEY)?.get("check")?;
         budget::meter_library(&lua)?;
         lua.sandbox(true)?;
         budget::install(&lua)?;
+        let behaviors = crate::behavior::Behaviors::install(&lua, &base, check, arena)?;
         let mut host = Self {
             lua,
             base,
@@ -170,6 +176,8 @@ impl ScriptHost {
             running,
             next_key: 1,
             share: TickShare::new(config.tick_units),
+            behaviors,
+            clock_offset: 0,
         };
         for node in arena.iter().filter(|n| n.class() == Class::Script) {
             if let Some(source) = arena.script_source(node.id()) {
@@ -547,9 +555,11 @@ impl TickHooks for ScriptHost {
         self.share.enter_phase(ctx.tick);
         let time = ctx.time;
         let users: Vec<u64> = ctx.players.user_ids().collect();
+        let world_tick = ctx.tick + self.clock_offset;
         self.with_tick_in(ctx, |h| {
             crate::store::deliver(&h.lua, time, &users);
-            h.run_callbacks(false, dt)
+            h.run_callbacks(false, dt);
+            h.run_moment(world_tick, dt);
         });
     }
 

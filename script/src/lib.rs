@@ -40,6 +40,7 @@
 //! (`cargo test -p arbor-script --features jit`).
 
 mod api;
+mod behavior;
 pub mod budget;
 mod host;
 mod log;
@@ -52,6 +53,7 @@ mod systems;
 mod tick_share;
 
 pub use api::instance::Instance;
+pub use behavior::{BEHAVIOR_ATTRIBUTE, BEHAVIOR_STATE_FORMAT, BehaviorReport, BehaviorStats, ResumeError};
 pub use budget::{BUDGET_MESSAGE, CostTable, ENTRY_BUDGET, SHARE_MESSAGE};
 pub use host::{HostConfig, MAX_CONSECUTIVE_ERRORS, MEMORY_LIMIT, ScriptHost};
 pub use log::{LOG_CAPACITY, Level, LogLine, MAX_LINE_BYTES, ScriptLog};

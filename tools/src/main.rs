@@ -19,6 +19,7 @@ mod pace;
 mod place_io;
 mod report;
 mod run;
+mod saves;
 mod serve;
 mod stress;
 mod token;

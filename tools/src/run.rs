@@ -36,6 +36,8 @@ pub struct RunArgs {
     pub profile: bool,
     #[command(flatten)]
     pub stores: StoreArgs,
+    #[command(flatten)]
+    pub saves: crate::saves::SaveArgs,
 }
 
 /// Where the place's data stores live.
@@ -73,11 +75,24 @@ impl StoreArgs {
 
 /// Runs `arbor run`.
 pub fn run(args: RunArgs) -> Result<(), String> {
-    let place = place_io::load_or_example(args.place.as_deref())?;
-    let (mut sim, host) = with_scripts(place.arena, args.stores.config(args.place.as_deref())?)?;
-    sim.run(args.ticks);
+    let place_path = args.saves.place(args.place.as_deref())?;
+    let place = place_io::load_or_example(place_path)?;
+    let (mut sim, host) = with_scripts(place.arena, args.stores.config(place_path)?)?;
+    args.saves.prepare(&mut sim, &mut host.borrow_mut())?;
+    let mut paused = false;
+    while sim.ticks() < args.ticks {
+        sim.step();
+        if args.saves.paused(&sim, &host.borrow()) {
+            paused = true;
+            break;
+        }
+    }
     host.borrow_mut().shutdown_stores();
+    args.saves.finish(&mut sim, &mut host.borrow_mut())?;
     println!("ran {} ticks; {} instances", sim.ticks(), sim.arena.len());
+    if paused {
+        return Err("paused by a behaviour error (see the report above)".to_owned());
+    }
     if args.profile {
         println!("{}", sim.profiler().table());
         print!("{}", report::memory(&sim));

@@ -54,6 +54,8 @@ pub struct ServeArgs {
     trace: TraceArg,
     #[command(flatten)]
     stores: crate::run::StoreArgs,
+    #[command(flatten)]
+    saves: crate::saves::SaveArgs,
 }
 
 /// Runs `arbor serve`.
@@ -67,13 +69,22 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
             (sim, host, format!("a {count}-instance stress place"), None)
         }
         None => {
-            let place = place_io::load_or_example(args.place.as_deref())?;
+            let place_path = args.saves.place(args.place.as_deref())?;
+            let place = place_io::load_or_example(place_path)?;
             let watcher = args.watch.then(|| ScriptWatcher::new(place.script_files));
-            let (sim, host) =
-                crate::run::with_scripts(place.arena, args.stores.config(args.place.as_deref())?)?;
+            let (sim, host) = crate::run::with_scripts(place.arena, args.stores.config(place_path)?)?;
             (sim, host, place.name, watcher)
         }
     };
+    args.saves.prepare(&mut sim, &mut host.borrow_mut())?;
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    if args.saves.save.is_some() {
+        // Ctrl-C or SIGTERM ends the loop, so the save is written on the way out.
+        let flag = std::sync::Arc::clone(&stop);
+        ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::SeqCst))
+            .map_err(|e| format!("installing the signal handler: {e}"))?;
+    }
+    let mut paused = false;
     let net = match args.listen {
         Some(addr) => Some(listen(&args, addr, &sim)?),
         None => None,
@@ -99,7 +110,7 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
     let mut last_summary = start;
     let mut overruns = 0u64;
     let mut window_overruns = 0u64;
-    while args.ticks == 0 || sim.ticks() < args.ticks {
+    while (args.ticks == 0 || sim.ticks() < args.ticks) && !stop.load(std::sync::atomic::Ordering::SeqCst) {
         if let Some(w) = &mut watcher
             && sim.ticks() % POLL_TICKS == 0
         {
@@ -108,6 +119,10 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
             }
         }
         let report = sim.step();
+        if args.saves.paused(&sim, &host.borrow()) {
+            paused = true;
+            break;
+        }
         if let Some(net) = &net {
             for event in net.borrow_mut().take_events() {
                 match event {
@@ -146,8 +161,13 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
         net.shutdown();
     }
     host.borrow_mut().shutdown_stores();
+    args.saves.finish(&mut sim, &mut host.borrow_mut())?;
     print!("{}", report::memory(&sim));
-    report::write_trace(&sim, args.trace.trace.as_deref())
+    report::write_trace(&sim, args.trace.trace.as_deref())?;
+    if paused {
+        return Err("paused by a behaviour error (see the report above)".to_owned());
+    }
+    Ok(())
 }
 
 /// Binds the network server: secure with the key file (created if missing) unless

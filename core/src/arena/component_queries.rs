@@ -3,6 +3,9 @@
 //! [`Arena::for_each_chunk_mut_with_nodes`] for passes that also read the nodes their rows
 //! belong to) and ancestry-filtered queries ([`AncestryQuery`], [`Arena::query_under`]).
 //!
+//! In an undo scope a chunk pass first journals the rows of every instance its query matches
+//! (see `undo`).
+//!
 //! Invariant: an [`AncestryQuery`]'s matches are those of the (topology, membership)
 //! revisions it records in `checked`; `query_under` recomputes them whenever either moved.
 
@@ -58,6 +61,8 @@ impl Arena {
     /// lanes writable. Written chunks are stamped with one new revision (copied first if a
     /// snapshot shares them). Tables that cannot lend every lane are skipped: string lanes,
     /// and reference lanes asked for writing (use [`set_field`](Self::set_field)).
+    /// Inside an undo scope the pass first journals the rows of every instance the query
+    /// matches (cost linear in them), so a rollback restores what it wrote.
     pub fn for_each_chunk_mut(
         &mut self,
         query: &mut Query,
@@ -102,6 +107,9 @@ impl Arena {
         writes: &[Lane],
         mut f: impl FnMut(ChunkLanes<'_>, LiveNodes<'_>),
     ) {
+        if self.undo.is_some() {
+            self.journal_pass(query);
+        }
         let rev = self.revisions.bump();
         let nodes = LiveNodes { store: &self.store };
         self.components.for_each_chunk_mut(query, reads, writes, rev, |chunk| f(chunk, nodes));
@@ -117,8 +125,21 @@ impl Arena {
         writes: &[Lane],
         f: impl Fn(ChunkLanes<'_>) + Sync + Send,
     ) {
+        if self.undo.is_some() {
+            self.journal_pass(query);
+        }
         let rev = self.revisions.bump();
         self.components.par_for_each_chunk_mut(query, reads, writes, rev, f);
+    }
+
+    /// Journals the rows of every instance `query` matches (before a chunk pass in an undo
+    /// scope: the pass may write any of them).
+    #[cold]
+    #[inline(never)]
+    fn journal_pass(&mut self, query: &mut Query) {
+        for id in self.components.ids(query) {
+            self.journal_rows(id);
+        }
     }
 
     /// The (topology, component membership) revisions the matches of every

@@ -6,9 +6,11 @@
 //! Invariants: only live instances have rows; `component_refs[target]` lists exactly the
 //! (holder, component, field) whose reference field points at `target`; every write stamps
 //! the holder's row tick (or the chunk's bulk revision) with a new global revision; a refused
-//! call changes nothing.
+//! call changes nothing; in an undo scope every change journals the rows or field it
+//! replaces (see `undo`) before its first write.
 
 use super::Arena;
+use super::undo::UndoEntry;
 use crate::components::{
     ComponentId, ComponentStore, FieldType, FieldValue, LaneValue, PodBundle, PodComponent, RefPolicy,
     RowLoc, Schema, SchemaError, encode,
@@ -27,7 +29,8 @@ impl Arena {
         &self.components
     }
 
-    /// Registers a component schema (the same layout again returns the same id).
+    /// Registers a component schema (the same layout again returns the same id). Schemas are
+    /// not world state: a registration inside an undo scope survives its rollback.
     pub fn register_component(&mut self, schema: Schema) -> Result<ComponentId, SchemaError> {
         if let Some(id) = self.components.registry.id(&schema.name)
             && self.components.registry.info(id).schema == schema
@@ -87,6 +90,9 @@ impl Arena {
         let had = to.is_none() && self.components.row_has(loc, c);
         if had && values.is_none() {
             return Ok(false);
+        }
+        if self.undo.is_some() {
+            self.journal_rows(id);
         }
         let rev = self.revisions.bump();
         // Stamped first (nothing below reads the node's stamps, and the call cannot fail from
@@ -169,6 +175,9 @@ impl Arena {
         let to = self.components.cached_neighbour(loc.table, c, false);
         if to.is_none() && !self.components.row_has(Some(loc), c) {
             return Ok(false);
+        }
+        if self.undo.is_some() {
+            self.journal_rows(id);
         }
         let rev = self.revisions.bump();
         self.stamp(slot, rev); // first, as in `add_component`
@@ -261,6 +270,7 @@ impl Arena {
         if let FieldValue::String(s) = &value {
             self.admit_text(s.len())?;
         }
+        self.journal(move |_| UndoEntry::Field { id, component: c, field: f as u16, old: current });
         let rev = self.revisions.bump();
         self.write_field_unchecked(id, c, f, &value, rev);
         self.stamp(slot, rev);
@@ -284,6 +294,9 @@ impl Arena {
     pub fn insert_pod<B: PodBundle>(&mut self, id: Id, bundle: &B) -> Result<(), ArenaError> {
         let slot = self.live_slot(id)?;
         let ids = self.pod_ids::<B>()?;
+        if self.undo.is_some() {
+            self.journal_rows(id);
+        }
         let rev = self.revisions.bump();
         self.stamp(slot, rev); // first, as in `add_component`
         let mut loc = self.components.loc(id);
@@ -371,10 +384,15 @@ impl Arena {
             if self.get(holder).is_none() || !self.components.has(holder, c) {
                 continue;
             }
-            match self.components.registry.info(c).schema.fields[f as usize].on_destroy {
+            let policy = self.components.registry.info(c).schema.fields[f as usize].on_destroy;
+            let cascade = policy == RefPolicy::DestroyHolder && self.can_destroy(holder);
+            if !cascade && self.undo.is_some() {
+                self.journal_rows(holder);
+            }
+            match policy {
                 // A holder that cannot be destroyed has the field cleared instead of keeping
                 // a reference to a destroyed instance outside the reverse index.
-                RefPolicy::DestroyHolder if self.can_destroy(holder) => destroy.push(holder),
+                RefPolicy::DestroyHolder if cascade => destroy.push(holder),
                 RefPolicy::ClearField | RefPolicy::DestroyHolder => {
                     let loc = self.components.loc(holder).expect("row");
                     let table = self.components.tables.make_mut(loc.table as usize);
@@ -386,6 +404,34 @@ impl Arena {
             }
             let slot = self.slot_of(holder);
             self.stamp(slot, rev);
+        }
+    }
+
+    /// Writes `value` into field `field` of `id`'s component `c` (which it has), keeping the
+    /// reverse reference index in step (undo).
+    pub(super) fn restore_field(
+        &mut self,
+        id: Id,
+        c: ComponentId,
+        field: usize,
+        value: &FieldValue,
+        rev: u64,
+    ) {
+        self.write_field_unchecked(id, c, field, value, rev);
+    }
+
+    /// Gives live `id` exactly the component rows `rows` (sorted by component, as
+    /// [`rows_of`](Self::rows_of) lists them), keeping the reverse reference index in step:
+    /// in place when the component set is the same, else by moving the row (undo).
+    pub(super) fn restore_rows(&mut self, id: Id, rows: &[(ComponentId, Vec<FieldValue>)], rev: u64) {
+        let same = self.components.components_of(id).iter().copied().eq(rows.iter().map(|(c, _)| *c));
+        if same {
+            for (c, values) in rows {
+                self.write_row(id, *c, values, rev);
+            }
+        } else {
+            self.remove_all_components(id, rev);
+            self.insert_copied_rows(id, rows, rev);
         }
     }
 

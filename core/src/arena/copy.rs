@@ -6,8 +6,10 @@
 //! copy; a target outside is kept (clone) or handled by the [`GraftPolicy`] (graft). A
 //! failure part-way (node limit, id range) rolls back every allocation, the id counter, the
 //! revision counters, the GUID generator and the event and journal positions through a
-//! checkpoint, leaving the arena as it was.
+//! checkpoint, leaving the arena as it was. In an undo scope a finished copy journals its
+//! nodes (freed at rollback) and a graft's attach its move (see `undo`).
 
+use super::undo::UndoEntry;
 use super::{Arena, NodeData, TopologyChange};
 use crate::components::{ComponentId, ComponentStore, FieldValue};
 use crate::error::ArenaError;
@@ -287,6 +289,8 @@ impl Arena {
         }
         self.revisions.topology = rev;
         self.topology.push(rev, TopologyChange::Created { id: copies[0], parent: None });
-        Ok(copies[0])
+        let root = copies[0];
+        self.journal(move |_| UndoEntry::CreatedMany { ids: copies });
+        Ok(root)
     }
 }

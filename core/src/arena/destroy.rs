@@ -4,7 +4,12 @@
 //! Destroyed nodes stay in their slots as readable tombstones (see
 //! [`LifecycleView`](crate::LifecycleView)) until the second event drain after their
 //! destruction frees the slots. Destroying twice is a no-op.
+//!
+//! In an undo scope each step is journaled as it happens (see `undo`): the detach as a move,
+//! the marking with each node's flags and component rows, every cleared reference of a live
+//! holder, and cascades as destroys of their own; a rollback revives the subtree exactly.
 
+use super::undo::{Tombstone, UndoEntry};
 use super::{Arena, TopologyChange};
 use crate::class::Class;
 use crate::error::ArenaError;
@@ -53,7 +58,10 @@ impl Arena {
             self.stamp(slot, rev);
         }
 
-        // 2. Mark destroyed and locked; drop index membership.
+        // 2. Mark destroyed and locked; drop index membership. An undo scope journals each
+        //    node's flags and rows (its extras stay on the tombstone).
+        let journal = self.undo.is_some();
+        let mut tombstones = Vec::new();
         let mut parts_left_world = false;
         let mut had_tags = false;
         for &d in subtree.iter() {
@@ -61,6 +69,9 @@ impl Arena {
             let node = self.read(dslot);
             let (class, flags) = (node.class(), node.flags());
             let extras = node.extras().clone();
+            if journal {
+                tombstones.push(Tombstone { id: d, flags, rows: Self::rows_of(&self.components, d) });
+            }
             if flags.contains(NodeFlags::IN_WORLD) {
                 if let Some(f) = class.family() {
                     self.family_remove(f, dslot);
@@ -93,6 +104,9 @@ impl Arena {
             self.remove_all_components(d, rev);
         }
         self.live -= subtree.len();
+        if journal {
+            self.push_undo(UndoEntry::Destroyed { root: id, nodes: tombstones });
+        }
 
         // 3. Reference policies: live holders of references to destroyed nodes drop them
         //    (component fields follow their schema's policy).
@@ -109,16 +123,27 @@ impl Arena {
                 }
                 let (page, i) = self.page_mut(hslot);
                 let extras = page.extras_mut(i);
-                match field {
-                    RefField::Builtin(k) => extras.refs[k as usize] = None,
-                    RefField::Attribute(name) => {
-                        if let Some((_, v)) = extras.attributes.iter_mut().find(|(n, _)| *n == name) {
-                            *v = AttributeValue::Ref(None);
-                        }
+                let undo = match field {
+                    RefField::Builtin(k) => {
+                        let old = extras.refs[k as usize].take();
+                        journal.then_some(UndoEntry::Reference { id: holder, index: k, old })
                     }
-                }
+                    RefField::Attribute(name) => {
+                        let pos = extras.attributes.iter().position(|(n, _)| *n == name);
+                        let old = pos.map(|p| {
+                            (
+                                p as u32,
+                                std::mem::replace(&mut extras.attributes[p].1, AttributeValue::Ref(None)),
+                            )
+                        });
+                        journal.then_some(UndoEntry::Attribute { id: holder, key: name, old })
+                    }
+                };
                 page.trim_extras(i);
                 self.stamp(hslot, rev);
+                if let Some(entry) = undo {
+                    self.push_undo(entry);
+                }
             }
         }
 

@@ -5,9 +5,11 @@
 //! Invariants: every write stamps the node with one new global revision and feeds the
 //! revision domains its class and field touch; transform writes queue the node as
 //! transform-dirty; index entries (tags, handles, persistent ids, reverse references) change
-//! together with the node state they mirror.
+//! together with the node state they mirror; in an undo scope every write journals the state
+//! it replaces (see `undo`) after its validation, before its first write.
 
 use super::Arena;
+use super::undo::UndoEntry;
 use crate::class::Class;
 use crate::error::ArenaError;
 use crate::id::{Id, Slot};
@@ -66,13 +68,21 @@ impl NodeMut<'_> {
 
 impl Arena {
     /// Mutable access to `id`'s built-in state, marking it written first (even if the caller
-    /// then changes nothing).
+    /// then changes nothing). In an undo scope the built-in state is journaled first.
     pub fn node_mut(&mut self, id: Id) -> Result<NodeMut<'_>, ArenaError> {
         let slot = self.live_slot(id)?;
+        if self.undo.is_some() {
+            self.journal_builtin(slot);
+        }
         let rev = self.revisions.bump();
         self.after_write(slot, rev, Effects { transform: true, collision: true });
         let (page, i) = self.page_mut(slot);
         Ok(NodeMut { page, i })
+    }
+
+    /// Marks the node in `slot`, whose built-in state an undo restored, written at `rev`.
+    pub(super) fn restored_builtin(&mut self, slot: Slot, rev: u64) {
+        self.after_write(slot, rev, Effects { transform: true, collision: true });
     }
 
     fn after_write(&mut self, slot: Slot, rev: u64, effects: Effects) {
@@ -101,6 +111,9 @@ impl Arena {
         let (page, i) = self.store.table.page(slot.0).expect("live slot");
         if read(page, i) == value {
             return Ok(false);
+        }
+        if self.undo.is_some() {
+            self.journal_builtin(slot);
         }
         let rev = self.revisions.bump();
         let (page, i) = self.page_mut(slot);
@@ -221,6 +234,11 @@ impl Arena {
         if let Some(AttributeValue::String(s)) = &value {
             self.admit_text(s.len())?;
         }
+        if self.undo.is_some() {
+            let pos = self.read(slot).extras().attributes.iter().position(|(n, _)| *n == key);
+            let old = pos.zip(current.clone()).map(|(p, v)| (p as u32, v));
+            self.push_undo(UndoEntry::Attribute { id, key, old });
+        }
         if let Some(old) = current.as_ref().and_then(AttributeValue::referenced) {
             self.indexes.ref_remove(old, id, RefField::Attribute(key));
         }
@@ -267,6 +285,7 @@ impl Arena {
             return Ok(false);
         }
         let field = RefField::Builtin(index as u8);
+        self.journal(|_| UndoEntry::Reference { id, index: index as u8, old: current });
         if let Some(old) = current {
             self.indexes.ref_remove(old, id, field);
         }
@@ -306,6 +325,7 @@ impl Arena {
         if self.read(slot).has_tag(key) == add {
             return Ok(false);
         }
+        self.journal(|_| UndoEntry::Tag { id, key, added: add });
         let rev = self.revisions.bump();
         let (page, i) = self.page_mut(slot);
         let tags = &mut page.extras_mut(i).tags;
@@ -347,6 +367,7 @@ impl Arena {
         if current == key {
             return Ok(false);
         }
+        self.journal(|_| UndoEntry::Handle { id, old: current });
         if let Some(old) = current {
             self.indexes.handles.remove(&old);
         }
@@ -404,6 +425,8 @@ impl Arena {
     }
 
     fn assign_persistent_id(&mut self, slot: Slot, id: Id, pid: PersistentId) {
+        // `set_persistent_id` dropped the old id from the index, not from the node.
+        self.journal(|a| UndoEntry::Persistent { id, old: a.read(slot).persistent_id() });
         self.indexes.persistent.insert(pid, id);
         let rev = self.revisions.bump();
         let (page, i) = self.page_mut(slot);
@@ -421,6 +444,7 @@ impl Arena {
         if node.extras().source.as_deref() == Some(source) {
             return Ok(false);
         }
+        self.journal(|a| UndoEntry::Source { id, old: a.read(slot).extras().source.clone() });
         let rev = self.revisions.bump();
         let (page, i) = self.page_mut(slot);
         page.extras_mut(i).source = Some(source.into());

@@ -4,7 +4,11 @@
 //! updates both link directions, world membership (with family indexes and the part-write
 //! log), the topology revision and journal, marks the moved root's transform dirty, and
 //! queues the move events sharing one `Arc<[Id]>` of moved ids.
+//!
+//! In an undo scope a creation journals its ids (freed at rollback) and a move its old parent
+//! and rank among its siblings (see `undo`), before their first write.
 
+use super::undo::UndoEntry;
 use super::{Arena, TopologyChange};
 use crate::class::Class;
 use crate::error::ArenaError;
@@ -96,6 +100,7 @@ impl Arena {
                 }
             }
         }
+        self.journal(|_| UndoEntry::CreatedMany { ids: out.clone() });
         Ok(out)
     }
 
@@ -136,6 +141,7 @@ impl Arena {
         // checkpoint to restore.
         let rev = self.revisions.global + 1;
         let id = self.new_node(id, class, name, NodeFlags::NEW, rev)?;
+        self.journal(|_| UndoEntry::Created { id });
         self.revisions.global = rev;
         self.topology.push(rev, TopologyChange::Created { id, parent });
         self.revisions.topology = rev;
@@ -212,6 +218,9 @@ impl Arena {
 
     /// Performs a validated move of `id` from `old` to `new`, stamped at `rev`.
     pub(crate) fn move_node(&mut self, id: Id, slot: Slot, old: Option<Id>, new: Option<Id>, rev: u64) {
+        if self.undo.is_some() {
+            self.journal_move(id, slot, old);
+        }
         let moved: Arc<[Id]> = Arc::from(self.subtree(id));
         let old_ancestors = old.map(|p| self.ancestor_chain(p));
         if let Some(p) = old {
@@ -284,6 +293,30 @@ impl Arena {
         let pos = page.children[i].push(child);
         page.hot[i].flags.set(NodeFlags::HAS_CHILDREN, true);
         self.child_pos[cslot.index()] = pos;
+        let (page, i) = self.store.table.page_mut(cslot.0);
+        page.hot[i].parent = parent;
+    }
+
+    /// Inserts `child` among `parent`'s children with `rank` live children before it (past the
+    /// last: appended), renumbering the children whose positions moved, and points `child` at
+    /// `parent` (undo puts a moved node back in its old place).
+    pub(super) fn link_at(&mut self, child: Id, parent: Id, rank: usize) {
+        let pslot = self.slot_of(parent);
+        if rank >= self.read(pslot).children().len() {
+            return self.link(child, parent);
+        }
+        let (page, i) = self.store.table.page_mut(pslot.0);
+        let from = page.children[i].insert(rank, child) as usize;
+        page.hot[i].flags.set(NodeFlags::HAS_CHILDREN, true);
+        let store = &self.store;
+        let page = store.table.page(pslot.0).expect("parent page").0;
+        for (k, &c) in page.children[i].as_slice()[from..].iter().enumerate() {
+            if !c.is_none() {
+                let s = store.locate(c).expect("child of a consistent tree");
+                self.child_pos[s.index()] = (from + k) as u32;
+            }
+        }
+        let cslot = self.slot_of(child);
         let (page, i) = self.store.table.page_mut(cslot.0);
         page.hot[i].parent = parent;
     }

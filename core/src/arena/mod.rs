@@ -3,7 +3,8 @@
 //! allocation, checkpoints and rollback), `edit` (properties, attributes, tags, handles),
 //! `hierarchy` (reparenting and queries), `destroy`, `copy` (clone and graft), `components`
 //! (game-defined components), `component_queries` (chunk passes, ancestry queries),
-//! `memory` (the memory report), `node_data` and `rng`.
+//! `memory` (the memory report), `node_data`, `rng`, `undo` (undo scopes: the journal the
+//! mutation choke points feed and its rollback) and `digest` (the structural world hash).
 //!
 //! Invariants kept across every public call:
 //! - parent and child links agree in both directions, and the tree has no cycle;
@@ -11,6 +12,8 @@
 //! - every mutation stamps the nodes it writes with one new global revision;
 //! - a refused call changes nothing (validation runs before the first write);
 //! - destroyed nodes are tombstones until the second event drain after their destruction.
+//! - inside an undo scope every mutation is journaled before its first write, and a rollback
+//!   leaves the world's content ([`Arena::world_hash`]) as it was when the scope opened.
 
 mod alloc;
 mod component_queries;
@@ -18,6 +21,7 @@ mod components;
 mod copy;
 mod creation_window;
 mod destroy;
+mod digest;
 mod edit;
 mod graft_schemas;
 mod hierarchy;
@@ -28,6 +32,7 @@ mod paths;
 mod rng;
 mod spawn;
 mod text_budget;
+mod undo;
 
 pub use component_queries::{AncestryQuery, LiveNodes};
 pub use copy::GraftPolicy;
@@ -167,11 +172,15 @@ pub struct Arena {
     ancestor_cache: Option<(Id, u64, Arc<[Id]>)>,
     /// The running estimate of the text held (see `text_budget`).
     text: text_budget::TextBudget,
+    /// The place's behaviour definitions and settings (`behaviors`).
+    behaviors: crate::behaviors::BehaviorLibrary,
     /// Nodes allocated ever, and when the creation window opened (see `creation_window`).
     created: usize,
     window_start: usize,
     /// Moves and destructions so far (keys the ancestor cache).
     moves: u64,
+    /// The open undo scope's journal (see `undo`); `None` outside a scope.
+    undo: Option<undo::UndoJournal>,
     root: Id,
     workspace: Id,
 }
@@ -227,9 +236,11 @@ impl Arena {
             dirty_transforms: Vec::new(),
             ancestor_cache: None,
             text: text_budget::TextBudget::default(),
+            behaviors: crate::behaviors::BehaviorLibrary::default(),
             created: 0,
             window_start: 0,
             moves: 0,
+            undo: None,
             root: Id::NONE,
             workspace: Id::NONE,
         };
@@ -244,6 +255,17 @@ impl Arena {
         arena.link(arena.workspace, arena.root);
         arena.events.clear();
         arena
+    }
+
+    /// The place's behaviour definitions and settings.
+    pub fn behaviors(&self) -> &crate::behaviors::BehaviorLibrary {
+        &self.behaviors
+    }
+
+    /// The place's behaviour definitions and settings, to change (not journaled by undo
+    /// scopes: they are the place's code, not its world).
+    pub fn behaviors_mut(&mut self) -> &mut crate::behaviors::BehaviorLibrary {
+        &mut self.behaviors
     }
 
     /// The `DataModel` root.
@@ -412,7 +434,12 @@ impl Arena {
     /// Returns the queued events. Nodes destroyed before this drain become reclaimable;
     /// nodes made reclaimable by the previous drain are freed now, so tombstones stay
     /// readable to the consumers of the batch that announced them.
+    ///
+    /// Callers must not drain inside an undo scope ([`Arena::begin_undo`]): the events of a
+    /// scope that rolls back must reach no one, and freeing tombstones would leave nothing
+    /// for the rollback to revive (debug builds assert it).
     pub fn drain_events(&mut self) -> Vec<InstanceEvent> {
+        debug_assert!(self.undo.is_none(), "drain_events inside an undo scope");
         for id in std::mem::take(&mut self.reclaimable) {
             self.free_node(id);
         }
@@ -519,3 +546,6 @@ impl Arena {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod undo_tests;

@@ -305,6 +305,13 @@ pub fn save_binary(arena: &Arena) -> Vec<u8> {
     out.resize(HEADER_LEN, 0);
     // Serializing plain data into a Vec cannot fail.
     let mut out = postcard::to_extend(&body, out).unwrap_or_else(|_| vec![0; HEADER_LEN]);
+    let library = arena.behaviors();
+    if !library.is_empty() || !library.settings.is_default() {
+        // A trailing section, so files without behaviours keep the layout older readers know.
+        let section =
+            BinBehaviors { settings: library.settings, behaviors: super::json::behavior_docs(arena) };
+        out = postcard::to_extend(&section, out).unwrap_or_default();
+    }
     let body_len = out.len().saturating_sub(HEADER_LEN);
     let sum = checksum(&out[HEADER_LEN..]);
     out[..8].copy_from_slice(PLACE_BINARY_MAGIC);
@@ -389,10 +396,29 @@ pub fn load_binary(bytes: &[u8]) -> Result<Arena, PlaceError> {
     let body = body_of(bytes)?;
     let (body, rest): (Body<'_>, &[u8]) = postcard::take_from_bytes(body)
         .map_err(|e| PlaceError::Damaged(format!("the body does not decode: {e}")))?;
-    if !rest.is_empty() {
-        return Err(PlaceError::Damaged(format!("{} unexpected bytes after the body", rest.len())));
+    let behaviors = if rest.is_empty() {
+        None
+    } else {
+        let (section, rest): (BinBehaviors, &[u8]) = postcard::take_from_bytes(rest)
+            .map_err(|e| PlaceError::Damaged(format!("the behaviours section does not decode: {e}")))?;
+        if !rest.is_empty() {
+            return Err(PlaceError::Damaged(format!("{} unexpected bytes after the body", rest.len())));
+        }
+        Some(section)
+    };
+    let mut arena = Loader::new(&body).load()?;
+    if let Some(section) = behaviors {
+        let settings = super::model::PlaceSettings { behaviors: section.settings, ..Default::default() };
+        super::json::apply_behaviors(&mut arena, &settings, &section.behaviors)?;
     }
-    Loader::new(&body).load()
+    Ok(arena)
+}
+
+/// The optional section after the body: the place's behaviour settings and definitions.
+#[derive(Serialize, Deserialize)]
+struct BinBehaviors {
+    settings: crate::BehaviorSettings,
+    behaviors: Vec<super::model::BehaviorDoc>,
 }
 
 fn damaged(what: impl Into<String>) -> PlaceError {

@@ -17,7 +17,8 @@ use super::collect::{NONE, Saved};
 use super::error::PlaceError;
 use super::json_text::{offset_of, path_at, write_inline};
 use super::model::{
-    AttributeDoc, ComponentDoc, InstanceDoc, PLACE_FORMAT, PLACE_FORMAT_VERSION, PlaceFile, PlaceSettings,
+    AttributeDoc, BehaviorDoc, ComponentDoc, InstanceDoc, PLACE_FORMAT, PLACE_FORMAT_VERSION, PlaceFile,
+    PlaceSettings,
 };
 use super::serde_util::{Num, Num32, parse_non_finite};
 use super::source_file::{ScriptFile, read_source_file};
@@ -181,13 +182,22 @@ pub fn save_json(arena: &Arena) -> String {
     out.extend_from_slice(b",\n  \"version\": ");
     write_inline(&mut out, &PLACE_FORMAT_VERSION);
     out.extend_from_slice(b",\n  \"settings\": ");
-    write_inline(&mut out, &PlaceSettings { fallen_parts_destroy_height: saved.destroy_height });
+    write_inline(&mut out, &place_settings(arena, &saved));
     let registry = arena.components().registry();
     if !registry.is_empty() {
         out.extend_from_slice(b",\n  \"components\": [");
         for (k, (_, info)) in registry.iter().enumerate() {
             out.extend_from_slice(if k == 0 { b"\n    " } else { b",\n    " });
             write_inline(&mut out, &ComponentDoc::from_schema(&info.schema));
+        }
+        out.extend_from_slice(b"\n  ]");
+    }
+    let behaviors = behavior_docs(arena);
+    if !behaviors.is_empty() {
+        out.extend_from_slice(b",\n  \"behaviors\": [");
+        for (k, doc) in behaviors.iter().enumerate() {
+            out.extend_from_slice(if k == 0 { b"\n    " } else { b",\n    " });
+            write_inline(&mut out, doc);
         }
         out.extend_from_slice(b"\n  ]");
     }
@@ -274,8 +284,9 @@ impl<'a> PlaceFile<'a> {
         PlaceFile {
             format: Cow::Borrowed(PLACE_FORMAT),
             version: PLACE_FORMAT_VERSION,
-            settings: PlaceSettings { fallen_parts_destroy_height: saved.destroy_height },
+            settings: place_settings(arena, &saved),
             components,
+            behaviors: behavior_docs(arena),
             instances: stack,
         }
     }
@@ -341,8 +352,52 @@ impl<'a> PlaceFile<'a> {
                 files.push(ScriptFile { script: b.id(index), path });
             }
         }
-        Ok((b.finish(), files))
+        let mut arena = b.finish();
+        apply_behaviors(&mut arena, &self.settings, &self.behaviors)?;
+        Ok((arena, files))
     }
+}
+
+/// The settings section for the place in `arena`.
+fn place_settings(arena: &Arena, saved: &Saved<'_>) -> PlaceSettings {
+    PlaceSettings { fallen_parts_destroy_height: saved.destroy_height, behaviors: arena.behaviors().settings }
+}
+
+/// The `behaviors` section for the place in `arena`, in name order.
+pub(super) fn behavior_docs(arena: &Arena) -> Vec<BehaviorDoc> {
+    let docs = arena.behaviors().iter();
+    docs.map(|(name, source)| BehaviorDoc { name: name.to_owned(), source: source.to_string() }).collect()
+}
+
+/// Stores the behaviour settings and definitions of a place file in its fresh arena.
+pub(super) fn apply_behaviors(
+    arena: &mut Arena,
+    settings: &PlaceSettings,
+    docs: &[BehaviorDoc],
+) -> Result<(), PlaceError> {
+    if let Some(problem) = settings.behaviors.problem() {
+        return Err(PlaceError::invalid("settings.behaviors", problem));
+    }
+    let library = arena.behaviors_mut();
+    library.settings = settings.behaviors;
+    for (k, doc) in docs.iter().enumerate() {
+        if library.source(&doc.name).is_some() {
+            return Err(PlaceError::invalid(
+                format!("behaviors[{k}].name"),
+                format!("a behaviour named '{}' is already defined", doc.name),
+            ));
+        }
+        if doc.source.len() as u64 > super::MAX_SOURCE_FILE_BYTES {
+            return Err(PlaceError::invalid(
+                format!("behaviors[{k}].source"),
+                format!("longer than {} bytes", super::MAX_SOURCE_FILE_BYTES),
+            ));
+        }
+        library
+            .set(&doc.name, &doc.source)
+            .map_err(|e| PlaceError::invalid(format!("behaviors[{k}].name"), e.to_string()))?;
+    }
+    Ok(())
 }
 
 fn node_spec<'s>(b: &mut Builder, doc: &'s InstanceDoc<'_>) -> NodeSpec<'s> {

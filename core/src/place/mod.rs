@@ -23,7 +23,7 @@ pub use binary::{PLACE_BINARY_MAGIC, load_binary, save_binary};
 pub use error::PlaceError;
 pub use json::{JSON_NESTING, load_json, save_json};
 pub use model::{
-    AttributeDoc, ComponentDoc, ComponentRowDoc, DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT,
+    AttributeDoc, BehaviorDoc, ComponentDoc, ComponentRowDoc, DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT,
     FALLEN_PARTS_DESTROY_HEIGHT, FieldDoc, FieldTypeDoc, InstanceDoc, MaterialDoc, PLACE_FORMAT,
     PLACE_FORMAT_VERSION, PlaceFile, PlaceSettings, RefPolicyDoc, ShapeDoc,
 };

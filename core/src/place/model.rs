@@ -34,10 +34,25 @@ pub struct PlaceFile<'a> {
     /// Component schemas, in registration order (a schema's `requires` name earlier ones).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub components: Vec<ComponentDoc>,
+    /// Behaviour definitions (`004`), stored once and bound to hosts by `Behavior`
+    /// instances; in name order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub behaviors: Vec<BehaviorDoc>,
     /// The children of the place's `DataModel`, in order: at most one `Workspace` (whose
     /// children are the world) and any other top-level instances.
     #[serde(default, borrow)]
     pub instances: Vec<InstanceDoc<'a>>,
+}
+
+/// One behaviour definition: its name (what a `Behavior` instance's `Behavior` attribute
+/// names) and its Luau source, whose chunk returns the definition table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BehaviorDoc {
+    /// Behaviour name (unique in the file).
+    pub name: String,
+    /// Luau source.
+    pub source: String,
 }
 
 /// Place-wide settings.
@@ -54,6 +69,9 @@ pub struct PlaceSettings {
         with = "opt_f64"
     )]
     pub fallen_parts_destroy_height: Option<f64>,
+    /// The game's behaviour limits and world clock (`004`'s table when absent).
+    #[serde(default, skip_serializing_if = "crate::BehaviorSettings::is_default")]
+    pub behaviors: crate::BehaviorSettings,
 }
 
 /// A component schema.

@@ -81,6 +81,26 @@ fn checked(lua: &Lua, prelude: &Table, f: Function) -> Result<Function> {
         .call((check, f))
 }
 
+/// `game.Behaviors`: `Send(host, event, payload?)` queues an event for the behaviours bound
+/// to `host`, delivered in the next moment (checked against the event's declaration).
+fn behaviors_table(lua: &Lua, prelude: &Table) -> Result<Table> {
+    let send = lua.create_function(
+        |lua, (host, name, payload): (Value, mlua::LuaString, Value)| -> Result<Status> {
+            let Some(host) = values::instance_id(lua, &host) else {
+                return fail(lua, "game.Behaviors.Send: the host must be an Instance");
+            };
+            match crate::behavior::send_from_script(lua, host, &name.to_str()?, &payload) {
+                Ok(()) => ok(lua, Value::Nil),
+                Err(m) => fail(lua, format!("game.Behaviors.Send: {m}")),
+            }
+        },
+    )?;
+    let t = lua.create_table()?;
+    t.raw_set("Send", checked(lua, prelude, send)?)?;
+    t.set_readonly(true);
+    Ok(t)
+}
+
 /// Installs the prelude and builds the frozen base environment for a place whose Workspace
 /// is `workspace`.
 pub fn install(lua: &Lua, root: Id, workspace: Id, stores: &crate::store::StoreConfig) -> Result<Table> {
@@ -153,6 +173,7 @@ pub fn install(lua: &Lua, root: Id, workspace: Id, stores: &crate::store::StoreC
     game.raw_set("Store", store)?;
     game.raw_set("Session", crate::session::session_table(lua, root, &|f| checked(lua, &prelude, f))?)?;
     game.raw_set("CloudStore", cloud)?;
+    game.raw_set("Behaviors", behaviors_table(lua, &prelude)?)?;
     game.set_readonly(true);
     base.raw_set("game", game)?;
     base.raw_set("workspace", ws.clone())?;

@@ -91,6 +91,47 @@ thread_local! {
     static COSTS: Cell<CostTable> = const { Cell::new(CostTable::SCRIPT) };
     /// Units used by the entries of the running phase.
     static PHASE_USED: Cell<i64> = const { Cell::new(0) };
+    /// Logical bytes the running behaviour transaction may still allocate ([`UNLIMITED`]
+    /// outside one).
+    static TX_BYTES_LEFT: Cell<i64> = const { Cell::new(UNLIMITED) };
+}
+
+/// The error of a behaviour transaction over its logical memory budget.
+pub const TX_MEMORY_MESSAGE: &str = "the transaction exceeded its memory budget";
+
+/// What a behaviour transaction's budget replaced, for [`leave_transaction`].
+#[derive(Clone, Copy, Debug)]
+#[must_use]
+pub struct TransactionBudget {
+    enclosing: i64,
+    granted: i64,
+    bytes_enclosing: i64,
+    bytes_granted: i64,
+}
+
+/// Starts a behaviour transaction (`004`): `units` units and `bytes` logical bytes (every
+/// byte the VM allocates for it counts, whatever is freed later). Both are sticky like the
+/// entry budget: once over, every later interrupt of the transaction raises again.
+pub fn enter_transaction(units: i64, bytes: i64) -> TransactionBudget {
+    let enclosing = REMAINING.with(|r| r.replace(units));
+    let bytes_enclosing = TX_BYTES_LEFT.with(|b| b.replace(bytes));
+    TransactionBudget { enclosing, granted: units, bytes_enclosing, bytes_granted: bytes }
+}
+
+/// Ends a behaviour transaction; returns the units and logical bytes it used.
+pub fn leave_transaction(t: TransactionBudget) -> (i64, i64) {
+    let left = REMAINING.with(|r| r.replace(t.enclosing));
+    let bytes_left = TX_BYTES_LEFT.with(|b| b.replace(t.bytes_enclosing));
+    let used = used_of(t.granted, left);
+    if t.enclosing == UNLIMITED {
+        PHASE_USED.with(|p| p.set(p.get().saturating_add(used)));
+    }
+    (used, t.bytes_granted - bytes_left)
+}
+
+/// Units the running entry has left (`i64::MAX` outside any entry).
+pub fn remaining() -> i64 {
+    REMAINING.with(Cell::get)
 }
 
 /// Installs `costs` for the entries that follow on this thread; returns the previous table.
@@ -170,6 +211,10 @@ unsafe extern "C-unwind" fn budget_interrupt(state: *mut ffi::lua_State, gc: c_i
             unsafe { raise_at(state, c"not enough memory: this script holds more than its share of the VM") }
         }
     }
+    if TX_BYTES_LEFT.with(Cell::get) < 0 {
+        // SAFETY: as below.
+        unsafe { raise_at(state, c"the transaction exceeded its memory budget") }
+    }
     // SAFETY: the VM passes the running thread; `install` checked the Luau version and made
     // this VM's weight tables before installing the interrupt.
     let weight = unsafe { layout::interrupted_weight(state) };
@@ -203,7 +248,7 @@ unsafe fn raise_at(state: *mut ffi::lua_State, message: &std::ffi::CStr) -> ! {
 unsafe extern "C-unwind" fn charge_allocation(
     state: *mut ffi::lua_State,
     _block: *mut c_void,
-    _osize: usize,
+    osize: usize,
     nsize: usize,
     memcat: u8,
     _tt: c_int,
@@ -213,6 +258,13 @@ unsafe extern "C-unwind" fn charge_allocation(
     if units > 0 {
         take(i64::try_from(units).unwrap_or(i64::MAX));
     }
+    TX_BYTES_LEFT.with(|b| {
+        let left = b.get();
+        if left != UNLIMITED {
+            let grown = i64::try_from(nsize.saturating_sub(osize)).unwrap_or(i64::MAX);
+            b.set(left.saturating_sub(grown));
+        }
+    });
     // SAFETY: the VM passes the allocating thread.
     unsafe { memory::note_allocation(state, memcat) };
 }
@@ -311,6 +363,7 @@ mod tests {
     #[test]
     fn the_raised_messages_are_the_published_ones() {
         assert_eq!(super::BUDGET_MESSAGE, "script exceeded its instruction budget");
+        assert_eq!(super::TX_MEMORY_MESSAGE, "the transaction exceeded its memory budget");
         assert_eq!(
             super::SHARE_MESSAGE,
             "not enough memory: this script holds more than its share of the VM"

@@ -1,0 +1,193 @@
+//! [`Runtime`]: every behaviour instance of a place and the queues between them, kept in the
+//! VM's app data so the handlers' API (`api`) reaches it. The moment loop (`moment`) and the
+//! transactions (`transaction`) drive it.
+//!
+//! Invariants: `by_node` maps each live binding's `Behavior` instance to its index in
+//! `bindings`; at most one transaction is open (`tx`), and while it is, the world has an
+//! undo scope open; nothing holds a borrow of the runtime while Lua runs.
+
+use super::binding::{Binding, BindingState};
+use super::definition::Definition;
+use super::report::BehaviorReport;
+use super::value::Value;
+use arbor_core::{BehaviorSettings, Id};
+use rustc_hash::FxHashMap;
+use std::collections::{BTreeMap, VecDeque};
+use std::rc::Rc;
+
+/// Index of a binding in [`Runtime::bindings`].
+pub type BindingIndex = usize;
+
+/// An event payload: entries by name, in name order.
+pub type Payload = Vec<(String, Value)>;
+
+/// What one transaction runs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Entry {
+    /// The start transaction: the auto state's `enter`, then `ready`.
+    Start,
+    /// An event delivery.
+    Event {
+        /// Event name.
+        name: String,
+        /// Its payload.
+        payload: Payload,
+    },
+    /// A declared timer's firing.
+    DeclaredTimer {
+        /// Timer name.
+        name: String,
+    },
+    /// A started timer's firing (delivers its event without payload).
+    StartedTimer {
+        /// The event it delivers.
+        name: String,
+    },
+}
+
+impl Entry {
+    /// How reports name the entry (`start`, `event Open`, `timer Restock`).
+    pub fn label(&self) -> String {
+        match self {
+            Entry::Start => "start".to_owned(),
+            Entry::Event { name, .. } => format!("event {name}"),
+            Entry::DeclaredTimer { name } => format!("timer {name}"),
+            Entry::StartedTimer { name } => format!("started timer {name}"),
+        }
+    }
+}
+
+/// A queued delivery.
+#[derive(Clone, Debug)]
+pub struct Delivery {
+    /// The binding it goes to.
+    pub binding: BindingIndex,
+    /// What it runs.
+    pub entry: Entry,
+}
+
+/// An event raised by a running transaction, published if it commits.
+#[derive(Clone, Debug)]
+pub struct Raised {
+    /// The host whose bindings receive it.
+    pub target: Id,
+    /// Event name.
+    pub name: String,
+    /// Payload.
+    pub payload: Payload,
+}
+
+/// The open transaction.
+pub struct Tx {
+    /// What it runs (for reports).
+    pub entry: String,
+    /// The binding as it was when the transaction began.
+    pub saved: BindingState,
+    /// Fields written: (host, field, the `file:line` that last wrote it), in first-write order.
+    pub fields: Vec<(Id, String, String)>,
+    /// Events raised, in order.
+    pub raised: Vec<Raised>,
+    /// Log lines kept.
+    pub log: Vec<String>,
+    /// Whether lines were cut.
+    pub log_cut: bool,
+    /// The call stack at the first error, innermost first, captured by the error handler.
+    pub stack: Vec<String>,
+    /// The first error raised in the transaction (caught or not).
+    pub error: Option<String>,
+}
+
+/// A definition that compiled, or why it did not.
+pub type Compiled = Result<Rc<Definition>, String>;
+
+/// Every behaviour instance of a place.
+pub struct Runtime {
+    /// Bindings in start order.
+    pub bindings: Vec<Binding>,
+    /// Live binding of each `Behavior` instance.
+    pub by_node: FxHashMap<Id, BindingIndex>,
+    /// Each behaviour's definition, by name.
+    pub definitions: BTreeMap<String, Compiled>,
+    /// `Behavior` instances refused (by their check), so they are reported once.
+    pub refused: FxHashMap<Id, String>,
+    /// The running moment's deliveries.
+    pub queue: VecDeque<Delivery>,
+    /// Events sent from outside behaviours (Scripts), delivered in the next moment.
+    pub outside: Vec<Raised>,
+    /// The open transaction.
+    pub tx: Option<Tx>,
+    /// The last world minute whose timers were queued.
+    pub minute: Option<u64>,
+    /// The world minute now.
+    pub now: u64,
+    /// The tick now (for reports).
+    pub tick: u64,
+    /// The game's settings.
+    pub settings: BehaviorSettings,
+    /// Error reports not yet taken.
+    pub reports: Vec<BehaviorReport>,
+    /// Error reports ever made.
+    pub errors: u64,
+    /// Transactions committed and rolled back, ever.
+    pub committed: u64,
+    /// Transactions rolled back, ever.
+    pub rolled_back: u64,
+    /// Whether the first error pauses the world (Play).
+    pub play: bool,
+    /// Paused by an error in Play.
+    pub paused: bool,
+    /// Seed of every instance's random generator.
+    pub seed: u64,
+    /// The topology revision bindings were looked for at.
+    pub topology_seen: Option<u64>,
+}
+
+impl Runtime {
+    /// An empty runtime with `settings`.
+    pub fn new(settings: BehaviorSettings, seed: u64) -> Self {
+        Self {
+            bindings: Vec::new(),
+            by_node: FxHashMap::default(),
+            definitions: BTreeMap::new(),
+            refused: FxHashMap::default(),
+            queue: VecDeque::new(),
+            outside: Vec::new(),
+            tx: None,
+            minute: None,
+            now: 0,
+            tick: 0,
+            settings,
+            reports: Vec::new(),
+            errors: 0,
+            committed: 0,
+            rolled_back: 0,
+            play: false,
+            paused: false,
+            seed,
+            topology_seen: None,
+        }
+    }
+
+    /// The live bindings hosted by `host`, in start order.
+    pub fn hosted_by(&self, host: Id) -> impl Iterator<Item = BindingIndex> + '_ {
+        self.bindings
+            .iter()
+            .enumerate()
+            .filter(move |(_, b)| b.host == host && !b.removed && !b.closed)
+            .map(|(i, _)| i)
+    }
+
+    /// The open transaction, or the error handlers' API raise when there is none.
+    pub fn tx_mut(&mut self) -> Result<&mut Tx, String> {
+        self.tx.as_mut().ok_or_else(|| "this can only be done inside a behaviour's handler".to_owned())
+    }
+}
+
+/// Runs `f` with the runtime of `lua`'s host.
+pub fn with_runtime<R>(lua: &mlua::Lua, f: impl FnOnce(&mut Runtime) -> R) -> mlua::Result<R> {
+    let mut rt = lua
+        .try_app_data_mut::<Runtime>()
+        .map_err(|_| mlua::Error::runtime("the behaviour runtime is busy"))?
+        .ok_or_else(|| mlua::Error::runtime("no behaviour runtime"))?;
+    Ok(f(&mut rt))
+}

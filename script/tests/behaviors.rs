@@ -335,6 +335,9 @@ return {
     assert_eq!(of("Later"), ["6"], "{fired:?}");
 }
 
+/// A change to the door place that makes its binding not fit.
+type Tweak = Box<dyn Fn(&mut Place)>;
+
 #[test]
 fn a_binding_that_does_not_fit_does_not_start_and_is_reported() {
     let door_on_folder = |place: &mut Place| {
@@ -343,7 +346,7 @@ fn a_binding_that_does_not_fit_does_not_start_and_is_reported() {
         let b = place.arena.create(Class::Behavior, "B", Some(f)).unwrap();
         place.arena.set_attribute(b, "Behavior", Some(AttributeValue::String("Door".into()))).unwrap();
     };
-    let cases: Vec<(&str, Box<dyn Fn(&mut Place)>)> = vec![
+    let cases: Vec<(&str, Tweak)> = vec![
         ("host type: 'Door' binds to a Part, but its host is a Folder", Box::new(door_on_folder)),
         (
             "contract field 'Open' (bool) is missing on the host",

@@ -315,7 +315,7 @@ pub fn save_binary(arena: &Arena) -> Vec<u8> {
     let body_len = out.len().saturating_sub(HEADER_LEN);
     let sum = checksum(&out[HEADER_LEN..]);
     out[..8].copy_from_slice(PLACE_BINARY_MAGIC);
-    out[8..12].copy_from_slice(&PLACE_FORMAT_VERSION.to_le_bytes());
+    out[8..12].copy_from_slice(&super::model::version_for(arena).to_le_bytes());
     out[12..20].copy_from_slice(&(body_len as u64).to_le_bytes());
     out[20..28].copy_from_slice(&sum.to_le_bytes());
     out

@@ -180,7 +180,7 @@ pub fn save_json(arena: &Arena) -> String {
     out.extend_from_slice(b"{\n  \"format\": ");
     write_inline(&mut out, PLACE_FORMAT);
     out.extend_from_slice(b",\n  \"version\": ");
-    write_inline(&mut out, &PLACE_FORMAT_VERSION);
+    write_inline(&mut out, &super::model::version_for(arena));
     out.extend_from_slice(b",\n  \"settings\": ");
     write_inline(&mut out, &place_settings(arena, &saved));
     let registry = arena.components().registry();
@@ -283,7 +283,7 @@ impl<'a> PlaceFile<'a> {
             .collect();
         PlaceFile {
             format: Cow::Borrowed(PLACE_FORMAT),
-            version: PLACE_FORMAT_VERSION,
+            version: super::model::version_for(arena),
             settings: place_settings(arena, &saved),
             components,
             behaviors: behavior_docs(arena),

@@ -12,8 +12,16 @@ use std::borrow::Cow;
 
 /// The `format` value every place file carries.
 pub const PLACE_FORMAT: &str = "arbor-place";
-/// The newest format version this build reads, and the version it writes.
-pub const PLACE_FORMAT_VERSION: u32 = 1;
+/// The newest format version this build reads. Version 2 added behaviours (the `behaviors`
+/// section and `settings.behaviors`); a place without them is still written as version 1,
+/// so older readers keep reading it.
+pub const PLACE_FORMAT_VERSION: u32 = 2;
+
+/// The version a place is written with: 2 if it has behaviours or behaviour settings, else 1.
+pub fn version_for(arena: &crate::Arena) -> u32 {
+    let library = arena.behaviors();
+    if library.is_empty() && library.settings.is_default() { 1 } else { 2 }
+}
 /// The place setting (and Workspace attribute) holding the fallen-parts destroy height.
 pub const FALLEN_PARTS_DESTROY_HEIGHT: &str = "FallenPartsDestroyHeight";
 /// The destroy height of a place that does not set one.

@@ -56,3 +56,24 @@ fn checksum_follows_the_documented_rule() {
     b[15] ^= 0x80;
     assert_ne!(checksum(&b), a, "high-bit flips in two words do not cancel");
 }
+
+#[test]
+fn behaviours_and_their_settings_round_trip_in_both_forms() {
+    let mut arena = crate::Arena::new();
+    assert!(crate::save_json(&arena).contains("\"version\": 1,"), "no behaviours: still version 1");
+    arena.behaviors_mut().set("Door", "return { host = 'Part' }").unwrap();
+    arena.behaviors_mut().settings.transactions_per_moment = 77;
+    let text = crate::save_json(&arena);
+    assert!(text.contains("\"version\": 2,") && text.contains("\"transactionsPerMoment\": 77"), "{text}");
+    let back = crate::load_json(&text).unwrap();
+    assert_eq!(back.behaviors(), arena.behaviors());
+    let bin = crate::load_binary(&crate::save_binary(&arena)).unwrap();
+    assert_eq!(bin.behaviors(), arena.behaviors());
+    let twice =
+        text.replace("\"behaviors\": [", "\"behaviors\": [\n    {\"name\": \"Door\", \"source\": \"\"},");
+    let e = crate::load_json(&twice).map(|_| ()).unwrap_err().to_string();
+    assert!(e.contains("a behaviour named 'Door' is already defined"), "{e}");
+    let zero = text.replace("\"transactionsPerMoment\": 77", "\"transactionsPerMoment\": 0");
+    let e = crate::load_json(&zero).map(|_| ()).unwrap_err().to_string();
+    assert!(e.contains("every behaviour limit must be at least 1"), "{e}");
+}

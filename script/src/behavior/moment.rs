@@ -105,6 +105,8 @@ impl Behaviors {
     }
 
     /// Checks and binds one `Behavior` instance.
+    // A refusal is the cold path, once per refused instance: boxing it would buy nothing.
+    #[allow(clippy::result_large_err)]
     fn bind(&self, lua: &Lua, node: Id) -> Result<Option<usize>, BehaviorReport> {
         let checked = with_world(lua, |w| {
             with_runtime(lua, |rt| {
@@ -159,17 +161,7 @@ impl Behaviors {
                 counters: Counters::default(),
             };
             let start_minute = rt.now;
-            rt.bindings.push(Binding {
-                node,
-                host,
-                def,
-                live,
-                start_minute,
-                closed: false,
-                removed: false,
-                handle,
-            });
-            rt.by_node.insert(node, index);
+            rt.push(Binding { node, host, def, live, start_minute, closed: false, removed: false, handle });
         });
         Ok(Some(index))
     }

@@ -106,6 +106,8 @@ pub struct Runtime {
     pub bindings: Vec<Binding>,
     /// Live binding of each `Behavior` instance.
     pub by_node: FxHashMap<Id, BindingIndex>,
+    /// Bindings of each host, in start order (removed ones included; readers skip them).
+    pub by_host: FxHashMap<Id, Vec<BindingIndex>>,
     /// Each behaviour's definition, by name.
     pub definitions: BTreeMap<String, Compiled>,
     /// `Behavior` instances refused (by their check), so they are reported once.
@@ -148,6 +150,7 @@ impl Runtime {
         Self {
             bindings: Vec::new(),
             by_node: FxHashMap::default(),
+            by_host: FxHashMap::default(),
             definitions: BTreeMap::new(),
             refused: FxHashMap::default(),
             queue: VecDeque::new(),
@@ -170,11 +173,20 @@ impl Runtime {
 
     /// The live bindings hosted by `host`, in start order.
     pub fn hosted_by(&self, host: Id) -> impl Iterator<Item = BindingIndex> + '_ {
-        self.bindings
-            .iter()
-            .enumerate()
-            .filter(move |(_, b)| b.host == host && !b.removed && !b.closed)
-            .map(|(i, _)| i)
+        let list = self.by_host.get(&host).map_or(&[][..], Vec::as_slice);
+        list.iter().copied().filter(move |&i| {
+            let b = &self.bindings[i];
+            b.host == host && !b.removed && !b.closed
+        })
+    }
+
+    /// Adds `binding`; returns its index.
+    pub fn push(&mut self, binding: Binding) -> BindingIndex {
+        let index = self.bindings.len();
+        self.by_node.insert(binding.node, index);
+        self.by_host.entry(binding.host).or_default().push(index);
+        self.bindings.push(binding);
+        index
     }
 
     /// The open transaction, or the error handlers' API raise when there is none.

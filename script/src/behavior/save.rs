@@ -242,8 +242,7 @@ impl Behaviors {
         let index = with_runtime(lua, |rt| rt.bindings.len()).ok()?;
         let handle: mlua::Table = self.make_self.call((index, Instance(host), props_table)).ok()?;
         with_runtime(lua, |rt| {
-            rt.bindings.push(Binding { node, host, def, live, start_minute, closed, removed: false, handle });
-            rt.by_node.insert(node, index);
+            rt.push(Binding { node, host, def, live, start_minute, closed, removed: false, handle });
         })
         .ok()?;
         Some(index)

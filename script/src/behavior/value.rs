@@ -85,6 +85,19 @@ fn non_finite(n: f64) -> Option<&'static str> {
     }
 }
 
+/// `v` as a finite number: `None` if it is not a number, `Some(Err)` for NaN or infinity.
+fn finite_number(v: &mlua::Value, what: &str) -> Option<Result<f64, String>> {
+    let n = match v {
+        mlua::Value::Integer(i) => *i as f64,
+        mlua::Value::Number(n) => *n,
+        _ => return None,
+    };
+    Some(match non_finite(n) {
+        Some(why) => Err(format!("{what}: {why}")),
+        None => Ok(n),
+    })
+}
+
 impl Value {
     /// Checks `v` against `kind`'s rules; `what` names the slot in the message
     /// (`memory 'count'`).
@@ -92,14 +105,7 @@ impl Value {
         let wrong = || format!("{what} is {}, not {}", kind.name(), type_name(lua, v));
         Ok(match kind {
             Kind::Int => {
-                let n = match v {
-                    mlua::Value::Integer(i) => *i as f64,
-                    mlua::Value::Number(n) => *n,
-                    _ => return Err(wrong()),
-                };
-                if let Some(why) = non_finite(n) {
-                    return Err(format!("{what}: {why}"));
-                }
+                let n = finite_number(v, what).ok_or_else(wrong)??;
                 if n.fract() != 0.0 {
                     return Err(format!("{what} is an int; {n} is not an integer (round it first)"));
                 }
@@ -108,17 +114,7 @@ impl Value {
                 }
                 Value::Int(n as i32)
             }
-            Kind::Number => {
-                let n = match v {
-                    mlua::Value::Integer(i) => *i as f64,
-                    mlua::Value::Number(n) => *n,
-                    _ => return Err(wrong()),
-                };
-                if let Some(why) = non_finite(n) {
-                    return Err(format!("{what}: {why}"));
-                }
-                Value::Number(n)
-            }
+            Kind::Number => Value::Number(finite_number(v, what).ok_or_else(wrong)??),
             Kind::String => match v {
                 mlua::Value::String(s) => {
                     Value::String(s.to_str().map_err(|e| e.to_string())?.as_ref().into())

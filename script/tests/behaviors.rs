@@ -704,8 +704,6 @@ fn a_closed_binding_starts_again_as_a_new_instance_after_a_migration() {
     let mut running = shop_place(&failing).start();
     running.sim.run(60 * 4);
     assert_eq!(running.host.borrow().behavior_stats().closed, 2);
-    let events_before = log(&running).len();
-    let _ = events_before;
     {
         let Running { sim, host } = &mut running;
         host.borrow_mut().reload_behavior(&mut sim.arena, "Shop", SHOP_V1).unwrap();

@@ -69,6 +69,11 @@ impl Behaviors {
     pub(crate) fn remove_departed(&self, lua: &Lua) {
         let _ = with_world(lua, |w| {
             let _ = with_runtime(lua, |rt| {
+                let topology = w.revisions().topology;
+                if rt.departures_seen == Some(topology) {
+                    return;
+                }
+                rt.departures_seen = Some(topology);
                 let mut any = false;
                 for b in rt.bindings.iter_mut().filter(|b| !b.removed) {
                     let stays = w.get(b.node).is_some_and(|n| {

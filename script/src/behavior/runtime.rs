@@ -142,6 +142,9 @@ pub struct Runtime {
     pub seed: u64,
     /// The topology revision bindings were looked for at.
     pub topology_seen: Option<u64>,
+    /// The topology revision departures were last looked for at (a binding departs only
+    /// through a move or a destroy, which bump it).
+    pub departures_seen: Option<u64>,
 }
 
 impl Runtime {
@@ -168,6 +171,7 @@ impl Runtime {
             paused: false,
             seed,
             topology_seen: None,
+            departures_seen: None,
         }
     }
 

@@ -175,12 +175,10 @@ impl Behaviors {
     fn resume_binding(&self, lua: &Lua, node: Id, saved: &SavedBinding, doc: &SaveDoc) {
         let current = with_runtime(lua, |rt| rt.definitions.get(&saved.behavior).cloned()).ok().flatten();
         let old_def = match doc.sources.get(&saved.behavior) {
-            Some(s) if Some(hex(fnv1a(s.source.as_bytes()))) == Some(saved.hash.clone()) => {
-                match current.as_ref() {
-                    Some(Ok(d)) if hex(d.hash) == saved.hash => Ok(d.clone()),
-                    _ => self.compile(lua, &saved.behavior, Arc::from(s.source.as_str())),
-                }
-            }
+            Some(s) if hex(fnv1a(s.source.as_bytes())) == saved.hash => match current.as_ref() {
+                Some(Ok(d)) if hex(d.hash) == saved.hash => Ok(d.clone()),
+                _ => self.compile(lua, &saved.behavior, Arc::from(s.source.as_str())),
+            },
             _ => Err("the save does not hold this behaviour's source".to_owned()),
         };
         let Ok(old_def) = old_def else { return };

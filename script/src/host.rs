@@ -63,6 +63,10 @@ pub struct HostConfig {
     pub jit: bool,
     /// Where `game.Store` and `game.CloudStore` keep their data.
     pub stores: crate::store::StoreConfig,
+    /// The seed of Scripts' `math.random` (one generator for the VM). None: one is picked
+    /// from the clock at start, as Luau does; a recorded session keeps it
+    /// ([`ScriptHost::random_seed`]) so a replay draws the same numbers.
+    pub random_seed: Option<i32>,
 }
 
 impl Default for HostConfig {
@@ -75,6 +79,7 @@ impl Default for HostConfig {
             tick_units: TICK_SHARE_UNITS,
             jit: cfg!(feature = "jit"),
             stores: crate::store::StoreConfig::default(),
+            random_seed: None,
         }
     }
 }
@@ -130,6 +135,8 @@ pub struct ScriptHost {
     pub(crate) behaviors: crate::behavior::Behaviors,
     /// Ticks the behaviours' world clock was ahead when this host started (a resumed save).
     pub(crate) clock_offset: u64,
+    /// The seed `math.random` started from.
+    random_seed: i32,
 }
 
 impl ScriptHost {
@@ -156,6 +163,8 @@ impl ScriptHost {
             ..Default::default()
         });
         let base = api::install(&lua, arena.root(), arena.workspace(), &config.stores)?;
+        let random_seed = config.random_seed.unwrap_or_else(clock_seed);
+        lua.globals().get::<Table>("math")?.get::<Function>("randomseed")?.call::<()>(random_seed)?;
         let check: Function = lua.named_registry_value::<Table>(api::instance::PRELUDE_KEY)?.get("check")?;
         budget::meter_library(&lua)?;
         lua.sandbox(true)?;
@@ -178,6 +187,7 @@ impl ScriptHost {
             share: TickShare::new(config.tick_units),
             behaviors,
             clock_offset: 0,
+            random_seed,
         };
         for node in arena.iter().filter(|n| n.class() == Class::Script) {
             if let Some(source) = arena.script_source(node.id()) {
@@ -188,6 +198,12 @@ impl ScriptHost {
             }
         }
         Ok(host)
+    }
+
+    /// The seed Scripts' `math.random` started from (give it as [`HostConfig::random_seed`]
+    /// to draw the same numbers again).
+    pub fn random_seed(&self) -> i32 {
+        self.random_seed
     }
 
     /// Compiles `source` (cached by text).
@@ -594,4 +610,11 @@ impl TickHooks for ScriptHost {
             self.retire(&destroyed);
         }
     }
+}
+
+/// A seed for `math.random` from the clock's nanoseconds, as Luau seeds it by itself.
+fn clock_seed() -> i32 {
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    nanos as i32
 }

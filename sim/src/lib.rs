@@ -21,7 +21,7 @@ pub use physics::{
     CELL_SIZE, DEFAULT_GRAVITY, MAX_BODIES_PER_CELL, MAX_EXTENT, MIN_EXTENT, Physics, PhysicsConfig,
     RECHECK_AFTER_CHANGES, RayHit, SyncStats, WORLD_EXTENT,
 };
-pub use players::{BindError, CharacterDied, MoveInput, Players};
+pub use players::{BindError, CharacterDied, MoveInput, Players, SessionInput};
 pub use profiler::{PhaseSummary, Profiler, TickCounters};
 pub use tick::{
     DEFAULT_MAX_CREATIONS_PER_TICK, DEFAULT_MAX_INSTANCES, DEFAULT_MAX_TEXT_BYTES, MAX_CREATIONS_PER_TICK,

@@ -64,6 +64,9 @@ pub trait TickHooks {
     fn events(&mut self, _ctx: &mut TickContext<'_>, _events: &[InstanceEvent]) {}
     /// The end of the tick, after the event drain (group commits, per-tick bookkeeping).
     fn end_tick(&mut self, _ctx: &mut TickContext<'_>) {}
+    /// After every phase that ran, outside its timing (a recorder's or replayer's per-phase
+    /// world hash).
+    fn phase_done(&mut self, _ctx: &mut TickContext<'_>, _phase: Phase) {}
 }
 
 /// Hooks shared with their owner: the simulation calls them while the owner keeps a handle
@@ -96,6 +99,9 @@ impl<T: TickHooks> TickHooks for std::rc::Rc<std::cell::RefCell<T>> {
     }
     fn end_tick(&mut self, ctx: &mut TickContext<'_>) {
         self.borrow_mut().end_tick(ctx);
+    }
+    fn phase_done(&mut self, ctx: &mut TickContext<'_>, phase: Phase) {
+        self.borrow_mut().phase_done(ctx, phase);
     }
 }
 
@@ -295,6 +301,7 @@ impl Simulation {
         let start = Instant::now();
         let r = f(self);
         self.profiler.record(phase, self.tick, start, start.elapsed());
+        self.run_hooks(|h, c| h.phase_done(c, phase));
         r
     }
 

@@ -9,6 +9,8 @@
 //!   script log, exiting with status 1 when any script failed;
 //! - `arbor serve --listen ADDR` also accepts replica clients (netcode tokens from
 //!   `arbor token`, or `--insecure`); `arbor bots N --connect ADDR` drives N of them;
+//! - `arbor serve --record LOG` records a session; `arbor replay PLACE LOG` replays it and
+//!   checks the world hash of every tick against the recording;
 //! - `arbor place convert IN OUT` converts between the JSON and binary place formats.
 //!
 //! `--trace FILE` on `stress` and `serve` writes a Chrome trace that Perfetto opens.
@@ -17,6 +19,7 @@ mod args;
 mod bots;
 mod pace;
 mod place_io;
+mod replay;
 mod report;
 mod run;
 mod saves;
@@ -54,6 +57,9 @@ enum Command {
     Token(token::TokenArgs),
     /// Connect N replica clients to a server and report bandwidth, RTT and hash checks.
     Bots(bots::BotsArgs),
+    /// Replay a session recorded with `arbor serve --record`, printing the world hash of every
+    /// tick and naming the first tick (and phase) that differs from the recording.
+    Replay(replay::ReplayArgs),
     /// Place file tools.
     #[command(subcommand)]
     Place(place_io::PlaceCommand),
@@ -67,6 +73,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::Token(args) => token::run(args),
         Command::Bots(args) => bots::run(args),
+        Command::Replay(args) => replay::replay(args),
         Command::Place(cmd) => place_io::run(cmd),
     };
     match result {

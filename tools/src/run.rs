@@ -9,13 +9,14 @@ use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::Rc;
 
-/// A simulation of `arena` with the place's scripts hooked in, their log echoed to the
-/// output as it happens; the host is shared so the caller can count errors and reload.
+/// A simulation of `arena` with the place's scripts hooked in (`math.random` seeded with
+/// `random_seed`, or from the clock), their log echoed to the output as it happens; the host is shared so the caller can count errors and reload.
 pub fn with_scripts(
     arena: Arena,
     stores: StoreConfig,
+    random_seed: Option<i32>,
 ) -> Result<(Simulation, Rc<RefCell<ScriptHost>>), String> {
-    let host = ScriptHost::new(&arena, HostConfig { echo: true, stores, ..Default::default() })
+    let host = ScriptHost::new(&arena, HostConfig { echo: true, stores, random_seed, ..Default::default() })
         .map_err(|e| format!("starting the script host: {e}"))?;
     let host = Rc::new(RefCell::new(host));
     let mut sim = Simulation::new(arena, SimConfig::default()).map_err(|e| e.to_string())?;
@@ -77,7 +78,7 @@ impl StoreArgs {
 pub fn run(args: RunArgs) -> Result<(), String> {
     let place_path = args.saves.place(args.place.as_deref())?;
     let place = place_io::load_or_example(place_path)?;
-    let (mut sim, host) = with_scripts(place.arena, args.stores.config(place_path)?)?;
+    let (mut sim, host) = with_scripts(place.arena, args.stores.config(place_path)?, None)?;
     args.saves.prepare(&mut sim, &mut host.borrow_mut())?;
     let mut paused = false;
     while sim.ticks() < args.ticks {

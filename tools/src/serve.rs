@@ -56,6 +56,8 @@ pub struct ServeArgs {
     stores: crate::run::StoreArgs,
     #[command(flatten)]
     saves: crate::saves::SaveArgs,
+    #[command(flatten)]
+    record: crate::replay::RecordArgs,
 }
 
 /// Runs `arbor serve`.
@@ -64,7 +66,7 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
     let (mut sim, host, name, mut watcher) = match args.stress {
         Some(count) => {
             let (arena, mover) = crate::stress::synthetic(count, args.moved)?;
-            let (mut sim, host) = crate::run::with_scripts(arena, args.stores.config(None)?)?;
+            let (mut sim, host) = crate::run::with_scripts(arena, args.stores.config(None)?, None)?;
             sim.add_hooks(mover);
             (sim, host, format!("a {count}-instance stress place"), None)
         }
@@ -72,7 +74,7 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
             let place_path = args.saves.place(args.place.as_deref())?;
             let place = place_io::load_or_example(place_path)?;
             let watcher = args.watch.then(|| ScriptWatcher::new(place.script_files));
-            let (sim, host) = crate::run::with_scripts(place.arena, args.stores.config(place_path)?)?;
+            let (sim, host) = crate::run::with_scripts(place.arena, args.stores.config(place_path)?, None)?;
             (sim, host, place.name, watcher)
         }
     };
@@ -92,6 +94,7 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
     if let Some(net) = &net {
         sim.add_hooks(Rc::clone(net));
     }
+    let tape = args.record.start(&mut sim, &host, args.saves.resume.as_deref())?;
     if args.trace.trace.is_some() {
         sim.profiler_mut().enable_trace();
     }
@@ -161,6 +164,9 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
         net.shutdown();
     }
     host.borrow_mut().shutdown_stores();
+    if let Some(tape) = tape {
+        tape.borrow_mut().finish()?;
+    }
     args.saves.finish(&mut sim, &mut host.borrow_mut())?;
     print!("{}", report::memory(&sim));
     report::write_trace(&sim, args.trace.trace.as_deref())?;

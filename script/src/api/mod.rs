@@ -15,6 +15,7 @@ pub mod components;
 pub mod fields;
 pub mod handle;
 pub mod instance;
+mod ordered_pairs;
 pub mod props;
 pub mod trampoline;
 pub mod values;
@@ -122,6 +123,7 @@ pub fn install(lua: &Lua, root: Id, workspace: Id, stores: &crate::store::StoreC
     for name in SAFE_GLOBALS {
         base.raw_set(*name, globals.raw_get::<Value>(*name)?)?;
     }
+    ordered_pairs::install(lua, &base)?;
     let tostring: Function = globals.get("tostring")?;
     let to_s = tostring.clone();
     base.raw_set(

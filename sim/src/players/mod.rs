@@ -24,6 +24,7 @@
 
 mod bind;
 mod death;
+mod journal;
 mod movement;
 mod schemas;
 #[cfg(test)]
@@ -31,6 +32,7 @@ mod tests;
 
 pub use bind::BindError;
 pub use death::{CHARACTER_DEAD, CharacterDied, DamageError};
+pub use journal::SessionInput;
 pub use schemas::{
     CharacterSchemas, DEFAULT_JUMP_POWER, DEFAULT_WALK_SPEED, FLOOR_INFO, HEALTH, HUMANOID_ROOT_PART,
     HUMANOID_STATE, IDENTITY, MOVE_INTENT,
@@ -116,6 +118,8 @@ pub struct Players {
     /// The last damage dealer of each damaged character, until its death is announced.
     attackers: BTreeMap<Id, Id>,
     schemas: Option<CharacterSchemas>,
+    /// The transport's calls, when recording.
+    journal: journal::SessionJournal,
 }
 
 impl Players {
@@ -134,6 +138,8 @@ impl Players {
     /// `1..2^53`, a user already connected, or a full join queue: the caller disconnects it
     /// with the error's text.
     pub fn connect(&mut self, user_id: u64, display_name: Option<&str>) -> Result<(), ConnectError> {
+        self.journal
+            .push(|| SessionInput::Connect { user_id, display_name: display_name.map(str::to_owned) });
         if user_id == 0 || user_id >= MAX_USER_ID {
             return Err(ConnectError::BadUserId(user_id));
         }
@@ -155,6 +161,14 @@ impl Players {
     /// ignored (a transport reporting a kicked client's disconnect). A join still queued is
     /// dropped with the session: `PlayerLeft` fires only for users whose `PlayerJoined` did.
     pub fn disconnect(&mut self, arena: &Arena, user_id: u64, reason: &str) {
+        if self.sessions.contains_key(&user_id) {
+            self.journal.push(|| SessionInput::Disconnect { user_id, reason: reason.to_owned() });
+        }
+        self.end_session(arena, user_id, reason);
+    }
+
+    /// Ends a session (a disconnect or a processed kick).
+    fn end_session(&mut self, arena: &Arena, user_id: u64, reason: &str) {
         let Some(session) = self.sessions.remove(&user_id) else { return };
         if let Some(k) = self.joins.iter().position(|&u| u == user_id) {
             self.joins.remove(k);
@@ -166,8 +180,11 @@ impl Players {
 
     /// Records `user_id`'s newest input (ignored without a session).
     pub fn set_input(&mut self, user_id: u64, input: MoveInput) {
-        if let Some(s) = self.sessions.get_mut(&user_id) {
+        if let Some(s) = self.sessions.get_mut(&user_id)
+            && s.input != input
+        {
             s.input = input;
+            self.journal.push(|| SessionInput::Move { user_id, input });
         }
     }
 
@@ -196,7 +213,7 @@ impl Players {
     pub fn process_kicks(&mut self, arena: &Arena) {
         while let Some((user_id, reason)) = self.kicks.pop_front() {
             if self.sessions.contains_key(&user_id) {
-                self.disconnect(arena, user_id, &reason);
+                self.end_session(arena, user_id, &reason);
                 self.kicked.push((user_id, reason));
             }
         }

@@ -78,3 +78,93 @@ impl Players {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::Session;
+    use super::*;
+    use proptest::prelude::*;
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        Connect(u64),
+        Disconnect(u64),
+        Move(u64, i8, bool),
+        /// Done by the tick, not the transport: replayed by redoing it.
+        Kick(u64),
+        ProcessKicks,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            (0u64..6).prop_map(Op::Connect),
+            (0u64..6).prop_map(Op::Disconnect),
+            ((0u64..6), (-2i8..3), any::<bool>()).prop_map(|(u, d, j)| Op::Move(u, d, j)),
+            (0u64..6).prop_map(Op::Kick),
+            Just(Op::ProcessKicks),
+        ]
+    }
+
+    fn sessions(players: &Players) -> Vec<Session> {
+        players.user_ids().filter_map(|u| players.session(u).cloned()).collect()
+    }
+
+    proptest! {
+        #[test]
+        fn applying_the_journal_makes_the_same_sessions(ops in proptest::collection::vec(op(), 1..80)) {
+            let mut arena = Arena::new();
+            let mut live = Players::new(&mut arena).unwrap();
+            let mut replica = Players::new(&mut arena).unwrap();
+            live.record_inputs();
+            for op in ops {
+                match op {
+                    Op::Connect(u) => {
+                        let _ = live.connect(u, Some("n"));
+                    }
+                    Op::Disconnect(u) => live.disconnect(&arena, u, "gone"),
+                    Op::Move(u, d, jump) => {
+                        live.set_input(u, MoveInput { direction: [f32::from(d) / 2.0, 0.5], jump });
+                    }
+                    Op::Kick(u) => {
+                        live.kick(u, None);
+                        replica.kick(u, None);
+                    }
+                    Op::ProcessKicks => {
+                        live.process_kicks(&arena);
+                        replica.process_kicks(&arena);
+                    }
+                }
+                let inputs = live.take_inputs();
+                prop_assert!(inputs.len() <= 1);
+                for input in &inputs {
+                    replica.apply(&arena, input);
+                }
+                prop_assert_eq!(replica.take_inputs(), Vec::new(), "the replica does not record");
+                prop_assert_eq!(sessions(&replica), sessions(&live));
+                prop_assert_eq!(replica.pending_joins(), live.pending_joins());
+            }
+        }
+    }
+
+    #[test]
+    fn repeats_and_calls_for_absent_users_are_not_journaled() {
+        let mut arena = Arena::new();
+        let mut players = Players::new(&mut arena).unwrap();
+        players.connect(1, None).unwrap();
+        assert_eq!(players.take_inputs(), Vec::new(), "not recording yet");
+        players.record_inputs();
+        let input = MoveInput { direction: [1.0, 0.0], jump: false };
+        players.set_input(1, input);
+        players.set_input(1, input);
+        players.set_input(2, input);
+        players.disconnect(&arena, 2, "never here");
+        players.disconnect(&arena, 1, "bye");
+        assert_eq!(
+            players.take_inputs(),
+            vec![
+                SessionInput::Move { user_id: 1, input },
+                SessionInput::Disconnect { user_id: 1, reason: "bye".to_owned() },
+            ]
+        );
+    }
+}

@@ -145,12 +145,12 @@ impl SessionTape {
 }
 
 impl TickHooks for SessionTape {
-    fn phase_done(&mut self, ctx: &mut TickContext<'_>, _phase: Phase) {
+    fn phase_done(&mut self, ctx: &mut TickContext<'_>, phase: Phase) {
         let checked =
             self.divergence.is_none() && self.expected_line(ctx.tick).is_some_and(|l| !l.phases.is_empty());
         if self.write_phases || checked {
             let hash = self.hash(ctx);
-            self.phases.push((_phase.name().to_owned(), hash));
+            self.phases.push((phase.name().to_owned(), hash));
         }
     }
 
@@ -162,23 +162,23 @@ impl TickHooks for SessionTape {
         }
         if self.divergence.is_none()
             && let Some(line) = self.expected_line(ctx.tick)
-            && line.hash != hash
         {
             let phase = line.phases.iter().zip(&phases).find(|(want, got)| want != got);
-            self.divergence = Some(match phase {
-                Some((want, got)) => Divergence {
+            self.divergence = match phase {
+                Some((want, got)) => Some(Divergence {
                     tick: ctx.tick,
                     phase: Some(got.0.clone()),
                     recorded: want.1.clone(),
                     replayed: got.1.clone(),
-                },
-                None => Divergence {
+                }),
+                None if line.hash != hash => Some(Divergence {
                     tick: ctx.tick,
                     phase: None,
                     recorded: line.hash.clone(),
                     replayed: hash.clone(),
-                },
-            });
+                }),
+                None => None,
+            };
         }
         let inputs: Vec<Input> = ctx.players.take_inputs().iter().map(Input::from).collect();
         if let Some(w) = &mut self.writer {

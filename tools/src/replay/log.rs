@@ -179,3 +179,79 @@ pub fn read(path: &std::path::Path) -> Result<Log, String> {
     }
     Ok(Log { header, ticks })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> Header {
+        Header {
+            arbor_replay: LOG_VERSION,
+            place_hash: hex(7),
+            dt: 1.0 / 60.0,
+            network_every: 2,
+            random_seed: -5,
+            resume: Some("{\"state\":1}".to_owned()),
+        }
+    }
+
+    fn tick(n: u64, inputs: Vec<SessionInput>) -> TickLine {
+        TickLine {
+            tick: n,
+            inputs: inputs.iter().map(Input::from).collect(),
+            hash: hex(n * 31),
+            phases: if n % 2 == 0 { vec![("Update".to_owned(), hex(n))] } else { Vec::new() },
+        }
+    }
+
+    fn path(name: &str) -> std::path::PathBuf {
+        std::env::temp_dir().join(format!("arbor-log-{}-{name}.jsonl", std::process::id()))
+    }
+
+    #[test]
+    fn a_written_log_reads_back_whole_and_its_inputs_convert_back() {
+        let inputs = vec![
+            SessionInput::Connect { user_id: 9, display_name: Some("Ada".to_owned()) },
+            SessionInput::Move { user_id: 9, input: MoveInput { direction: [0.1, -1.0 / 3.0], jump: true } },
+            SessionInput::Disconnect { user_id: 9, reason: "bye".to_owned() },
+        ];
+        let p = path("whole");
+        let mut w = LogWriter::create(&p, &header()).unwrap();
+        let ticks = vec![tick(0, Vec::new()), tick(1, inputs.clone()), tick(2, Vec::new())];
+        for t in &ticks {
+            w.tick(t).unwrap();
+        }
+        w.flush().unwrap();
+        let log = read(&p).unwrap();
+        assert_eq!(log.header, header());
+        assert_eq!(log.ticks, ticks);
+        let back: Vec<SessionInput> = log.ticks[1].inputs.iter().map(SessionInput::from).collect();
+        assert_eq!(back, inputs, "f32 directions survive the text exactly");
+        // A last line cut short is dropped; a bad line before the end is an error naming it.
+        let text = std::fs::read_to_string(&p).unwrap();
+        std::fs::write(&p, &text[..text.len() - 10]).unwrap();
+        assert_eq!(read(&p).unwrap().ticks.len(), 2);
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.insert(2, "{\"tick\":");
+        std::fs::write(&p, lines.join("\n")).unwrap();
+        assert!(read(&p).unwrap_err().starts_with(&format!("{}:3: ", p.display())));
+        let _ = std::fs::remove_file(&p);
+    }
+
+    #[test]
+    fn a_log_out_of_order_or_of_another_version_is_refused() {
+        let p = path("order");
+        let mut w = LogWriter::create(&p, &header()).unwrap();
+        w.tick(&tick(0, Vec::new())).unwrap();
+        w.tick(&tick(2, Vec::new())).unwrap();
+        w.flush().unwrap();
+        assert!(read(&p).unwrap_err().ends_with(":3: tick 2 where tick 1 was expected"));
+        let mut other = header();
+        other.arbor_replay = 2;
+        LogWriter::create(&p, &other).unwrap().flush().unwrap();
+        assert!(read(&p).unwrap_err().ends_with("session log version 2 (this build reads version 1)"));
+        std::fs::write(&p, "").unwrap();
+        assert!(read(&p).unwrap_err().ends_with("the session log is empty"));
+        let _ = std::fs::remove_file(&p);
+    }
+}

@@ -108,3 +108,22 @@ fn math_random_draws_from_the_host_seed() {
     let (unseeded, seed) = draws(None);
     assert_eq!(unseeded, draws(Some(seed)).0, "an unseeded host reports the seed it drew from");
 }
+
+#[test]
+fn pairs_charges_the_entry_for_every_key() {
+    // 100 calls over 20,000 keys: two million key visits, over the entry's budget, though
+    // the loop itself is 100 iterations.
+    let log = run_one(
+        r#"
+        local t = {}
+        for i = 1, 20000 do t[i + 0.5] = true end
+        function Update()
+            for i = 1, 100 do pairs(t) end
+            print("not stopped")
+        end
+        "#,
+        1,
+    );
+    assert!(log.iter().any(|l| l.contains("script exceeded its instruction budget")), "{log:?}");
+    assert!(!log.iter().any(|l| l.contains("not stopped")), "{log:?}");
+}

@@ -19,11 +19,27 @@ fn arbor(args: &[&str], threads: &str) -> (Output, String, String) {
     (out, stdout, stderr)
 }
 
-fn scratch(name: &str) -> PathBuf {
+/// A scratch directory, removed when dropped.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("arbor-replay-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+    Scratch(dir)
 }
 
 /// A Script whose writes depend on `pairs` over Instance keys and on `math.random`.

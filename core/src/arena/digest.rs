@@ -20,7 +20,8 @@
 //! detached subtree, as the position there; into another detached subtree, as the position
 //! there with a marker (which one is not told apart).
 //!
-//! The mixer is fixed here (a folded 64x64->128-bit multiply per 64-bit word, wyhash-style;
+//! The mixer is fixed here (a folded 64x64->128-bit multiply per pair of 64-bit words,
+//! wyhash-style;
 //! strings length-prefixed, eight bytes a word, little-endian): no std hasher and no seed, so
 //! a world hashes the same on every run, machine and build of the same code.
 
@@ -51,17 +52,27 @@ fn fold(a: u64, b: u64) -> u64 {
     (r as u64) ^ ((r >> 64) as u64)
 }
 
-/// A running hash over 64-bit words.
-struct Mixer(u64);
+/// A running hash over 64-bit words, taken two at a time: one multiply folds a pair into the
+/// state (wyhash's absorb), halving the chain of dependent multiplies; an odd last word is
+/// folded by [`finish`](Self::finish), with the word count.
+struct Mixer {
+    state: u64,
+    pending: Option<u64>,
+    words: u64,
+}
 
 impl Mixer {
     fn new(seed: u64) -> Self {
-        Mixer(fold(seed ^ K2, K1))
+        Mixer { state: fold(seed ^ K2, K1), pending: None, words: 0 }
     }
 
     #[inline]
     fn word(&mut self, w: u64) {
-        self.0 = fold(self.0 ^ w ^ K0, K1);
+        self.words += 1;
+        match self.pending.take() {
+            None => self.pending = Some(w),
+            Some(a) => self.state = fold(self.state ^ a ^ K0, w ^ K1),
+        }
     }
 
     fn f32(&mut self, x: f32) {
@@ -78,7 +89,8 @@ impl Mixer {
     }
 
     fn finish(&self) -> u64 {
-        fold(self.0 ^ K2, K0 ^ K1)
+        let last = self.pending.map_or(K2, |a| fold(a ^ K0, K1));
+        fold(self.state ^ last ^ self.words, K0 ^ K1)
     }
 }
 
@@ -113,7 +125,8 @@ impl Arena {
                 trees.push(self.preorder(node.id()));
             }
         }
-        let mut places = Places::default();
+        let total = trees.iter().map(Vec::len).sum();
+        let mut places = Places::with_capacity_and_hasher(total, Default::default());
         for (t, tree) in trees.iter().enumerate() {
             for (k, &(id, _)) in tree.iter().enumerate() {
                 places.insert(id, (t as u32, k as u32));
@@ -161,9 +174,10 @@ impl Arena {
         m.text(text(node.name()));
         m.word(u64::from(node.flags().0 & CONTENT_FLAGS.0));
         let t = node.transform();
-        for x in t.position.to_array().into_iter().chain(t.rotation.to_array()).chain(node.size().to_array())
-        {
-            m.f32(x);
+        let s = node.size();
+        let (p, r) = (t.position, t.rotation);
+        for (a, b) in [(p.x, p.y), (p.z, r.x), (r.y, r.z), (r.w, s.x), (s.y, s.z)] {
+            m.word(u64::from(a.to_bits()) << 32 | u64::from(b.to_bits()));
         }
         let a = node.appearance();
         m.word(u64::from(u32::from_le_bytes(a.color.0)));

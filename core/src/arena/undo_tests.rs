@@ -428,8 +428,8 @@ fn world_hash_is_pinned() {
     // (or how) must be deliberate.
     let (mut a, c) = world();
     referenced_subtree(&mut a, c);
-    assert_eq!(Arena::new().world_hash(), 15486994792280054366, "fresh");
-    assert_eq!(a.world_hash(), 17777820532171551439, "referenced subtree");
+    assert_eq!(Arena::new().world_hash(), 16267914655695441216, "fresh");
+    assert_eq!(a.world_hash(), 10167799386003815610, "referenced subtree");
 }
 
 mod prop;

@@ -66,6 +66,19 @@ impl Players {
         std::mem::take(&mut self.journal.inputs)
     }
 
+    /// A hash of the sessions and every queue between the transport, the tick and scripts
+    /// (joins, leaves, pending kicks, deaths, attackers): what a replay compares besides the
+    /// world. Not the kicks handed to the transport (its outbox, emptied when it sends them).
+    /// Ids count as they are (a replay mints the same ones); fixed across runs and machines.
+    pub fn digest(&self) -> u64 {
+        let text = format!(
+            "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
+            self.sessions, self.joins, self.leaves, self.kicks, self.died, self.attackers
+        );
+        // FNV-1a, 64-bit.
+        text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    }
+
     /// Makes the call `input` describes, as the transport did when it was journaled (the
     /// result of a refused connection is the same as it was, so it is dropped here too).
     pub fn apply(&mut self, arena: &Arena, input: &SessionInput) {

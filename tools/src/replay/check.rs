@@ -17,18 +17,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 /// The hash a log records: the world's content ([`arbor_core::Arena::world_hash`]), the
-/// behaviours' state ([`ScriptHost::behavior_hash`]) and the sessions (users and inputs).
+/// behaviours' state ([`ScriptHost::behavior_hash`]) and the sessions and their queues
+/// ([`Players::digest`]).
 pub fn state_hash(arena: &arbor_core::Arena, players: &Players, host: &ScriptHost) -> u64 {
-    let mut h = mix(arena.world_hash(), host.behavior_hash());
-    for user in players.user_ids() {
-        h = mix(h, user);
-        if let Some(s) = players.session(user) {
-            let i = s.input;
-            h = mix(h, u64::from(i.direction[0].to_bits()) << 32 | u64::from(i.direction[1].to_bits()));
-            h = mix(h, u64::from(i.jump));
-        }
-    }
-    h
+    mix(mix(arena.world_hash(), host.behavior_hash()), players.digest())
 }
 
 /// Folds `b` into `a` (a 64x64->128-bit multiply, folded; fixed, unseeded).

@@ -1,6 +1,7 @@
 //! [`InputFeed`]: the replay's stand-in for the transport. In the AdmitPlayers phase, where
 //! the network would be read, it makes the calls on the sessions that the log journaled for
-//! that tick, in their order.
+//! that tick, in their order; at the end of each tick it drops the kicks the sessions
+//! processed (the transport would have sent them; nobody is connected to a replay).
 
 use super::log::TickLine;
 use arbor_sim::{SessionInput, TickContext, TickHooks};
@@ -24,5 +25,9 @@ impl TickHooks for InputFeed {
         for input in &line.inputs {
             ctx.players.apply(ctx.arena, &SessionInput::from(input));
         }
+    }
+
+    fn end_tick(&mut self, ctx: &mut TickContext<'_>) {
+        ctx.players.take_kicked();
     }
 }

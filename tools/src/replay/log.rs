@@ -200,7 +200,7 @@ mod tests {
             tick: n,
             inputs: inputs.iter().map(Input::from).collect(),
             hash: hex(n * 31),
-            phases: if n % 2 == 0 { vec![("Update".to_owned(), hex(n))] } else { Vec::new() },
+            phases: if n.is_multiple_of(2) { vec![("Update".to_owned(), hex(n))] } else { Vec::new() },
         }
     }
 

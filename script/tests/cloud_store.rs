@@ -594,6 +594,11 @@ fn cas_child() {
             break;
         }
         assert!(Instant::now() < deadline, "child timed out: {:#?}", running.log());
+        assert!(
+            !running.log().iter().any(|l| l.contains("error")),
+            "the child's script failed: {:#?}",
+            running.log()
+        );
         running.sim.step();
         // About a real server's pace relative to the database (ticks are 16 ms there).
         std::thread::sleep(Duration::from_micros(500));

@@ -10,7 +10,10 @@ use super::backend::{Backend, BackendError, Cas, LockMode, Read, Write, now_ms};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How long a statement waits for another process's write lock.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The schema (the same shape as PostgreSQL's).
 const SCHEMA: &str = "
@@ -37,12 +40,25 @@ fn err(e: rusqlite::Error) -> BackendError {
 
 impl Sqlite {
     /// Opens (or creates) the file at `path`.
+    ///
+    /// Several processes opening a new file at once race to switch it to WAL; SQLite answers
+    /// the losers `SQLITE_BUSY` at once, without its busy handler (the switch asks for the
+    /// write lock while holding a read), so that step is retried for up to [`BUSY_TIMEOUT`].
     pub fn open(path: &Path) -> Result<Self, BackendError> {
         let conn = Connection::open(path).map_err(err)?;
-        conn.busy_timeout(Duration::from_secs(30)).map_err(err)?;
-        conn.pragma_update(None, "journal_mode", "WAL").map_err(err)?;
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(err)?;
+        let deadline = Instant::now() + BUSY_TIMEOUT;
+        loop {
+            match conn.pragma_update(None, "journal_mode", "WAL").and_then(|()| conn.execute_batch(SCHEMA)) {
+                Err(rusqlite::Error::SqliteFailure(e, _))
+                    if e.code == rusqlite::ErrorCode::DatabaseBusy && Instant::now() < deadline =>
+                {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                result => break result.map_err(err)?,
+            }
+        }
         conn.pragma_update(None, "synchronous", "FULL").map_err(err)?;
-        conn.execute_batch(SCHEMA).map_err(err)?;
         Ok(Self { conn: Mutex::new(conn) })
     }
 

@@ -469,3 +469,31 @@ async fn raw_suite<B: Backend>(b: &B, store: &str) {
     b.release(store, "k", other).await.unwrap();
     b.release(store, "e", other).await.unwrap();
 }
+
+#[test]
+fn servers_opening_a_new_sqlite_file_at_once_all_open_it() {
+    // The first open switches the file to WAL; SQLite refuses the losers of that race at
+    // once (no busy wait), so `Sqlite::open` retries.
+    for round in 0..50 {
+        let dir = std::env::temp_dir().join(format!("arbor-cloud-race-{}-{round}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("cloud.sqlite3");
+        let barrier = std::sync::Barrier::new(6);
+        let opened: Vec<Result<(), BackendError>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..6)
+                .map(|_| {
+                    s.spawn(|| {
+                        barrier.wait();
+                        Sqlite::open(&path).map(drop)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let _ = std::fs::remove_dir_all(&dir);
+        for r in opened {
+            assert!(r.is_ok(), "round {round}: {:?}", r.err());
+        }
+    }
+}

@@ -11,33 +11,24 @@
 
 mod arena;
 mod behaviors;
-mod child_array;
 mod class;
 mod components;
-mod cow;
 mod error;
 mod events;
-mod hot;
 mod id;
 mod journal;
 mod lifecycle;
 mod names;
-mod page;
-mod page_table;
+mod nodes;
 mod place;
 mod revision;
-mod sharded_map;
-mod snapshot;
-mod store;
 mod value;
-mod view;
 
 pub use arena::{
     AncestryQuery, Arena, ArenaConfig, GraftPolicy, LiveNodes, MAX_ATTRIBUTES, MemoryReport, NodeData,
     NodeMut, SearchLimitReached, SplitMix64, TopologyChange,
 };
 pub use behaviors::{BehaviorLibrary, BehaviorSettings};
-pub use child_array::ChildArray;
 pub use class::{ALL_CLASSES, ALL_FAMILIES, Class, Family};
 pub use components::{
     Block, CHUNK_ROWS, ChunkLanes, ChunkView, ComponentId, ComponentInfo, ComponentStore, FieldDef,
@@ -46,13 +37,16 @@ pub use components::{
 };
 pub use error::ArenaError;
 pub use events::InstanceEvent;
-pub use hot::HotNode;
 pub use id::{CLIENT_ID_BASE, CLIENT_ID_LIMIT, Id, IdAllocator, IdRange, Slot};
 pub use journal::{BoundedLog, HistoryUnavailable, PART_WRITE_LOG_CAPACITY};
 pub use lifecycle::LifecycleView;
 pub use names::{MAX_NAME_BYTES, NameError, NameId, NamePool, check_name};
-pub use page::{DEFAULT_SIZE, LocalTransform, NodeRef, PAGE_SIZE};
-pub use page_table::DIR_SIZE;
+pub use nodes::child_array::ChildArray;
+pub use nodes::hot::HotNode;
+pub use nodes::page::{DEFAULT_SIZE, LocalTransform, NodeRef, PAGE_SIZE};
+pub use nodes::page_table::DIR_SIZE;
+pub use nodes::snapshot::{ComponentDiff, Snapshot, SnapshotDiff};
+pub use nodes::view::{NodesView, PageView};
 pub use place::{
     AttributeDoc, BehaviorDoc, ComponentDoc, ComponentRowDoc, DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT,
     FALLEN_PARTS_DESTROY_HEIGHT, FieldDoc, FieldTypeDoc, InstanceDoc, JSON_NESTING, MAX_SOURCE_FILE_BYTES,
@@ -61,11 +55,9 @@ pub use place::{
     save_binary, save_json,
 };
 pub use revision::Revisions;
-pub use snapshot::{ComponentDiff, Snapshot, SnapshotDiff};
 pub use value::{
     Appearance, AttributeValue, Color, Guid, Material, NodeExtras, NodeFlags, PersistentId, RefField, Shape,
 };
-pub use view::{NodesView, PageView};
 
 /// Re-exported math types used in the public API.
 pub use glam::{Quat, Vec3};

@@ -7,7 +7,7 @@
 
 use crate::arena::Arena;
 use crate::id::Id;
-use crate::page::NodeRef;
+use crate::nodes::page::NodeRef;
 use smallvec::SmallVec;
 
 /// Reads live nodes, plus the tombstones under the scope's subjects.

@@ -11,7 +11,7 @@ use crate::class::{Class, Family};
 use crate::error::ArenaError;
 use crate::id::{Id, Slot};
 use crate::names::NameId;
-use crate::page::{FreshRun, NodePage, PAGE_SIZE};
+use crate::nodes::page::{FreshRun, NodePage, PAGE_SIZE};
 use crate::revision::Revisions;
 use crate::value::{Guid, NodeFlags};
 

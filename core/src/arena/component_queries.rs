@@ -12,8 +12,8 @@
 use super::Arena;
 use crate::components::{ChunkLanes, Lane, Query};
 use crate::id::Id;
-use crate::page::NodeRef;
-use crate::store::NodeStore;
+use crate::nodes::page::NodeRef;
+use crate::nodes::store::NodeStore;
 use crate::value::NodeFlags;
 
 /// Read access to the live nodes during a chunk pass that writes component lanes (see

@@ -15,8 +15,8 @@ use crate::components::{ComponentId, ComponentStore, FieldValue};
 use crate::error::ArenaError;
 use crate::id::Id;
 use crate::names::NamePool;
-use crate::snapshot::Snapshot;
-use crate::store::NodeStore;
+use crate::nodes::snapshot::Snapshot;
+use crate::nodes::store::NodeStore;
 use crate::value::{AttributeValue, NodeExtras, NodeFlags};
 use rustc_hash::FxHashMap;
 

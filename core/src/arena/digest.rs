@@ -28,7 +28,7 @@
 use super::Arena;
 use crate::components::{ComponentId, FieldValue};
 use crate::id::Id;
-use crate::page::NodeRef;
+use crate::nodes::page::NodeRef;
 use crate::value::{AttributeValue, NodeFlags};
 use rustc_hash::FxHashMap;
 

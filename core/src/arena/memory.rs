@@ -2,7 +2,7 @@
 //! tables and the component store), for `arbor stress`, the benches and the README.
 
 use super::Arena;
-use crate::page::NodePage;
+use crate::nodes::page::NodePage;
 
 /// Counts and byte sizes of an arena's storage.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

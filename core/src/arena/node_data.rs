@@ -3,7 +3,7 @@
 
 use crate::class::Class;
 use crate::names::NameId;
-use crate::page::{LocalTransform, NodeRef};
+use crate::nodes::page::{LocalTransform, NodeRef};
 use crate::value::{Appearance, Guid, NodeExtras, NodeFlags};
 use glam::Vec3;
 

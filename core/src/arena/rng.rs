@@ -6,12 +6,7 @@
 //! multiply from three 32-bit ones), else one by one. Every path gives exactly the values
 //! successive `next_u128` calls give (tested against them), so GUID sequences are unchanged.
 //!
-//! The scalar loop took 28 instructions a GUID (four 64-bit multiplies); the AVX2 path takes
-//! 12.8 (callgrind, which cannot run AVX-512), and `create_batch` of 10,000 detached nodes
-//! went from 80.1 to 65.2 instructions a node, `spawn_batch` of `simple_insert` from 210.3 to
-//! 195.4 an entity. Best-of on an AVX-512 machine (interleaved runs): `create_batch`
-//! 6.5-7.0 -> 5.4-5.9 ns a node, `spawn_batch` 20.5-21.2 -> 19.4-20.5 ns an entity (hecs
-//! 22.5-22.8); the AVX2 path alone gave 20.0-20.2.
+//! What the vector paths save: `docs/perf/nodes.md` and `docs/perf/components.md`.
 
 use std::mem::MaybeUninit;
 

@@ -2,7 +2,7 @@
 //! logs, destruction and reclamation, clone and graft.
 
 use super::*;
-use crate::page::PAGE_SIZE;
+use crate::nodes::page::PAGE_SIZE;
 use crate::value::{AttributeValue, Guid, NodeFlags};
 use crate::{ArenaError, Class, Family, GraftPolicy, Id, InstanceEvent};
 use glam::Vec3;

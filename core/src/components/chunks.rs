@@ -14,7 +14,7 @@
 
 use super::chunk::TableChunk;
 use super::column::{Block, CHUNK_ROWS, ChunkLayout, Column, LaneValue, split};
-use crate::cow::CowVec;
+use crate::nodes::cow::CowVec;
 
 /// A table's chunks (see the module docs). `repr(C)`: the list, which chunk passes read,
 /// comes first (see [`Table`](super::table::Table)).

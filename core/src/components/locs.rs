@@ -12,9 +12,9 @@
 //! holds [`RowLocs::ABSENT`].
 
 use super::store::RowLoc;
-use crate::cow::CowVec;
 use crate::id::Id;
-use crate::sharded_map::ShardedMap;
+use crate::nodes::cow::CowVec;
+use crate::nodes::sharded_map::ShardedMap;
 
 const PAGE_BITS: u32 = 12;
 const PAGE_LEN: usize = 1 << PAGE_BITS;

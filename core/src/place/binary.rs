@@ -16,7 +16,7 @@ use super::model::{
 use crate::arena::Arena;
 use crate::components::FieldValue;
 use crate::names::{NameId, NamePool};
-use crate::page::{DEFAULT_SIZE, LocalTransform};
+use crate::nodes::page::{DEFAULT_SIZE, LocalTransform};
 use crate::value::{Appearance, AttributeValue, Color, NodeFlags, PersistentId};
 use glam::{Quat, Vec3};
 use rustc_hash::FxHashMap;

@@ -12,7 +12,7 @@ use crate::class::Class;
 use crate::components::{ComponentId, FieldValue};
 use crate::id::Id;
 use crate::names::NameId;
-use crate::page::NodeRef;
+use crate::nodes::page::NodeRef;
 use crate::value::{AttributeValue, NodeFlags};
 
 /// Marks "no index" in the index tables.

@@ -24,7 +24,7 @@ use super::serde_util::{Num, Num32, parse_non_finite};
 use super::source_file::{ScriptFile, read_source_file};
 use crate::arena::Arena;
 use crate::components::{FieldType, FieldValue};
-use crate::page::{DEFAULT_SIZE, LocalTransform, NodeRef};
+use crate::nodes::page::{DEFAULT_SIZE, LocalTransform, NodeRef};
 use crate::value::{Appearance, AttributeValue, Color, NodeFlags, PersistentId};
 use glam::{Quat, Vec3};
 use serde::Deserialize;

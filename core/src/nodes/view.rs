@@ -19,12 +19,12 @@
 //! `p * PAGE_SIZE .. (p + 1) * PAGE_SIZE`; a slot at or above [`NodesView::slots`] is never
 //! occupied.
 
-use crate::child_array::ChildArray;
-use crate::hot::HotNode;
 use crate::id::{Id, Slot};
-use crate::page::{LocalTransform, NodePage, NodeRef, PAGE_SHIFT, PAGE_SIZE};
-use crate::page_table::{DIR_SHIFT, DIR_SIZE};
-use crate::store::{IdMap, NodeStore};
+use crate::nodes::child_array::ChildArray;
+use crate::nodes::hot::HotNode;
+use crate::nodes::page::{LocalTransform, NodePage, NodeRef, PAGE_SHIFT, PAGE_SIZE};
+use crate::nodes::page_table::{DIR_SHIFT, DIR_SIZE};
+use crate::nodes::store::{IdMap, NodeStore};
 use crate::value::NodeFlags;
 use glam::Vec3;
 use std::sync::Arc;

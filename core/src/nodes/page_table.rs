@@ -9,8 +9,8 @@
 //! Invariant: every directory but the last is full, and slot `s` lives in directory
 //! `s / (DIR_SIZE * PAGE_SIZE)`, page `(s / PAGE_SIZE) % DIR_SIZE`, index `s % PAGE_SIZE`.
 
-use crate::cow::CowVec;
-use crate::page::{NodePage, PAGE_SHIFT, PAGE_SIZE};
+use crate::nodes::cow::CowVec;
+use crate::nodes::page::{NodePage, PAGE_SHIFT, PAGE_SIZE};
 
 /// log2 of pages per directory.
 pub const DIR_SHIFT: u32 = 8;

@@ -18,7 +18,7 @@
 
 use crate::class::Class;
 use crate::id::Id;
-use crate::page::LocalTransform;
+use crate::nodes::page::LocalTransform;
 use crate::value::NodeFlags;
 use glam::{Quat, Vec3};
 

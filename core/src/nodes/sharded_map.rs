@@ -5,7 +5,7 @@
 //! shard this map already owns skip the reference-count check. Keys hash with a fixed multiplier, so the
 //! layout (and any iteration order) is the same on every run.
 
-use crate::cow::CowVec;
+use crate::nodes::cow::CowVec;
 use rustc_hash::FxHashMap;
 use std::hash::Hash;
 

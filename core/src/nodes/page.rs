@@ -21,11 +21,11 @@
 //! the page).
 
 use crate::arena::SplitMix64;
-use crate::child_array::ChildArray;
 use crate::class::Class;
-use crate::hot::HotNode;
 use crate::id::Id;
 use crate::names::NameId;
+use crate::nodes::child_array::ChildArray;
+use crate::nodes::hot::HotNode;
 use crate::value::{
     Appearance, AttributeValue, Color, Guid, Material, NodeExtras, NodeFlags, PersistentId, Shape,
 };

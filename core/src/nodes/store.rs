@@ -10,9 +10,9 @@
 //! slot's stored id is the only id that resolves to it.
 
 use crate::id::{Id, Slot};
-use crate::page::NodeRef;
-use crate::page_table::PageTable;
-use crate::sharded_map::ShardedMap;
+use crate::nodes::page::NodeRef;
+use crate::nodes::page_table::PageTable;
+use crate::nodes::sharded_map::ShardedMap;
 
 /// Id → slot for nodes not at slot `id - 1`.
 pub(crate) type IdMap = ShardedMap<Id, Slot>;

@@ -15,10 +15,10 @@ use crate::components::{ComponentId, ComponentStore};
 use crate::error::ArenaError;
 use crate::id::Id;
 use crate::names::NamePool;
-use crate::page::{NodePage, NodeRef, PAGE_SIZE};
-use crate::page_table::DIR_SIZE;
+use crate::nodes::page::{NodePage, NodeRef, PAGE_SIZE};
+use crate::nodes::page_table::DIR_SIZE;
+use crate::nodes::store::NodeStore;
 use crate::revision::Revisions;
-use crate::store::NodeStore;
 use std::sync::Arc;
 
 /// A copy-on-write snapshot of an arena.

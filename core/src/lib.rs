@@ -22,11 +22,12 @@ mod names;
 mod nodes;
 mod place;
 mod revision;
+mod rng;
 mod value;
 
 pub use arena::{
     AncestryQuery, Arena, ArenaConfig, GraftPolicy, LiveNodes, MAX_ATTRIBUTES, MemoryReport, NodeData,
-    NodeMut, SearchLimitReached, SplitMix64, TopologyChange,
+    NodeMut, SearchLimitReached, TopologyChange,
 };
 pub use behaviors::{BehaviorLibrary, BehaviorSettings};
 pub use class::{ALL_CLASSES, ALL_FAMILIES, Class, Family};
@@ -43,7 +44,8 @@ pub use lifecycle::LifecycleView;
 pub use names::{MAX_NAME_BYTES, NameError, NameId, NamePool, check_name};
 pub use nodes::child_array::ChildArray;
 pub use nodes::hot::HotNode;
-pub use nodes::page::{DEFAULT_SIZE, LocalTransform, NodeRef, PAGE_SIZE};
+pub use nodes::hot::LocalTransform;
+pub use nodes::page::{DEFAULT_SIZE, NodeRef, PAGE_SIZE};
 pub use nodes::page_table::DIR_SIZE;
 pub use nodes::snapshot::{ComponentDiff, Snapshot, SnapshotDiff};
 pub use nodes::view::{NodesView, PageView};
@@ -55,6 +57,7 @@ pub use place::{
     save_binary, save_json,
 };
 pub use revision::Revisions;
+pub use rng::SplitMix64;
 pub use value::{
     Appearance, AttributeValue, Color, Guid, Material, NodeExtras, NodeFlags, PersistentId, RefField, Shape,
 };

@@ -6,13 +6,14 @@
 //! allocation counter, revisions, GUID generator, event queue and journals are as they were
 //! at `cp`, so the next operation cannot tell the failed batch happened.
 
-use super::{Arena, SplitMix64, TopologyChange};
+use super::{Arena, TopologyChange};
 use crate::class::{Class, Family};
 use crate::error::ArenaError;
 use crate::id::{Id, Slot};
 use crate::names::NameId;
 use crate::nodes::page::{FreshRun, NodePage, PAGE_SIZE};
 use crate::revision::Revisions;
+use crate::rng::SplitMix64;
 use crate::value::{Guid, NodeFlags};
 
 /// A rollback point for batch construction (clone, graft): the allocation counter, the

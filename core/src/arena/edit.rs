@@ -13,7 +13,8 @@ use super::undo::UndoEntry;
 use crate::class::Class;
 use crate::error::ArenaError;
 use crate::id::{Id, Slot};
-use crate::nodes::page::{LocalTransform, NodePage};
+use crate::nodes::hot::LocalTransform;
+use crate::nodes::page::NodePage;
 use crate::value::{Appearance, AttributeValue, NodeFlags, PersistentId, RefField};
 use glam::{Quat, Vec3};
 

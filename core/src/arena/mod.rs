@@ -3,7 +3,7 @@
 //! allocation, checkpoints and rollback), `edit` (properties, attributes, tags, handles),
 //! `hierarchy` (reparenting and queries), `destroy`, `copy` (clone and graft), `components`
 //! (game-defined components), `component_queries` (chunk passes, ancestry queries),
-//! `memory` (the memory report), `node_data`, `rng`, `undo` (undo scopes: the journal the
+//! `memory` (the memory report), `node_data`, `undo` (undo scopes: the journal the
 //! mutation choke points feed and its rollback) and `digest` (the structural world hash).
 //!
 //! Invariants kept across every public call:
@@ -29,7 +29,6 @@ mod indexes;
 mod memory;
 mod node_data;
 mod paths;
-mod rng;
 mod spawn;
 mod text_budget;
 mod undo;
@@ -40,7 +39,6 @@ pub use edit::{MAX_ATTRIBUTES, NodeMut};
 pub use hierarchy::SearchLimitReached;
 pub use memory::MemoryReport;
 pub use node_data::NodeData;
-pub use rng::SplitMix64;
 
 use crate::class::{Class, Family};
 use crate::components::ComponentStore;
@@ -54,6 +52,7 @@ use crate::nodes::snapshot::Snapshot;
 use crate::nodes::store::NodeStore;
 use crate::nodes::view::NodesView;
 use crate::revision::Revisions;
+use crate::rng::SplitMix64;
 use crate::value::NodeFlags;
 use components::RefHolders;
 use indexes::Indexes;

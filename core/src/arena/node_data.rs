@@ -3,7 +3,8 @@
 
 use crate::class::Class;
 use crate::names::NameId;
-use crate::nodes::page::{LocalTransform, NodeRef};
+use crate::nodes::hot::LocalTransform;
+use crate::nodes::page::NodeRef;
 use crate::value::{Appearance, Guid, NodeExtras, NodeFlags};
 use glam::Vec3;
 

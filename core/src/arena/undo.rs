@@ -51,7 +51,7 @@ use crate::components::{ComponentId, FieldValue};
 use crate::error::ArenaError;
 use crate::id::{Id, Slot};
 use crate::names::NameId;
-use crate::nodes::page::LocalTransform;
+use crate::nodes::hot::LocalTransform;
 use crate::value::{Appearance, AttributeValue, NodeFlags, PersistentId, RefField};
 use glam::Vec3;
 use rustc_hash::FxHashSet;

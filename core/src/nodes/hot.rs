@@ -18,9 +18,23 @@
 
 use crate::class::Class;
 use crate::id::Id;
-use crate::nodes::page::LocalTransform;
 use crate::value::NodeFlags;
 use glam::{Quat, Vec3};
+
+/// Built-in spatial state: local position and rotation (relative to the parent).
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct LocalTransform {
+    /// Local position.
+    pub position: Vec3,
+    /// Local rotation.
+    pub rotation: Quat,
+}
+
+impl Default for LocalTransform {
+    fn default() -> Self {
+        Self { position: Vec3::ZERO, rotation: Quat::IDENTITY }
+    }
+}
 
 /// One node's hot fields: local transform, id, parent, revision, flags and class, in one
 /// cache line (`repr(C, align(64))`, 5 bytes of padding at the end).

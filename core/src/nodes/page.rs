@@ -11,7 +11,7 @@
 //! A fresh page is built in place, each array copied from the static vacant page
 //! ([`VACANT`]) or, for the run of nodes a detached batch starts it with, written with their
 //! values: no word is written twice. The run's GUIDs are drawn into their column a run at a
-//! time, vectorised (`SplitMix64::fill_u128`, see `arena::rng`). Why the hot fields share one
+//! time, vectorised (`SplitMix64::fill_u128`, see `crate::rng`). Why the hot fields share one
 //! record, and what it measured: `docs/perf/nodes.md`.
 //!
 //! Invariants: `hot[i].id == Id::NONE` exactly when slot `i` is vacant; a vacant slot holds
@@ -20,12 +20,12 @@
 //! the hot array is exactly one cache line (`HotNode` is 64 bytes, 64-aligned, and so is
 //! the page).
 
-use crate::arena::SplitMix64;
 use crate::class::Class;
 use crate::id::Id;
 use crate::names::NameId;
 use crate::nodes::child_array::ChildArray;
-use crate::nodes::hot::HotNode;
+use crate::nodes::hot::{HotNode, LocalTransform};
+use crate::rng::SplitMix64;
 use crate::value::{
     Appearance, AttributeValue, Color, Guid, Material, NodeExtras, NodeFlags, PersistentId, Shape,
 };
@@ -37,21 +37,6 @@ use std::sync::Arc;
 pub const PAGE_SHIFT: u32 = 6;
 /// Nodes per page.
 pub const PAGE_SIZE: usize = 1 << PAGE_SHIFT;
-
-/// Built-in spatial state: local position and rotation (relative to the parent).
-#[derive(Clone, Copy, PartialEq, Debug)]
-pub struct LocalTransform {
-    /// Local position.
-    pub position: Vec3,
-    /// Local rotation.
-    pub rotation: Quat,
-}
-
-impl Default for LocalTransform {
-    fn default() -> Self {
-        Self { position: Vec3::ZERO, rotation: Quat::IDENTITY }
-    }
-}
 
 /// The default part size (`4 x 1 x 2`).
 pub const DEFAULT_SIZE: Vec3 = Vec3::new(4.0, 1.0, 2.0);

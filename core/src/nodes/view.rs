@@ -22,7 +22,8 @@
 use crate::id::{Id, Slot};
 use crate::nodes::child_array::ChildArray;
 use crate::nodes::hot::HotNode;
-use crate::nodes::page::{LocalTransform, NodePage, NodeRef, PAGE_SHIFT, PAGE_SIZE};
+use crate::nodes::hot::LocalTransform;
+use crate::nodes::page::{NodePage, NodeRef, PAGE_SHIFT, PAGE_SIZE};
 use crate::nodes::page_table::{DIR_SHIFT, DIR_SIZE};
 use crate::nodes::store::{IdMap, NodeStore};
 use crate::value::NodeFlags;

@@ -16,7 +16,8 @@ use super::model::{
 use crate::arena::Arena;
 use crate::components::FieldValue;
 use crate::names::{NameId, NamePool};
-use crate::nodes::page::{DEFAULT_SIZE, LocalTransform};
+use crate::nodes::hot::LocalTransform;
+use crate::nodes::page::DEFAULT_SIZE;
 use crate::value::{Appearance, AttributeValue, Color, NodeFlags, PersistentId};
 use glam::{Quat, Vec3};
 use rustc_hash::FxHashMap;

@@ -23,7 +23,7 @@ use crate::components::{ComponentId, FieldValue};
 use crate::error::ArenaError;
 use crate::id::Id;
 use crate::names::NameId;
-use crate::nodes::page::LocalTransform;
+use crate::nodes::hot::LocalTransform;
 use crate::value::{Appearance, AttributeValue, NodeFlags, PersistentId};
 use glam::Vec3;
 use rustc_hash::{FxHashMap, FxHashSet};

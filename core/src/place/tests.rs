@@ -3,7 +3,8 @@
 
 use super::binary::checksum;
 use super::build::{Builder, NodeSpec};
-use crate::nodes::page::{DEFAULT_SIZE, LocalTransform};
+use crate::nodes::hot::LocalTransform;
+use crate::nodes::page::DEFAULT_SIZE;
 use crate::value::{Appearance, NodeFlags};
 
 fn spec(b: &mut Builder, class: &'static str) -> NodeSpec<'static> {

@@ -30,7 +30,7 @@ const CHUNK: usize = 1024;
 
 /// A bounded, revision-stamped log.
 ///
-/// Stored as a list of chunks of at most [`CHUNK`] entries, so a growing log never copies
+/// Stored as a list of chunks of at most `CHUNK` entries, so a growing log never copies
 /// its old entries to a bigger buffer (a `Vec` doubling to 10,000 topology entries copied
 /// about 512 KB, more than the nodes it journaled). Invariant: every chunk is non-empty
 /// (except an only chunk [`reserve`](Self::reserve) made for an empty log), only the last

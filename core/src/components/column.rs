@@ -1,6 +1,6 @@
 //! [`Column`]: where one storage lane of an archetype table sits inside each of the table's
 //! chunks ([`TableChunk`](super::chunk::TableChunk)), and the chunk geometry every lane
-//! shares ([`CHUNK_ROWS`], [`Block`], [`GROUP_ROWS`]).
+//! shares ([`CHUNK_ROWS`], [`Block`], [`GROUP_ROWS`]); [`LaneKind`], the width of a lane.
 //!
 //! A column is a descriptor, not storage: its kind, its offset in a chunk's word buffer (or
 //! its index among the chunk's string lanes), and the index of its revisions. A table lays
@@ -22,8 +22,18 @@
 #[cfg(not(target_endian = "little"))]
 compile_error!("component lanes read 64-bit words as pairs of 32-bit words, low word first");
 
-use super::schema::LaneKind;
 use std::sync::Arc;
+
+/// The width of one storage lane.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum LaneKind {
+    /// 32-bit word (`bool`, `i32`, `f32`).
+    W32,
+    /// 64-bit word (`i64`, `f64`, instance reference).
+    W64,
+    /// Shared string.
+    Str,
+}
 
 /// Rows per chunk.
 pub const CHUNK_ROWS: usize = 1024;

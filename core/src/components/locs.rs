@@ -11,7 +11,6 @@
 //! present entries and its `locs` is empty exactly when `count == 0`; an absent dense entry
 //! holds [`RowLocs::ABSENT`].
 
-use super::store::RowLoc;
 use crate::id::Id;
 use crate::nodes::cow::CowVec;
 use crate::nodes::sharded_map::ShardedMap;
@@ -20,6 +19,13 @@ const PAGE_BITS: u32 = 12;
 const PAGE_LEN: usize = 1 << PAGE_BITS;
 /// Ids `1..=DENSE_LIMIT` are stored in pages.
 const DENSE_LIMIT: u64 = 1 << 32;
+
+/// Where an instance's row is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RowLoc {
+    pub table: u32,
+    pub row: u32,
+}
 
 #[derive(Clone, Default)]
 struct LocPage {

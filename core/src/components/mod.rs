@@ -39,11 +39,11 @@ mod table;
 mod writelog;
 
 pub use chunk_lanes::ChunkLanes;
-pub use column::{Block, CHUNK_ROWS};
+pub use column::{Block, CHUNK_ROWS, LaneKind};
 pub use pod::{PodBundle, PodComponent};
 pub use query::{ChunkView, Lane, Query};
 pub use schema::{
-    ComponentId, ComponentInfo, FieldDef, FieldType, FieldValue, LaneKind, RefPolicy, Schema, SchemaError,
+    ComponentId, ComponentInfo, FieldDef, FieldType, FieldValue, RefPolicy, Schema, SchemaError,
     SchemaRegistry,
 };
 pub use store::ComponentStore;
@@ -52,5 +52,6 @@ pub use writelog::WRITE_LOG_CAPACITY;
 #[cfg(test)]
 pub(crate) use chunk_lanes::WideLanes;
 pub(crate) use column::LaneValue;
-pub(crate) use store::{RowLoc, encode};
+pub(crate) use locs::RowLoc;
+pub(crate) use schema::encode;
 pub(crate) use table::Table;

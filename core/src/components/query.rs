@@ -9,9 +9,10 @@
 use super::chunk::TableChunk;
 use super::chunk_lanes::{ChunkLanes, WideLanes};
 use super::chunks::rows_in_chunk;
+use super::column::LaneKind;
 use super::column::{CHUNK_ROWS, Column};
 use super::pass::{Plan, Planned, Shape};
-use super::schema::{ComponentId, FieldType, LaneKind, SchemaRegistry};
+use super::schema::{ComponentId, FieldType, SchemaRegistry};
 use super::store::ComponentStore;
 use super::table::Table;
 use crate::id::Id;

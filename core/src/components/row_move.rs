@@ -29,8 +29,8 @@
 //! kept: `docs/perf/row-moves.md`.
 
 use super::chunk::TableChunk;
+use super::column::LaneKind;
 use super::column::{CHUNK_ROWS, Column};
-use super::schema::LaneKind;
 use super::table::{CompSlot, Table};
 use super::writelog::WriteLog;
 use crate::id::Id;

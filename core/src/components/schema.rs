@@ -3,12 +3,14 @@
 //!
 //! A field of a scalar type takes one lane; `Vector3` takes three `f32` lanes (x, y, z) and
 //! `Quaternion` four (x, y, z, w), so SIMD passes read each coordinate as its own contiguous
-//! column. Lanes are 32-bit words, 64-bit words, or strings.
+//! column. Lanes are 32-bit words, 64-bit words, or strings ([`LaneKind`]); [`encode`] and
+//! [`decode`] turn a field value into its lane values and back.
 //!
 //! Invariants: a name maps to one schema for the registry's lifetime; registering it again
 //! with the same layout returns the same id, with another layout is an error; `requires`
 //! only names components registered earlier, so the requirement graph has no cycle.
 
+use super::column::{LaneKind, LaneValue};
 use crate::id::Id;
 use glam::{Quat, Vec3};
 use rustc_hash::FxHashMap;
@@ -48,17 +50,6 @@ pub enum FieldType {
     String,
     /// A reference to an instance (one 64-bit lane; 0 is none).
     InstanceRef,
-}
-
-/// The width of one storage lane.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum LaneKind {
-    /// 32-bit word (`bool`, `i32`, `f32`).
-    W32,
-    /// 64-bit word (`i64`, `f64`, instance reference).
-    W64,
-    /// Shared string.
-    Str,
 }
 
 impl FieldType {
@@ -366,7 +357,7 @@ impl SchemaRegistry {
         self.dependents.push(Vec::new());
         self.by_name.insert(schema.name.clone(), id);
         let zero_defaults = schema.fields.iter().all(|f| {
-            super::store::encode(&FieldValue::default_of(f.ty))
+            encode(&FieldValue::default_of(f.ty))
                 .iter()
                 .all(|l| matches!(l, super::column::LaneValue::Word(0) | super::column::LaneValue::Str(None)))
         });
@@ -437,6 +428,49 @@ impl SchemaRegistry {
             }
         }
         Ok(())
+    }
+}
+
+/// Encodes a field value into lane values.
+pub(crate) fn encode(value: &FieldValue) -> smallvec::SmallVec<[LaneValue; 4]> {
+    use smallvec::smallvec;
+    let w32 = |x: u32| LaneValue::Word(x as u64);
+    match value {
+        FieldValue::Bool(b) => smallvec![w32(*b as u32)],
+        FieldValue::I32(x) => smallvec![w32(*x as u32)],
+        FieldValue::F32(x) => smallvec![w32(x.to_bits())],
+        FieldValue::I64(x) => smallvec![LaneValue::Word(*x as u64)],
+        FieldValue::F64(x) => smallvec![LaneValue::Word(x.to_bits())],
+        FieldValue::Ref(r) => smallvec![LaneValue::Word(r.map_or(0, |i| i.0))],
+        FieldValue::Vector3(v) => v.to_array().iter().map(|c| w32(c.to_bits())).collect(),
+        FieldValue::Quaternion(q) => q.to_array().iter().map(|c| w32(c.to_bits())).collect(),
+        FieldValue::String(s) => smallvec![LaneValue::Str(if s.is_empty() { None } else { Some(s.clone()) })],
+    }
+}
+
+/// Decodes lane values (read by `lane(i)`) into a field value of `ty`.
+pub(crate) fn decode(ty: FieldType, lane: impl Fn(usize) -> LaneValue) -> FieldValue {
+    let word = |i: usize| match lane(i) {
+        LaneValue::Word(w) => w,
+        LaneValue::Str(_) => 0,
+    };
+    let f = |i: usize| f32::from_bits(word(i) as u32);
+    match ty {
+        FieldType::Bool => FieldValue::Bool(word(0) != 0),
+        FieldType::I32 => FieldValue::I32(word(0) as u32 as i32),
+        FieldType::F32 => FieldValue::F32(f(0)),
+        FieldType::I64 => FieldValue::I64(word(0) as i64),
+        FieldType::F64 => FieldValue::F64(f64::from_bits(word(0))),
+        FieldType::InstanceRef => FieldValue::Ref(match word(0) {
+            0 => None,
+            w => Some(Id(w)),
+        }),
+        FieldType::Vector3 => FieldValue::Vector3(Vec3::new(f(0), f(1), f(2))),
+        FieldType::Quaternion => FieldValue::Quaternion(Quat::from_xyzw(f(0), f(1), f(2), f(3))),
+        FieldType::String => FieldValue::String(match lane(0) {
+            LaneValue::Str(Some(s)) => s,
+            _ => Arc::from(""),
+        }),
     }
 }
 

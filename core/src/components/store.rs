@@ -13,24 +13,16 @@
 
 #[cfg(doc)]
 use super::column::CHUNK_ROWS;
-use super::column::LaneValue;
-use super::locs::RowLocs;
-use super::schema::{ComponentId, FieldType, FieldValue, LaneKind, SchemaRegistry};
+use super::column::LaneKind;
+use super::locs::{RowLoc, RowLocs};
+use super::schema::{ComponentId, FieldValue, SchemaRegistry, decode};
 use super::table::Table;
 use crate::id::Id;
 use crate::nodes::cow::CowVec;
-use glam::{Quat, Vec3};
 use rustc_hash::FxHashMap;
 use std::any::TypeId;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-
-/// Where an instance's row is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct RowLoc {
-    pub table: u32,
-    pub row: u32,
-}
 
 static STORE_UIDS: AtomicU64 = AtomicU64::new(1);
 
@@ -62,49 +54,6 @@ impl Default for ComponentStore {
             membership: 0,
             write_log_capacity: super::writelog::WRITE_LOG_CAPACITY,
         }
-    }
-}
-
-/// Encodes a field value into lane values.
-pub(crate) fn encode(value: &FieldValue) -> smallvec::SmallVec<[LaneValue; 4]> {
-    use smallvec::smallvec;
-    let w32 = |x: u32| LaneValue::Word(x as u64);
-    match value {
-        FieldValue::Bool(b) => smallvec![w32(*b as u32)],
-        FieldValue::I32(x) => smallvec![w32(*x as u32)],
-        FieldValue::F32(x) => smallvec![w32(x.to_bits())],
-        FieldValue::I64(x) => smallvec![LaneValue::Word(*x as u64)],
-        FieldValue::F64(x) => smallvec![LaneValue::Word(x.to_bits())],
-        FieldValue::Ref(r) => smallvec![LaneValue::Word(r.map_or(0, |i| i.0))],
-        FieldValue::Vector3(v) => v.to_array().iter().map(|c| w32(c.to_bits())).collect(),
-        FieldValue::Quaternion(q) => q.to_array().iter().map(|c| w32(c.to_bits())).collect(),
-        FieldValue::String(s) => smallvec![LaneValue::Str(if s.is_empty() { None } else { Some(s.clone()) })],
-    }
-}
-
-/// Decodes lane values (read by `lane(i)`) into a field value of `ty`.
-pub(crate) fn decode(ty: FieldType, lane: impl Fn(usize) -> LaneValue) -> FieldValue {
-    let word = |i: usize| match lane(i) {
-        LaneValue::Word(w) => w,
-        LaneValue::Str(_) => 0,
-    };
-    let f = |i: usize| f32::from_bits(word(i) as u32);
-    match ty {
-        FieldType::Bool => FieldValue::Bool(word(0) != 0),
-        FieldType::I32 => FieldValue::I32(word(0) as u32 as i32),
-        FieldType::F32 => FieldValue::F32(f(0)),
-        FieldType::I64 => FieldValue::I64(word(0) as i64),
-        FieldType::F64 => FieldValue::F64(f64::from_bits(word(0))),
-        FieldType::InstanceRef => FieldValue::Ref(match word(0) {
-            0 => None,
-            w => Some(Id(w)),
-        }),
-        FieldType::Vector3 => FieldValue::Vector3(Vec3::new(f(0), f(1), f(2))),
-        FieldType::Quaternion => FieldValue::Quaternion(Quat::from_xyzw(f(0), f(1), f(2), f(3))),
-        FieldType::String => FieldValue::String(match lane(0) {
-            LaneValue::Str(Some(s)) => s,
-            _ => Arc::from(""),
-        }),
     }
 }
 

@@ -36,8 +36,9 @@
 //! `bulk_stamped` is false.
 
 use super::chunks::{Chunks, rows_in_chunk};
+use super::column::LaneKind;
 use super::column::{CHUNK_ROWS, ChunkLayout, Column, LaneValue, split};
-use super::schema::{ComponentId, LaneKind, SchemaRegistry};
+use super::schema::{ComponentId, SchemaRegistry};
 use super::writelog::WriteLog;
 use crate::id::Id;
 

@@ -25,13 +25,26 @@
 //! the pass reads it without a bounds check.
 
 use super::chunk::TableChunk;
-use super::chunk_lanes::{ChunkLanes, LANES_INLINE};
+use super::chunk_lanes::{ChunkLanes, LANES_INLINE, WideLanes};
 use super::chunks::rows_in_chunk;
 use super::column::{Block, CHUNK_ROWS, Column};
-use super::query::Resolved;
 use super::store::ComponentStore;
 use super::table::Table;
 use smallvec::SmallVec;
+
+/// Where requested lanes sit in one table: the columns read and written, and the component
+/// slots written.
+#[derive(Clone, Debug)]
+pub(super) struct Resolved {
+    /// The read columns, in request order.
+    pub read_cols: SmallVec<[usize; 4]>,
+    /// The written columns, in request order (distinct from each other and from every read
+    /// column: the query's `resolve` refuses anything else).
+    pub write_cols: SmallVec<[usize; 4]>,
+    pub written_slots: SmallVec<[usize; 4]>,
+    /// The requested lanes holding 64-bit words, for splitting chunks by rows.
+    pub wide_lanes: Option<WideLanes>,
+}
 
 /// The columns and slots one table lends and stamps in a pass (see the module docs).
 #[derive(Clone, Copy, Debug)]

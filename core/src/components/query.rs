@@ -11,7 +11,7 @@ use super::chunk_lanes::{ChunkLanes, WideLanes};
 use super::chunks::rows_in_chunk;
 use super::column::LaneKind;
 use super::column::{CHUNK_ROWS, Column};
-use super::pass::{Plan, Planned, Shape};
+use super::pass::{Plan, Planned, Resolved, Shape};
 use super::schema::{ComponentId, FieldType, SchemaRegistry};
 use super::store::ComponentStore;
 use super::table::Table;
@@ -141,20 +141,6 @@ impl<'a> ChunkView<'a> {
     pub fn changed_since(&self, c: ComponentId, since: u64) -> bool {
         self.table.slot(c).is_some_and(|s| self.table.chunk_revision(s, self.k) > since)
     }
-}
-
-/// Where requested lanes sit in one table: the columns read and written, and the component
-/// slots written.
-#[derive(Clone, Debug)]
-pub(super) struct Resolved {
-    /// The read columns, in request order.
-    pub read_cols: SmallVec<[usize; 4]>,
-    /// The written columns, in request order (distinct from each other and from every read
-    /// column: [`resolve`] refuses anything else).
-    pub write_cols: SmallVec<[usize; 4]>,
-    pub written_slots: SmallVec<[usize; 4]>,
-    /// The requested lanes holding 64-bit words, for splitting chunks by rows.
-    wide_lanes: Option<WideLanes>,
 }
 
 /// What a touched column is for: read lane `i` or written lane `i` (request order).

@@ -261,3 +261,51 @@ fn a_log_refuses_another_place_and_a_broken_file() {
     assert!(!ok);
     assert!(stderr.contains(broken.to_str().unwrap()), "the error names the file: {stderr}");
 }
+
+#[test]
+fn a_session_resumed_from_a_save_replays_on_the_save() {
+    let dir = scratch("resume");
+    let place = test_place(&dir, |s| s);
+    let save = dir.join("s.json");
+    let data = dir.join("data");
+    let (out, stdout, stderr) = arbor(
+        &[
+            "serve",
+            place.to_str().unwrap(),
+            "--ticks",
+            "120",
+            "--summary-every",
+            "100",
+            "--save",
+            save.to_str().unwrap(),
+            "--data",
+            data.to_str().unwrap(),
+        ],
+        "2",
+    );
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let log = dir.join("session.jsonl");
+    let (out, stdout, stderr) = arbor(
+        &[
+            "serve",
+            "--resume",
+            save.to_str().unwrap(),
+            "--ticks",
+            "120",
+            "--summary-every",
+            "100",
+            "--data",
+            data.to_str().unwrap(),
+            "--record",
+            log.to_str().unwrap(),
+        ],
+        "2",
+    );
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let (ok, stdout, stderr) = replay(&save, &log, "1");
+    assert!(ok, "{stdout}\n{stderr}");
+    assert!(stdout.contains("replayed 120 ticks: every hash matches the recording"), "{stdout}");
+    let (ok, _, stderr) = replay(&place, &log, "1");
+    assert!(!ok, "the place before the save is another world");
+    assert!(stderr.contains("was recorded from another place"), "{stderr}");
+}

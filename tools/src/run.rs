@@ -10,7 +10,8 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 /// A simulation of `arena` with the place's scripts hooked in (`math.random` seeded with
-/// `random_seed`, or from the clock), their log echoed to the output as it happens; the host is shared so the caller can count errors and reload.
+/// `random_seed`, or from the clock), their log echoed to the output as it happens; the host
+/// is shared so the caller can count errors and reload.
 pub fn with_scripts(
     arena: Arena,
     stores: StoreConfig,

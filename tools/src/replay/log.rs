@@ -3,7 +3,8 @@
 //!
 //! - Header: `{"arborReplay":1,"placeHash":"…","dt":…,"networkEvery":2,"randomSeed":…,"resume":null}`:
 //!   the hash of the world before the first tick (place and resumed behaviours), the tick's
-//!   fixed step, the seed of Scripts' `math.random`, and the behaviours' state text when the session began from a save.
+//!   fixed step, the seed of Scripts' `math.random`, and the behaviours' state text when the
+//!   session began from a save.
 //! - Tick: `{"tick":N,"inputs":[…],"hash":"…","phases":[["Update","…"],…]}`: what reached
 //!   the sessions from outside during that tick ([`SessionInput`]s, in call order), the
 //!   world hash after the tick, and, when recorded with phases, the hash after every phase

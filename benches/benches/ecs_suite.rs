@@ -38,7 +38,10 @@
 //! slow iterations use 10 samples with flat sampling so the whole file runs in a few minutes
 //! on two cores (`-- --warm-up-time 1 --measurement-time 3`).
 
-use arbor_core::{Arena, ChunkLanes, Class, ComponentId, FieldValue, Id, Lane, Query};
+use arbor_core::{
+    Arena, Class, Id,
+    components::{ChunkLanes, ComponentId, FieldValue, Lane, Query},
+};
 use bevy_ecs::prelude::{Entity, World};
 use bevy_tasks::{ComputeTaskPool, TaskPool};
 use criterion::{

@@ -51,7 +51,6 @@ fn floor_extent(n: usize) -> f32 {
 struct Scene {
     arena: Arena,
     physics: Physics,
-    transforms: WorldTransforms,
 }
 
 impl Scene {
@@ -69,8 +68,7 @@ impl Scene {
         }
         arena.take_dirty_transforms();
         let config = PhysicsConfig { can_sleep, ..PhysicsConfig::default() };
-        let mut scene =
-            Scene { arena, physics: Physics::with_config(config), transforms: WorldTransforms::new() };
+        let mut scene = Scene { arena, physics: Physics::with_config(config) };
         for _ in 0..settle {
             scene.tick();
         }
@@ -80,11 +78,11 @@ impl Scene {
     /// One tick; returns (time in sync + write-back, time in the step, parts written).
     fn tick(&mut self) -> (Duration, Duration, usize) {
         let t0 = Instant::now();
-        black_box(self.physics.sync(&self.arena, &self.transforms));
+        black_box(self.physics.sync(&self.arena));
         let t1 = Instant::now();
         self.physics.step(DT);
         let t2 = Instant::now();
-        let written = self.physics.write_back(&mut self.arena, &self.transforms);
+        let written = self.physics.write_back(&mut self.arena);
         let t3 = Instant::now();
         self.arena.take_dirty_transforms();
         ((t1 - t0) + (t3 - t2), t2 - t1, written)
@@ -186,9 +184,8 @@ fn sync_edit_benches(c: &mut Criterion) {
         scene.arena.set_flag(id, NodeFlags::ANCHORED, true).unwrap();
     }
     scene.tick();
-    group.bench_function(format!("sync_idle/{N}"), |b| {
-        b.iter(|| black_box(scene.physics.sync(&scene.arena, &scene.transforms)))
-    });
+    group
+        .bench_function(format!("sync_idle/{N}"), |b| b.iter(|| black_box(scene.physics.sync(&scene.arena))));
     let mut offset = 0.5f32;
     group.bench_function(format!("sync_{EDITS}_edits/{N}"), |b| {
         b.iter_custom(|iters| {
@@ -200,7 +197,7 @@ fn sync_edit_benches(c: &mut Criterion) {
                     scene.arena.set_position(id, Vec3::new(p.x, p.y, p.z + offset)).unwrap();
                 }
                 let t = Instant::now();
-                let stats = black_box(scene.physics.sync(&scene.arena, &scene.transforms));
+                let stats = black_box(scene.physics.sync(&scene.arena));
                 total += t.elapsed();
                 assert_eq!(stats.updated, movers.len());
                 scene.arena.take_dirty_transforms();
@@ -235,7 +232,7 @@ fn container_move_benches(c: &mut Criterion) {
             transforms.update(arena, &dirty, PassMode::default());
         };
         pass(&mut arena, &mut transforms);
-        physics.sync(&arena, &transforms);
+        physics.sync(&arena);
         fallen.scan(&mut arena, &transforms);
         let mut x = 0.0f32;
         group.bench_function(format!("sync/{}/{N}", class.name()), |b| {
@@ -245,7 +242,7 @@ fn container_move_benches(c: &mut Criterion) {
                     x += 1.0;
                     arena.set_position(container, Vec3::new(x, 0.0, 0.0)).unwrap();
                     let t = Instant::now();
-                    let stats = black_box(physics.sync(&arena, &transforms));
+                    let stats = black_box(physics.sync(&arena));
                     total += t.elapsed();
                     assert_eq!(stats.updated, N);
                     arena.take_dirty_transforms();

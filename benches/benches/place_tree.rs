@@ -7,7 +7,7 @@
 //! | `snapshot_1m` | `Arena::snapshot` of a 1M-node place (drop included) | `.clone()` of a `Vec` of 1M plain 128-byte structs |
 //! | `first_write_after_snapshot` | `set_position` on a Part while a fresh snapshot shares every page (and, as a diagnostic, when its directory was already copied) | the same write with no snapshot alive |
 //! | `diff_1m` | `Snapshot::diff` with 1% of nodes written (scattered, clustered) | look up every node of both snapshots and compare revisions |
-//! | `create_1m` | 1,000 Models × 999 Parts with `Arena::create`, then `drain_events` | bevy_ecs `World::spawn` of the same tree with `ChildOf` |
+//! | `create_1m` | 1,000 Models × 999 Parts with `Arena::create`, then `drain_events`; the same tree built in bulk with `ArenaBuilder` (as the place loader does) | bevy_ecs `World::spawn` of the same tree with `ChildOf` |
 //! | `destroy_children` | `destroy` every child of a 10k/50k/100k-child folder in creation order, then both drains (events, reclamation) | bevy_ecs `World::despawn` of each child |
 //! | `reparent_child_100k` | `set_parent` of the oldest/newest child of a 100k-child folder to a sibling folder | bevy_ecs `insert(ChildOf(sibling))` |
 //! | `subtree` | `destroy` of a 10k-node subtree with both drains; `clone_subtree` of a 40-Part Model | bevy_ecs recursive `despawn`; `clone_and_spawn` with linked cloning |
@@ -23,7 +23,10 @@
 use arbor_benches::{
     PLACE_MODELS, PLACE_PARTS_PER_MODEL, build_folder, build_million_place, grow_place, settle,
 };
-use arbor_core::{Arena, Class, DIR_SIZE, Id, PAGE_SIZE, Snapshot, SnapshotDiff, Vec3};
+use arbor_core::{
+    Arena, ArenaBuilder, Class, Id, NodeFields, Snapshot, SnapshotDiff, Vec3,
+    raw::{DIR_SIZE, PAGE_SIZE},
+};
 use bevy_ecs::prelude::{ChildOf, Children, Component, Entity, Name, World};
 use criterion::{
     BatchSize, BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
@@ -280,6 +283,24 @@ fn create_benches(c: &mut Criterion) {
                 black_box(grow_place(&mut arena, PLACE_MODELS, PLACE_PARTS_PER_MODEL));
                 drop(black_box(arena.drain_events()));
                 arena
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    group.bench_function("arbor_bulk_build", |b| {
+        b.iter_batched(
+            || ArenaBuilder::new(Arena::new()).expect("a new arena is fresh"),
+            |mut build| {
+                let ws = build.arena().workspace();
+                let (model, part) =
+                    (NodeFields::named(build.intern("Model")), NodeFields::named(build.intern("Part")));
+                for _ in 0..PLACE_MODELS {
+                    let m = build.create(Some(ws), Class::Model, &model).expect("create a Model");
+                    for _ in 0..PLACE_PARTS_PER_MODEL {
+                        build.create(Some(m), Class::Part, &part).expect("create a Part");
+                    }
+                }
+                build.finish()
             },
             BatchSize::PerIteration,
         )

@@ -11,7 +11,7 @@
 //!
 //! Setup prints bytes per moved part and view memory per client (`docs/perf/networking.md`).
 
-use arbor_core::{Arena, Class, Id, SplitMix64};
+use arbor_core::{Arena, Class, Id, raw::SplitMix64};
 use arbor_net::{ClientView, EntityState, Mirror, SnapshotBuilder};
 use arbor_sim::{PassMode, WorldTransforms};
 use criterion::{Criterion, criterion_group, criterion_main};

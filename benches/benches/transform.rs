@@ -31,7 +31,7 @@
 //! calls `Arena::get` on every child (reading its transform and children), and the same
 //! walk also calling `Arena::slot` — the floor under any pass built on the public API.
 //!
-//! Issue 4, hot records (`arbor_core::HotNode`: each node's local transform, id, parent,
+//! Issue 4, hot records (`arbor_core::raw::HotNode`: each node's local transform, id, parent,
 //! revision, flags and class in one 64-byte line of its page, where they were six columns;
 //! the all-dirty sweep's prefetches spread one line a node; the short-list route's three
 //! joins on two threads made one, `halves` in `arbor-sim`). Large group, criterion means

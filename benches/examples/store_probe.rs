@@ -4,7 +4,7 @@
 //! holding `A` (`add_component`, and `insert_pod`), then remove it. Arguments: rounds, then
 //! `frag`, `frag_ours` (our pass alone, for callgrind) or `add_remove` to run one part, or
 //! `simple` for `simple_iter` alone (ours: `position += velocity` over 10,000 rows).
-use arbor_core::{Arena, Class, Query};
+use arbor_core::{Arena, Class, components::Query};
 use std::time::Instant;
 use wide::f32x8;
 

@@ -8,8 +8,9 @@
 //! on every 100th and a `Lifetime` row on every 100th.
 
 use arbor_core::{
-    Appearance, Arena, AttributeValue, Class, Color, FieldDef, FieldType, FieldValue, LocalTransform,
-    Material, NodeFlags, Quat, Schema, Vec3, load_binary, load_json, save_binary, save_json,
+    Appearance, Arena, AttributeValue, Class, Color, LocalTransform, Material, NodeFlags, Quat, Vec3,
+    components::{FieldDef, FieldType, FieldValue, Schema},
+    load_binary, load_json, save_binary, save_json,
 };
 use std::time::Instant;
 
@@ -89,11 +90,11 @@ fn main() {
     );
     let from_json = time("load_json", || load_json(&json).unwrap());
     if std::env::var_os("PLACE_PHASES").is_some() {
-        let file: arbor_core::PlaceFile<'_> = time("  parse", || serde_json::from_str(&json).unwrap());
+        let file: arbor_core::place::PlaceFile<'_> = time("  parse", || serde_json::from_str(&json).unwrap());
         let built = time("  to_arena", || file.to_arena().unwrap());
         time("  drop doc", || drop(file));
         drop(built);
-        let doc = time("  from_arena", || arbor_core::PlaceFile::from_arena(&arena));
+        let doc = time("  from_arena", || arbor_core::place::PlaceFile::from_arena(&arena));
         drop(doc);
     }
     drop(json);

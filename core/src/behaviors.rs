@@ -4,7 +4,7 @@
 //!
 //! The arena only keeps the texts and numbers, so they travel with the place through load
 //! and save; `arbor-script` compiles and runs them. Invariants: names are unique (a map) and
-//! each is a valid instance name ([`check_name`](crate::check_name)); settings are positive.
+//! each is a valid instance name ([`check_name`](crate::raw::check_name)); settings are positive.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -110,7 +110,7 @@ impl BehaviorLibrary {
     /// Stores (or replaces) the behaviour `name`; refuses a name that is not a valid
     /// instance name.
     pub fn set(&mut self, name: &str, source: &str) -> Result<(), crate::NameError> {
-        crate::check_name(name)?;
+        crate::names::check_name(name)?;
         self.sources.insert(name.to_owned(), source.into());
         Ok(())
     }

@@ -93,6 +93,9 @@ pub const ALL_FAMILIES: [Family; 5] =
     [Family::Parts, Family::Lights, Family::Sounds, Family::Cameras, Family::Gui];
 
 impl Family {
+    /// Every family, in index order.
+    pub const ALL: [Family; 5] = ALL_FAMILIES;
+
     /// Dense index of the family, `0..ALL_FAMILIES.len()`.
     #[inline]
     pub fn index(self) -> usize {
@@ -101,6 +104,9 @@ impl Family {
 }
 
 impl Class {
+    /// Every class, in declaration order.
+    pub const ALL: [Class; 18] = ALL_CLASSES;
+
     /// The class's name as scripts and place files spell it.
     pub fn name(self) -> &'static str {
         match self {

@@ -75,7 +75,7 @@ pub enum ArenaError {
     TooManyAttributes {
         /// The instance.
         id: Id,
-        /// The limit ([`MAX_ATTRIBUTES`](crate::MAX_ATTRIBUTES)).
+        /// The limit ([`MAX_ATTRIBUTES`](crate::limits::MAX_ATTRIBUTES)).
         max: usize,
     },
     /// A text that cannot be an instance name.

@@ -6,13 +6,17 @@
 //! events, destruction with tombstones and two-phase reclamation, clone and graft with
 //! reference remapping, and snapshots that cost one pointer per directory of pages.
 //!
-//! The entry point is [`Arena`]. `docs/architecture.md` in the repository maps the crates and
+//! The entry point is [`Arena`]; a fresh arena's tree can also be built in bulk with
+//! [`ArenaBuilder`]. The root holds the arena, its errors and the values a caller touches.
+//! [`components`] holds game-defined components (schemas, rows, queries), [`place`] the
+//! place files, [`limits`] the limits the arena enforces, and [`raw`] the storage that
+//! `arbor-sim`'s passes read directly (pages, hot records, slots, logs). `docs/architecture.md` in the repository maps the crates and
 //! the invariants they keep.
 
 mod arena;
 mod behaviors;
 mod class;
-mod components;
+pub mod components;
 mod error;
 mod events;
 mod id;
@@ -20,50 +24,39 @@ mod journal;
 mod lifecycle;
 mod names;
 mod nodes;
-mod place;
+pub mod place;
+pub mod raw;
 mod revision;
 mod rng;
 mod value;
 
-pub use arena::{
-    AncestryQuery, Arena, ArenaConfig, GraftPolicy, LiveNodes, MAX_ATTRIBUTES, MemoryReport, NodeData,
-    NodeMut, SearchLimitReached, TopologyChange,
-};
+pub use arena::{Arena, ArenaBuilder, ArenaConfig, GraftPolicy, MemoryReport, NodeFields, NodeMut};
 pub use behaviors::{BehaviorLibrary, BehaviorSettings};
-pub use class::{ALL_CLASSES, ALL_FAMILIES, Class, Family};
-pub use components::{
-    Block, CHUNK_ROWS, ChunkLanes, ChunkView, ComponentId, ComponentInfo, ComponentStore, FieldDef,
-    FieldType, FieldValue, Lane, LaneKind, PodBundle, PodComponent, Query, RefPolicy, Schema, SchemaError,
-    SchemaRegistry, WRITE_LOG_CAPACITY,
-};
+pub use class::{Class, Family};
 pub use error::ArenaError;
 pub use events::InstanceEvent;
-pub use id::{CLIENT_ID_BASE, CLIENT_ID_LIMIT, Id, IdAllocator, IdRange, Slot};
-pub use journal::{BoundedLog, HistoryUnavailable, PART_WRITE_LOG_CAPACITY};
-pub use lifecycle::LifecycleView;
-pub use names::{MAX_NAME_BYTES, NameError, NameId, NamePool, check_name};
-pub use nodes::child_array::ChildArray;
-pub use nodes::hot::HotNode;
+pub use id::{Id, IdRange};
 pub use nodes::hot::LocalTransform;
-pub use nodes::page::{DEFAULT_SIZE, NodeRef, PAGE_SIZE};
-pub use nodes::page_table::DIR_SIZE;
-pub use nodes::snapshot::{ComponentDiff, Snapshot, SnapshotDiff};
-pub use nodes::view::{NodesView, PageView};
-pub use place::{
-    AttributeDoc, BehaviorDoc, ComponentDoc, ComponentRowDoc, DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT,
-    FALLEN_PARTS_DESTROY_HEIGHT, FieldDoc, FieldTypeDoc, InstanceDoc, JSON_NESTING, MAX_SOURCE_FILE_BYTES,
-    MaterialDoc, PLACE_BINARY_MAGIC, PLACE_FORMAT, PLACE_FORMAT_VERSION, PlaceError, PlaceFile,
-    PlaceSettings, RefPolicyDoc, ScriptFile, ShapeDoc, load_binary, load_json, load_json_file, load_json_in,
-    save_binary, save_json,
-};
-pub use revision::Revisions;
-pub use rng::SplitMix64;
+pub use nodes::snapshot::{Snapshot, SnapshotDiff};
+pub use place::{PlaceError, load_binary, load_json, save_binary, save_json};
 pub use value::{
-    Appearance, AttributeValue, Color, Guid, Material, NodeExtras, NodeFlags, PersistentId, RefField, Shape,
+    Appearance, AttributeValue, Color, Guid, Material, NodeFlags, PersistentId, RefField, Shape,
 };
+
+// The errors of the calls above that have their own types.
+pub use arena::{NotFresh, SearchLimitReached};
+pub use journal::HistoryUnavailable;
+pub use names::NameError;
 
 /// Re-exported math types used in the public API.
 pub use glam::{Quat, Vec3};
+
+/// Limits the arena enforces, for callers that check before they call.
+pub mod limits {
+    pub use crate::arena::MAX_ATTRIBUTES;
+    pub use crate::journal::PART_WRITE_LOG_CAPACITY;
+    pub use crate::names::MAX_NAME_BYTES;
+}
 
 /// The README's example, compiled and run as a doctest so it stays true.
 #[cfg(doctest)]

@@ -139,6 +139,15 @@ pub struct Appearance {
     pub shape: Shape,
 }
 
+impl Appearance {
+    /// This appearance as the arena stores it: transparency clamped to 0..=1, NaN read as 0
+    /// (place files accept 0 to 1 only, and what is stored must save and load back).
+    pub fn stored(self) -> Appearance {
+        let t = self.transparency;
+        Appearance { transparency: if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) }, ..self }
+    }
+}
+
 impl Default for Appearance {
     fn default() -> Self {
         Self { color: Color::DEFAULT, transparency: 0.0, material: Material::Plastic, shape: Shape::Block }

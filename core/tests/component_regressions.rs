@@ -2,8 +2,11 @@
 //! (`tests/model/`), one per bug, through the public API.
 
 use arbor_core::{
-    Arena, ArenaError, CHUNK_ROWS, Class, ComponentId, FieldDef, FieldType, FieldValue, Id, Lane,
-    PodComponent, Query, RefPolicy, Schema, SchemaError,
+    Arena, ArenaError, Class, Id,
+    components::{
+        CHUNK_ROWS, ComponentId, FieldDef, FieldType, FieldValue, Lane, PodComponent, Query, RefPolicy,
+        Schema, SchemaError,
+    },
 };
 
 fn health() -> Schema {
@@ -375,7 +378,7 @@ impl PodComponent for StampPod {
 /// its words row by row.
 struct Boxed(Box<(StampPod, HealthPod)>);
 
-impl arbor_core::PodBundle for Boxed {
+impl arbor_core::components::PodBundle for Boxed {
     fn type_ids() -> smallvec::SmallVec<[std::any::TypeId; 4]> {
         smallvec::smallvec![std::any::TypeId::of::<StampPod>(), std::any::TypeId::of::<HealthPod>()]
     }

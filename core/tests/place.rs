@@ -6,8 +6,11 @@
 mod place_support;
 
 use arbor_core::{
-    Arena, AttributeValue, Class, FieldValue, Id, PLACE_BINARY_MAGIC, PlaceError, PlaceFile, Vec3,
-    load_binary, load_json, save_binary, save_json,
+    Arena, AttributeValue, Class, Id, PlaceError, Vec3,
+    components::FieldValue,
+    load_binary, load_json,
+    place::{PLACE_BINARY_MAGIC, PlaceFile},
+    save_binary, save_json,
 };
 use place_support::{dump, sample};
 

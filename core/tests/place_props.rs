@@ -6,8 +6,8 @@
 mod place_support;
 
 use arbor_core::{
-    ALL_CLASSES, Appearance, Arena, AttributeValue, Color, FieldValue, Id, LocalTransform, Material,
-    NodeFlags, Quat, Shape, Vec3, load_binary, load_json, save_binary, save_json,
+    Appearance, Arena, AttributeValue, Class, Color, Id, LocalTransform, Material, NodeFlags, Quat, Shape,
+    Vec3, components::FieldValue, load_binary, load_json, save_binary, save_json,
 };
 use place_support::{dump, register_schemas};
 use proptest::prelude::*;
@@ -71,7 +71,7 @@ fn attr() -> impl Strategy<Value = Attr> {
 fn op() -> impl Strategy<Value = Op> {
     let n = any::<usize>;
     prop_oneof![
-        12 => (0..ALL_CLASSES.len(), 0..NAMES.len(), n()).prop_map(|(class, name, parent)| Op::Create { class, name, parent }),
+        12 => (0..Class::ALL.len(), 0..NAMES.len(), n()).prop_map(|(class, name, parent)| Op::Create { class, name, parent }),
         1 => (1usize..80, n()).prop_map(|(len, parent)| Op::Chain { len, parent }),
         2 => (n(), [float32(), float32(), float32()], [float32(), float32(), float32(), float32()])
             .prop_map(|(node, position, rotation)| Op::Transform { node, position, rotation }),
@@ -102,7 +102,7 @@ fn build(ops: &[Op]) -> Arena {
     for op in ops {
         match op {
             Op::Create { class, name, parent } => {
-                if let Ok(id) = a.create(ALL_CLASSES[*class], NAMES[*name], Some(pick(&ids, *parent))) {
+                if let Ok(id) = a.create(Class::ALL[*class], NAMES[*name], Some(pick(&ids, *parent))) {
                     ids.push(id);
                 }
             }
@@ -276,7 +276,7 @@ proptest! {
     #[test]
     fn random_bytes_never_panic_load_binary(mut bytes in prop::collection::vec(any::<u8>(), 0..600), magic in any::<bool>()) {
         if magic && bytes.len() >= 12 {
-            bytes[..8].copy_from_slice(arbor_core::PLACE_BINARY_MAGIC);
+            bytes[..8].copy_from_slice(arbor_core::place::PLACE_BINARY_MAGIC);
             bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
         }
         let _ = load_binary(&bytes);

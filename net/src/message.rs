@@ -13,7 +13,7 @@
 
 use crate::codec::{DecodeError, Reader, Writer};
 use crate::state::{EntityState, Groups};
-use arbor_core::{CLIENT_ID_BASE, Class, Id};
+use arbor_core::{Class, Id, raw::CLIENT_ID_BASE};
 use glam::Vec3;
 
 /// Largest snapshot or input message, in bytes: with renet's and netcode's headers a packet

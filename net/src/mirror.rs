@@ -103,7 +103,7 @@ pub struct Mirror {
     /// Components not replicated, by name.
     excluded: Vec<String>,
     /// The components replicated, as of the last capture.
-    replicated: Vec<arbor_core::ComponentId>,
+    replicated: Vec<arbor_core::components::ComponentId>,
 }
 
 impl Default for Mirror {
@@ -133,7 +133,7 @@ impl Mirror {
         self.since = None; // the next capture compares everything
     }
 
-    fn capture_state(&self, arena: &Arena, node: &arbor_core::NodeRef<'_>) -> EntityState {
+    fn capture_state(&self, arena: &Arena, node: &arbor_core::raw::NodeRef<'_>) -> EntityState {
         EntityState::capture_with(arena, node, &|c| self.replicated.contains(&c))
     }
 
@@ -197,7 +197,7 @@ impl Mirror {
         self.changes = Changes::default();
         self.root = arena.root();
         let registry = arena.components().registry();
-        let replicated: Vec<arbor_core::ComponentId> = registry
+        let replicated: Vec<arbor_core::components::ComponentId> = registry
             .iter()
             .filter(|(_, info)| !self.excluded.iter().any(|x| **x == *info.schema.name))
             .map(|(c, _)| c)
@@ -227,16 +227,16 @@ impl Mirror {
         let mut log = Logs::default();
         for (_, change) in arena.topology_since(since).ok()? {
             match change {
-                arbor_core::TopologyChange::Created { id, .. }
-                | arbor_core::TopologyChange::Moved { id, .. } => log.topology.push(id),
-                arbor_core::TopologyChange::Destroyed { .. } => {}
+                arbor_core::raw::TopologyChange::Created { id, .. }
+                | arbor_core::raw::TopologyChange::Moved { id, .. } => log.topology.push(id),
+                arbor_core::raw::TopologyChange::Destroyed { .. } => {}
             }
         }
         log.deleted.extend(arena.deletions_since(since).ok()?);
         log.written.extend(arena.part_writes_since(since).ok()?);
         log.written.extend(arena.node_writes_since(since).ok()?);
         for &c in &self.replicated {
-            let mut query = arbor_core::Query::new(&[c]);
+            let mut query = arbor_core::components::Query::new(&[c]);
             log.written.extend(arena.components().changed_since(&mut query, c, since));
         }
         Some(log)

@@ -14,14 +14,15 @@ use crate::quantize::{
     quantize_rotation, quantize_size, quantize_unit,
 };
 use arbor_core::{
-    ALL_CLASSES, Appearance, Arena, AttributeValue, Class, Color, ComponentId, FieldValue, Id,
-    LocalTransform, Material, NodeFlags, NodeRef, Shape,
+    Appearance, Arena, AttributeValue, Class, Color, Id, LocalTransform, Material, NodeFlags, Shape,
+    components::{ComponentId, FieldValue},
+    raw::NodeRef,
 };
 use glam::Vec3;
 use std::sync::Arc;
 
 /// Most attributes replicated per instance (the arena's own cap).
-pub const MAX_ATTRIBUTES: usize = arbor_core::MAX_ATTRIBUTES;
+pub const MAX_ATTRIBUTES: usize = arbor_core::limits::MAX_ATTRIBUTES;
 /// Longest name or attribute string on the wire, in bytes (names are capped at 1,024 by
 /// the arena; longer attribute strings are cut at a character boundary and say so).
 pub const MAX_TEXT: usize = 1024;
@@ -192,10 +193,10 @@ pub const REPLICATED_FLAGS: [NodeFlags; 4] =
     [NodeFlags::ANCHORED, NodeFlags::CAN_COLLIDE, NodeFlags::TRANSIENT, NodeFlags::ARCHIVABLE];
 
 fn class_index(class: Class) -> u8 {
-    ALL_CLASSES.iter().position(|&c| c == class).unwrap_or(0) as u8
+    Class::ALL.iter().position(|&c| c == class).unwrap_or(0) as u8
 }
 
-fn text(arena: &Arena, name: arbor_core::NameId) -> Arc<str> {
+fn text(arena: &Arena, name: arbor_core::raw::NameId) -> Arc<str> {
     arena.names().shared_text(name).cloned().unwrap_or_else(|| Arc::from(arena.names().text(name)))
 }
 
@@ -329,7 +330,7 @@ impl EntityState {
     /// Reads a class byte.
     pub fn decode_class(r: &mut Reader<'_>) -> Result<Class, DecodeError> {
         let i = r.u8()? as usize;
-        ALL_CLASSES.get(i).copied().ok_or(DecodeError::BadValue("class"))
+        Class::ALL.get(i).copied().ok_or(DecodeError::BadValue("class"))
     }
 
     /// Writes the groups in `groups`, in bit order.

@@ -250,9 +250,12 @@ fn apply(arena: &mut Arena, ids: &mut Vec<Id>, e: &Edit) {
             let heat = match arena.components().component("Heat") {
                 Some(c) => c,
                 None => arena
-                    .register_component(arbor_core::Schema::new(
+                    .register_component(arbor_core::components::Schema::new(
                         "Heat",
-                        vec![arbor_core::FieldDef::new("Value", arbor_core::FieldType::F32)],
+                        vec![arbor_core::components::FieldDef::new(
+                            "Value",
+                            arbor_core::components::FieldType::F32,
+                        )],
                     ))
                     .unwrap(),
             };
@@ -261,7 +264,7 @@ fn apply(arena: &mut Arena, ids: &mut Vec<Id>, e: &Edit) {
                 arena.remove_component(id, heat).map(|_| ())
             } else {
                 let _ = arena.add_component(id, heat, None);
-                arena.set_field(id, heat, "Value", arbor_core::FieldValue::F32(v)).map(|_| ())
+                arena.set_field(id, heat, "Value", arbor_core::components::FieldValue::F32(v)).map(|_| ())
             }
         }
     };
@@ -311,7 +314,7 @@ proptest! {
 
 #[test]
 fn components_replicate_whether_written_one_field_or_a_chunk_at_a_time_but_lifetimes_do_not() {
-    use arbor_core::{FieldDef, FieldType, FieldValue, Query, Schema};
+    use arbor_core::components::{FieldDef, FieldType, FieldValue, Query, Schema};
     let (mut arena, ids) = place(20);
     let heat =
         arena.register_component(Schema::new("Heat", vec![FieldDef::new("Value", FieldType::F32)])).unwrap();

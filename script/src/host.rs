@@ -21,8 +21,8 @@
 //! through the topology journal.
 
 use crate::api;
+use crate::api::convert::error_text;
 use crate::api::instance::Instance;
-use crate::api::values::error_text;
 use crate::budget;
 use crate::log::{Level, LogLine, ScriptLog};
 use crate::session::{self, PlayersSlot};
@@ -139,10 +139,36 @@ pub struct ScriptHost {
     random_seed: i32,
 }
 
+/// Why [`ScriptHost::new`] could not build a host (nothing was started).
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    /// [`HostConfig::memory_limit`] leaves too little memory for the sandbox itself.
+    #[error("the script memory limit ({limit} bytes) is too small to set up the sandbox")]
+    MemoryLimitTooSmall {
+        /// The limit asked for.
+        limit: usize,
+        /// The allocation that failed.
+        #[source]
+        source: mlua::Error,
+    },
+    /// Luau refused part of the sandbox's own set-up.
+    #[error("the script sandbox could not be set up: {0}")]
+    Sandbox(#[source] mlua::Error),
+}
+
 impl ScriptHost {
     /// A host for `arena`: builds the sandbox and compiles every script source in the place
-    /// ahead of time.
-    pub fn new(arena: &Arena, config: HostConfig) -> mlua::Result<Self> {
+    /// ahead of time. A script that fails to compile is not an error here: it is reported
+    /// when it would start.
+    pub fn new(arena: &Arena, config: HostConfig) -> Result<Self, HostError> {
+        let limit = config.memory_limit;
+        Self::build(arena, config).map_err(|e| match e {
+            mlua::Error::MemoryError(_) => HostError::MemoryLimitTooSmall { limit, source: e },
+            e => HostError::Sandbox(e),
+        })
+    }
+
+    fn build(arena: &Arena, config: HostConfig) -> mlua::Result<Self> {
         let lua = Lua::new();
         #[cfg(feature = "jit")]
         lua.enable_jit(config.jit);
@@ -413,9 +439,9 @@ impl ScriptHost {
                 Some(Ok(changes)) => {
                     let roots: Vec<Id> = changes
                         .filter_map(|(_, c)| match c {
-                            arbor_core::TopologyChange::Created { id, .. }
-                            | arbor_core::TopologyChange::Moved { id, .. } => Some(id),
-                            arbor_core::TopologyChange::Destroyed { .. } => None,
+                            arbor_core::raw::TopologyChange::Created { id, .. }
+                            | arbor_core::raw::TopologyChange::Moved { id, .. } => Some(id),
+                            arbor_core::raw::TopologyChange::Destroyed { .. } => None,
                         })
                         .collect();
                     roots.into_iter().flat_map(|r| w.subtree(r)).filter(|&id| is_pending(id)).collect()

@@ -6,7 +6,7 @@
 //! returned. A commit clears error counts and revives disabled instances; Lua state not
 //! migrated is gone, while component and tree state is untouched.
 
-use crate::api::values::error_text;
+use crate::api::convert::error_text;
 use crate::host::{ScriptHost, ScriptInstance};
 use crate::state::with_state;
 use arbor_core::{Arena, Id};

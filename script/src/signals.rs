@@ -15,8 +15,8 @@
 //! A script instance holds at most [`MAX_CONNECTIONS_PER_SCRIPT`] connections; an `Emit`
 //! pays one unit per connection it scans for handlers.
 
+use crate::api::convert::{Status, error_text, fail, ok, type_name};
 use crate::api::props::DESTROYED;
-use crate::api::values::{Status, error_text, fail, ok, type_name};
 use crate::budget;
 use crate::log::Level;
 use crate::state::{Running, full_name, running_stack, with_state, with_world};
@@ -144,7 +144,7 @@ fn impure(lua: &Lua, v: &Value, depth: usize, walk: &mut PurityWalk) -> Option<S
         | Value::Number(_)
         | Value::String(_)
         | Value::Vector(_) => None,
-        Value::UserData(_) if crate::api::values::instance_id(lua, v).is_some() => None,
+        Value::UserData(_) if crate::api::convert::instance_id(lua, v).is_some() => None,
         Value::Table(t) => {
             let p = t.to_pointer() as usize;
             if depth > 32 {

@@ -33,13 +33,17 @@
 //! Invariant: an instance's systems live and die with the instance (retired, replaced by a
 //! reload, or discarded as a failed trial); nothing else holds them.
 
+use crate::api::convert::{Status, fail, instance_id, ok, type_name};
 use crate::api::handle::instance_list;
-use crate::api::values::{Status, fail, instance_id, ok, type_name};
 use crate::host::ScriptHost;
 use crate::log::Level;
 use crate::state::{running_stack, with_state, with_world};
 use crate::tick_share::SharedPhase;
-use arbor_core::{AncestryQuery, ComponentId, Id, Query, SchemaError};
+use arbor_core::{
+    Id,
+    components::{ComponentId, Query, SchemaError},
+    raw::AncestryQuery,
+};
 use mlua::{Function, Lua, Result, Table, Value};
 use std::sync::Arc;
 

@@ -384,3 +384,16 @@ fn a_script_holds_at_most_ten_thousand_connections() {
     );
     assert_eq!(log, vec!["Workspace.Main: false a script may hold at most 10000 signal connections"]);
 }
+
+/// A memory limit too small for the sandbox's own set-up is refused with its own error,
+/// naming the limit, instead of a bare Luau error.
+#[test]
+fn a_memory_limit_too_small_for_the_sandbox_is_a_clear_error() {
+    let arena = arbor_core::Arena::new();
+    let config = arbor_script::HostConfig { memory_limit: 16 << 10, ..Default::default() };
+    let err = arbor_script::ScriptHost::new(&arena, config).err().expect("16 KiB cannot hold the sandbox");
+    assert!(matches!(err, arbor_script::HostError::MemoryLimitTooSmall { limit: 16384, .. }), "{err:?}");
+    assert_eq!(err.to_string(), "the script memory limit (16384 bytes) is too small to set up the sandbox");
+    let roomy = arbor_script::HostConfig { memory_limit: 64 << 20, ..Default::default() };
+    assert!(arbor_script::ScriptHost::new(&arena, roomy).is_ok());
+}

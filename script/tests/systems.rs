@@ -43,9 +43,9 @@ fn a_system_runs_every_tick_over_its_matches() {
     assert_eq!(running.log(), vec!["Workspace.Regen: regen 1"; 3]);
     let health = running.sim.arena.components().component("Health").unwrap();
     let value = |id| running.sim.arena.field(id, health, "Value");
-    assert_eq!(value(a), Some(arbor_core::FieldValue::F64(13.0)), "dt = 1/60, three ticks");
-    assert_eq!(value(b), Some(arbor_core::FieldValue::F64(20.0)), "without Dead");
-    assert_eq!(value(stored), Some(arbor_core::FieldValue::F64(0.0)), "outside the Workspace");
+    assert_eq!(value(a), Some(arbor_core::components::FieldValue::F64(13.0)), "dt = 1/60, three ticks");
+    assert_eq!(value(b), Some(arbor_core::components::FieldValue::F64(20.0)), "without Dead");
+    assert_eq!(value(stored), Some(arbor_core::components::FieldValue::F64(0.0)), "outside the Workspace");
 }
 
 #[test]

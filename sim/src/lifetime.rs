@@ -14,7 +14,8 @@
 //! to 3600 when counted.
 
 use arbor_core::{
-    Arena, ArenaError, ComponentId, FieldDef, FieldType, Id, NodeFlags, Query, Schema, SchemaError,
+    Arena, ArenaError, Id, NodeFlags,
+    components::{ComponentId, FieldDef, FieldType, Query, Schema, SchemaError},
 };
 
 /// Name of the lifetime component.
@@ -58,7 +59,7 @@ impl Lifetimes {
     /// Gives `id` a lifetime of `seconds` (clamped to 0..=3600).
     pub fn set(&self, arena: &mut Arena, id: Id, seconds: f64) -> Result<(), ArenaError> {
         let value = if seconds.is_nan() { 0.0 } else { seconds.clamp(0.0, MAX_LIFETIME) };
-        arena.add_component(id, self.component, Some(&[arbor_core::FieldValue::F64(value)]))?;
+        arena.add_component(id, self.component, Some(&[arbor_core::components::FieldValue::F64(value)]))?;
         Ok(())
     }
 
@@ -116,7 +117,8 @@ mod tests {
         assert!(arena.contains(bullet));
         assert_eq!(lifetimes.tick(&mut arena, dt), 1);
         assert!(!arena.contains(bullet) && !arena.contains(trail));
-        let Some(arbor_core::FieldValue::F64(left)) = arena.field(keeper, lifetimes.component(), REMAINING)
+        let Some(arbor_core::components::FieldValue::F64(left)) =
+            arena.field(keeper, lifetimes.component(), REMAINING)
         else {
             panic!("keeper lost its lifetime")
         };
@@ -167,7 +169,7 @@ mod tests {
         }
         let component = lifetimes.component();
         let remaining = |arena: &Arena, id| match arena.field(id, component, REMAINING) {
-            Some(arbor_core::FieldValue::F64(left)) => left,
+            Some(arbor_core::components::FieldValue::F64(left)) => left,
             other => panic!("no lifetime: {other:?}"),
         };
         let dt = 1.0 / 60.0;

@@ -21,7 +21,7 @@ use crate::physics::Physics;
 use crate::players::Players;
 use crate::profiler::{Profiler, TickCounters};
 use crate::transform::{PassMode, WorldTransforms};
-use arbor_core::{Arena, InstanceEvent, SchemaError};
+use arbor_core::{Arena, InstanceEvent, components::SchemaError};
 use glam::Vec3;
 use std::time::{Duration, Instant};
 
@@ -225,7 +225,7 @@ impl Simulation {
         let dirty = arena.take_dirty_transforms();
         transforms.update(&arena, &dirty, config.pass);
         let mut physics = Physics::new(config.gravity);
-        physics.sync(&arena, &transforms);
+        physics.sync(&arena);
         Ok(Self {
             arena,
             transforms,
@@ -325,10 +325,10 @@ impl Simulation {
         });
         self.timed(Phase::PhysicsUpdate, |s| s.run_hooks(|h, c| h.physics_update(c, dt)));
         counters.awake_bodies = self.timed(Phase::PhysicsStep, |s| {
-            s.physics.sync(&s.arena, &s.transforms);
+            s.physics.sync(&s.arena);
             s.players.drive(&mut s.arena, &mut s.physics);
             s.physics.step(dt as f32);
-            s.physics.write_back(&mut s.arena, &s.transforms);
+            s.physics.write_back(&mut s.arena);
             s.physics.awake_bodies()
         });
         counters.suspended_bodies = self.physics.suspended_bodies();

@@ -51,9 +51,9 @@ impl World {
 
     /// One tick's physics and transform phases; returns the sync stats and parts written.
     fn tick(&mut self) -> (SyncStats, usize) {
-        let stats = self.physics.sync(&self.arena, &self.transforms);
+        let stats = self.physics.sync(&self.arena);
         self.physics.step(DT);
-        let written = self.physics.write_back(&mut self.arena, &self.transforms);
+        let written = self.physics.write_back(&mut self.arena);
         let dirty = self.arena.take_dirty_transforms();
         self.transforms.update(&self.arena, &dirty, PassMode::default());
         (stats, written)
@@ -568,7 +568,7 @@ fn a_chain_of_100k_nested_parts_syncs_and_scans_in_linear_time() {
         at = child;
     }
     assert_eq!(chain.len(), DEPTH);
-    let stats = w.physics.sync(&w.arena, &w.transforms);
+    let stats = w.physics.sync(&w.arena);
     assert_eq!(stats.added, DEPTH);
     let last = *chain.last().unwrap();
     assert_eq!(w.physics.body(last).unwrap().translation().z, 3.0 * DEPTH as f32);
@@ -576,7 +576,7 @@ fn a_chain_of_100k_nested_parts_syncs_and_scans_in_linear_time() {
     for &id in &chain {
         w.arena.set_position(id, Vec3::new(0.0, 0.0, 2.0)).unwrap();
     }
-    let stats = w.physics.sync(&w.arena, &w.transforms);
+    let stats = w.physics.sync(&w.arena);
     assert_eq!(stats.updated, DEPTH);
     assert_eq!(w.physics.body(last).unwrap().translation().z, 2.0 * DEPTH as f32);
     let dirty = w.arena.take_dirty_transforms();

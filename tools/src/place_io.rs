@@ -1,7 +1,7 @@
 //! Loading places from files (JSON or binary, told apart by content) and the `place`
 //! subcommands.
 
-use arbor_core::{Arena, ScriptFile};
+use arbor_core::{Arena, place::ScriptFile};
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
 
@@ -40,12 +40,12 @@ pub struct Loaded {
 pub fn load(path: &Path) -> Result<Loaded, String> {
     let bytes = read_bounded(path)?;
     let at = |e: arbor_core::PlaceError| format!("{}: {e}", path.display());
-    let (arena, script_files) = if bytes.starts_with(arbor_core::PLACE_BINARY_MAGIC) {
+    let (arena, script_files) = if bytes.starts_with(arbor_core::place::PLACE_BINARY_MAGIC) {
         (arbor_core::load_binary(&bytes).map_err(at)?, Vec::new())
     } else {
         let text =
             std::str::from_utf8(&bytes).map_err(|e| format!("{}: not UTF-8 JSON: {e}", path.display()))?;
-        arbor_core::load_json_in(text, path.parent().unwrap_or(Path::new(""))).map_err(at)?
+        arbor_core::place::load_json_in(text, path.parent().unwrap_or(Path::new(""))).map_err(at)?
     };
     Ok(Loaded { arena, name: path.display().to_string(), script_files })
 }
@@ -82,7 +82,7 @@ pub fn load_or_example(path: Option<&Path>) -> Result<Loaded, String> {
 
 /// Loads a place from bytes (binary or JSON).
 pub fn load_bytes(bytes: &[u8]) -> Result<Arena, String> {
-    if bytes.starts_with(arbor_core::PLACE_BINARY_MAGIC) {
+    if bytes.starts_with(arbor_core::place::PLACE_BINARY_MAGIC) {
         arbor_core::load_binary(bytes).map_err(|e| e.to_string())
     } else {
         let text = std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8 JSON: {e}"))?;

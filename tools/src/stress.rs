@@ -8,7 +8,7 @@
 
 use crate::TraceArg;
 use crate::report;
-use arbor_core::{Arena, Class, Id, NodeFlags, SplitMix64, Vec3};
+use arbor_core::{Arena, Class, Id, NodeFlags, Vec3, raw::SplitMix64};
 use arbor_sim::{SimConfig, Simulation, TickContext, TickHooks};
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};

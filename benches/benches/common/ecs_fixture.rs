@@ -4,7 +4,10 @@
 //! their rows, and the fragmented worlds of `frag_iter`.
 #![allow(dead_code, reason = "each includer uses part of the fixture")]
 
-use arbor_core::{Arena, Class, ComponentId, FieldDef, FieldType, PodComponent, Schema};
+use arbor_core::{
+    Arena, Class,
+    components::{ComponentId, FieldDef, FieldType, PodComponent, Schema},
+};
 use bevy_ecs::prelude::{Component, World};
 use glam::{Mat4, Vec3};
 

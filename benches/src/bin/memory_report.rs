@@ -8,7 +8,10 @@
 //! Run with `cargo run --release -p arbor-benches --bin memory_report`.
 
 use arbor_benches::build_million_place;
-use arbor_core::{Arena, Class, FieldDef, FieldType, PodComponent, Schema};
+use arbor_core::{
+    Arena, Class,
+    components::{FieldDef, FieldType, PodComponent, Schema},
+};
 use std::time::Instant;
 
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -94,7 +97,11 @@ fn main() {
         grouped(place.created())
     );
     println!("  occupied slots    {:>14}", grouped(report.occupied_slots));
-    println!("  pages             {:>14}  ({} nodes each)", grouped(report.pages), arbor_core::PAGE_SIZE);
+    println!(
+        "  pages             {:>14}  ({} nodes each)",
+        grouped(report.pages),
+        arbor_core::raw::PAGE_SIZE
+    );
     println!();
     println!("arena memory (Arena::memory_report):");
     for (what, bytes) in [

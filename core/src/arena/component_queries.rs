@@ -78,7 +78,7 @@ impl Arena {
     /// to the live nodes.
     ///
     /// ```
-    /// use arbor_core::{Arena, Class, FieldDef, FieldType, FieldValue, NodeFlags, Query, Schema};
+    /// use arbor_core::{Arena, Class, NodeFlags, components::{FieldDef, FieldType, FieldValue, Query, Schema}};
     ///
     /// let mut arena = Arena::new();
     /// let heat = arena.register_component(Schema::new("Heat", vec![FieldDef::new("Value", FieldType::F32)])).unwrap();

@@ -3,7 +3,7 @@
 use super::*;
 use crate::class::Class;
 use crate::components::{FieldDef, Lane, Query};
-use crate::{AncestryQuery, ArenaConfig, ArenaError, GraftPolicy};
+use crate::{ArenaConfig, ArenaError, GraftPolicy, raw::AncestryQuery};
 use glam::Vec3;
 
 fn health() -> Schema {

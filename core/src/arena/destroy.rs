@@ -2,7 +2,7 @@
 //! reference policies, queue the lifecycle event, lock `Parent`, log deletions.
 //!
 //! Destroyed nodes stay in their slots as readable tombstones (see
-//! [`LifecycleView`](crate::LifecycleView)) until the second event drain after their
+//! [`LifecycleView`](crate::raw::LifecycleView)) until the second event drain after their
 //! destruction frees the slots. Destroying twice is a no-op.
 //!
 //! In an undo scope each step is journaled as it happens (see `undo`): the detach as a move,

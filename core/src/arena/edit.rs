@@ -166,10 +166,7 @@ impl Arena {
     /// Sets colour, material, shape and transparency (clamped to 0..=1, NaN read as 0).
     /// Returns whether anything changed.
     pub fn set_appearance(&mut self, id: Id, appearance: Appearance) -> Result<bool, ArenaError> {
-        // Place files accept 0 to 1 only; what is stored must save and load back.
-        let t = appearance.transparency;
-        let appearance =
-            Appearance { transparency: if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) }, ..appearance };
+        let appearance = appearance.stored();
         let shape_changed = self.node(id)?.appearance().shape != appearance.shape;
         let effects = if shape_changed { COLLISION } else { PLAIN };
         self.write_field(id, appearance, |p, i| p.appearances[i], |p, i, v| p.appearances[i] = v, effects)

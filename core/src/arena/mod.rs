@@ -16,6 +16,7 @@
 //!   leaves the world's content ([`Arena::world_hash`]) as it was when the scope opened.
 
 mod alloc;
+mod bulk;
 mod component_queries;
 mod components;
 mod copy;
@@ -33,6 +34,7 @@ mod spawn;
 mod text_budget;
 mod undo;
 
+pub use bulk::{ArenaBuilder, NodeFields, NotFresh};
 pub use component_queries::{AncestryQuery, LiveNodes};
 pub use copy::GraftPolicy;
 pub use edit::{MAX_ATTRIBUTES, NodeMut};

@@ -9,7 +9,7 @@ use super::components::tests::Position;
 use super::*;
 use crate::components::{ComponentId, FieldDef, FieldType, FieldValue, Lane, Query, RefPolicy, Schema};
 use crate::value::{Appearance, AttributeValue, Color, PersistentId, RefField};
-use crate::{ALL_FAMILIES, ArenaError, Class, GraftPolicy, Id};
+use crate::{ArenaError, Class, Family, GraftPolicy, Id};
 use glam::Vec3;
 use std::collections::{HashMap, HashSet};
 
@@ -121,7 +121,7 @@ fn check(a: &Arena) {
         a.component_refs.iter().flat_map(|(t, l)| l.iter().map(move |&(h, c, f)| (*t, h, c, f))).collect();
     assert_eq!(idx_comp.len(), comp_refs.len(), "no duplicate component referrers");
     assert_eq!(idx_comp.into_iter().collect::<HashSet<_>>(), comp_refs, "component referrers");
-    for f in ALL_FAMILIES {
+    for f in Family::ALL {
         let list = &idx.families[f.index()].list;
         assert_eq!(list.len(), a.family(f).len());
         for (k, &id) in list.iter().enumerate() {

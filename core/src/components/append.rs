@@ -11,7 +11,7 @@
 //! rows in a chunk it keeps are padding rows).
 
 use super::CHUNK_ROWS;
-use super::column::{Column, split};
+use super::lane_layout::{LaneSpec, split};
 use super::table::Table;
 
 impl Table {
@@ -20,7 +20,14 @@ impl Table {
     /// `rev` (as whole-chunk writes). No word is written twice; `word` is only called with
     /// `r < n`.
     #[inline(always)]
-    pub fn extend_words(&mut self, col: Column, row: usize, n: usize, rev: u64, word: impl Fn(usize) -> u64) {
+    pub fn extend_words(
+        &mut self,
+        col: LaneSpec,
+        row: usize,
+        n: usize,
+        rev: u64,
+        word: impl Fn(usize) -> u64,
+    ) {
         self.extend_words_with(col, row, n, Some(rev), word);
     }
 
@@ -36,7 +43,7 @@ impl Table {
     #[inline(always)]
     fn extend_words_with(
         &mut self,
-        col: Column,
+        col: LaneSpec,
         mut row: usize,
         n: usize,
         rev: Option<u64>,
@@ -72,7 +79,7 @@ impl Table {
     /// Stamps `rev` on lane `col` of every chunk holding rows `from..to` (`from < to`, all
     /// present), as whole-chunk writes: the commit of rows appended with
     /// [`stage_words`](Self::stage_words).
-    pub fn stamp_rows(&mut self, col: Column, from: usize, to: usize, rev: u64) {
+    pub fn stamp_rows(&mut self, col: LaneSpec, from: usize, to: usize, rev: u64) {
         for k in from / CHUNK_ROWS..to.div_ceil(CHUNK_ROWS) {
             self.chunks.make_mut(k).revs_mut(col).stamp_bulk(rev);
         }

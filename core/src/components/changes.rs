@@ -14,7 +14,7 @@
 //! The log path sorts its candidate rows when they are few, else marks them in a
 //! thread-local bitmap (kept all zero between calls) and walks the marked chunks and groups.
 
-use super::column::{CHUNK_ROWS, GROUP_ROWS};
+use super::lane_layout::{CHUNK_ROWS, GROUP_ROWS};
 use super::table::Table;
 use crate::id::Id;
 use std::cell::RefCell;

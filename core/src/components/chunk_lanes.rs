@@ -1,8 +1,8 @@
 //! [`ChunkLanes`]: the lanes of one chunk (or of a row range of one) lent to a chunk pass,
 //! some read and some written, as whole 32-byte blocks or as typed slices.
 //!
-//! The lanes are disjoint ranges of one table chunk's word buffer (see `chunk`), lent
-//! together through [`LaneLender`](super::chunk::LaneLender): a chunk is made private once
+//! The lanes are disjoint ranges of one table chunk's word buffer (see `table_chunk`), lent
+//! together through [`LaneLender`](super::table_chunk::LaneLender): a chunk is made private once
 //! for all its written lanes.
 //!
 //! Invariants: every lane holds the blocks of exactly the rows `first_row .. first_row +
@@ -10,7 +10,7 @@
 //! lanes never alias; a piece split off by [`ChunkLanes::halve`] starts on a block boundary
 //! in every lane (a multiple of eight rows), so its blocks hold no other piece's rows.
 
-use super::column::{Block, CHUNK_ROWS, WIDE_LANE_BLOCKS};
+use super::lane_layout::{Block, CHUNK_ROWS, WIDE_LANE_BLOCKS};
 use crate::id::Id;
 use smallvec::SmallVec;
 

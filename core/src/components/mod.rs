@@ -1,7 +1,7 @@
 //! Game-defined components: a columnar archetype store attached to the arena.
 //!
 //! - [`schema`]: run-time schemas with typed fields, requirements and reference policies;
-//! - `column` / `chunk` / `chunks` / `table`: where each SIMD-aligned lane sits in a table
+//! - `lane_layout` / `table_chunk` / `chunk_list` / `table`: where each SIMD-aligned lane sits in a table
 //!   chunk, the table chunk holding every lane of [`CHUNK_ROWS`] rows in one allocation
 //!   (with per-lane, per-chunk and per-64-row revisions), a table's copy-on-write list of
 //!   them, and archetype tables; `changes`: which rows of a table were written since
@@ -23,10 +23,9 @@
 
 mod append;
 mod changes;
-mod chunk;
 mod chunk_lanes;
-mod chunks;
-mod column;
+mod chunk_list;
+mod lane_layout;
 mod locs;
 mod pass;
 mod pod;
@@ -36,10 +35,11 @@ mod schema;
 mod stage;
 mod store;
 mod table;
+mod table_chunk;
 mod writelog;
 
 pub use chunk_lanes::ChunkLanes;
-pub use column::{Block, CHUNK_ROWS, LaneKind};
+pub use lane_layout::{Block, CHUNK_ROWS, LaneKind};
 pub use pod::{PodBundle, PodComponent};
 pub use query::{ChunkView, Lane, Query};
 pub use schema::{
@@ -51,7 +51,7 @@ pub use writelog::WRITE_LOG_CAPACITY;
 
 #[cfg(test)]
 pub(crate) use chunk_lanes::WideLanes;
-pub(crate) use column::LaneValue;
+pub(crate) use lane_layout::LaneValue;
 pub(crate) use locs::RowLoc;
 pub(crate) use schema::encode;
 pub(crate) use table::Table;

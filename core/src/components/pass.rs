@@ -24,12 +24,12 @@
 //! plans past the store's last table (on an older snapshot), every plan's table exists and
 //! the pass reads it without a bounds check.
 
-use super::chunk::TableChunk;
 use super::chunk_lanes::{ChunkLanes, LANES_INLINE, WideLanes};
-use super::chunks::rows_in_chunk;
-use super::column::{Block, CHUNK_ROWS, Column};
+use super::chunk_list::rows_in_chunk;
+use super::lane_layout::{Block, CHUNK_ROWS, LaneSpec};
 use super::store::ComponentStore;
 use super::table::Table;
+use super::table_chunk::TableChunk;
 use smallvec::SmallVec;
 
 /// Where requested lanes sit in one table: the columns read and written, and the component
@@ -188,8 +188,8 @@ fn plan_lanes<'a>(
 #[allow(clippy::too_many_arguments)]
 fn lend_planned<'a>(
     chunk: &'a mut TableChunk,
-    columns: &[Column],
-    ids: Column,
+    columns: &[LaneSpec],
+    ids: LaneSpec,
     p: &Plan,
     shape: impl Counts,
     k: usize,

@@ -13,7 +13,7 @@ use std::any::TypeId;
 /// A component whose Rust type is plain old data laid out like its schema's lanes.
 ///
 /// ```
-/// use arbor_core::{FieldDef, FieldType, PodComponent, Schema};
+/// use arbor_core::{components::{FieldDef, FieldType, PodComponent, Schema}};
 /// #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 /// #[repr(C)]
 /// struct Velocity { x: f32, y: f32, z: f32 }

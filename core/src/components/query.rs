@@ -6,15 +6,15 @@
 //! Invariant: a query's cached table list is valid for stores with the same `uid` (an arena
 //! and its snapshots); on another store it is rebuilt.
 
-use super::chunk::TableChunk;
 use super::chunk_lanes::{ChunkLanes, WideLanes};
-use super::chunks::rows_in_chunk;
-use super::column::LaneKind;
-use super::column::{CHUNK_ROWS, Column};
+use super::chunk_list::rows_in_chunk;
+use super::lane_layout::LaneKind;
+use super::lane_layout::{CHUNK_ROWS, LaneSpec};
 use super::pass::{Plan, Planned, Resolved, Shape};
 use super::schema::{ComponentId, FieldType, SchemaRegistry};
 use super::store::ComponentStore;
 use super::table::Table;
+use super::table_chunk::TableChunk;
 use crate::id::Id;
 use rayon::prelude::*;
 use smallvec::SmallVec;
@@ -269,8 +269,8 @@ fn chunk_lanes_at<'a>(table: &'a mut Table, r: &Resolved, k: usize, rev: u64) ->
 /// private) as `r` requests them, stamping the written lanes with `rev`.
 fn lend_resolved<'a>(
     chunk: &'a mut TableChunk,
-    columns: &[Column],
-    ids: Column,
+    columns: &[LaneSpec],
+    ids: LaneSpec,
     r: &Resolved,
     k: usize,
     len: usize,

@@ -14,7 +14,7 @@
 //! - components only the destination holds get zeroed lanes, tick `rev`, and a log entry;
 //! - every column is written through copy-on-write chunks, so a snapshot keeps its rows.
 //!
-//! Every lane of a table's chunk lives in one [`TableChunk`] (see `chunk`), so a move makes
+//! Every lane of a table's chunk lives in one [`TableChunk`] (see `table_chunk`), so a move makes
 //! private at most three chunks, once each: the source chunk holding `row`, the one holding
 //! the source's last row (when another), and the destination chunk receiving the row (created
 //! if it is the next). Each lane's word then moves with plain loads and stores at the lane's
@@ -28,10 +28,10 @@
 //! again inside each of its swap-remove and push. Figures, and what was tried and not
 //! kept: `docs/perf/row-moves.md`.
 
-use super::chunk::TableChunk;
-use super::column::LaneKind;
-use super::column::{CHUNK_ROWS, Column};
+use super::lane_layout::LaneKind;
+use super::lane_layout::{CHUNK_ROWS, LaneSpec};
 use super::table::{CompSlot, Table};
+use super::table_chunk::TableChunk;
 use super::writelog::WriteLog;
 use crate::id::Id;
 
@@ -145,7 +145,7 @@ struct Mover {
 /// The source table's side of a move: its columns and logs, and its chunks holding `row`
 /// and (when another one) the last row, both private.
 struct From<'a> {
-    columns: &'a [Column],
+    columns: &'a [LaneSpec],
     logs: &'a mut [WriteLog],
     bulk: &'a [u64],
     bulk_stamped: bool,
@@ -157,7 +157,7 @@ struct From<'a> {
 /// The destination table's side of a move: its columns and logs, and its chunk receiving
 /// the row, private.
 struct To<'a> {
-    columns: &'a [Column],
+    columns: &'a [LaneSpec],
     logs: &'a mut [WriteLog],
     chunk: &'a mut TableChunk,
 }
@@ -166,7 +166,7 @@ impl To<'_> {
     /// Writes `word` into the new row of the destination's word lane `col` (64-bit if
     /// `wide`).
     #[inline(always)]
-    fn put_word(&mut self, m: &Mover, col: Column, wide: bool, word: u64) {
+    fn put_word(&mut self, m: &Mover, col: LaneSpec, wide: bool, word: u64) {
         debug_assert_eq!(col.kind == LaneKind::W64, wide);
         debug_assert!(col.kind != LaneKind::Str && self.columns.contains(&col));
         // SAFETY: `col` is a word lane of the destination table (callers take it from
@@ -178,7 +178,7 @@ impl To<'_> {
     /// Writes tick `tick` into the new row of the destination's tick lane `col`, stamping
     /// its group `rev`.
     #[inline(always)]
-    fn put_tick(&mut self, m: &Mover, col: Column, tick: u64) {
+    fn put_tick(&mut self, m: &Mover, col: LaneSpec, tick: u64) {
         self.put_word(m, col, true, tick);
         // SAFETY: a lane of the destination table (as in `put_word`), `i_new < CHUNK_ROWS`.
         unsafe { self.chunk.stamp_row_unchecked(col, m.i_new, m.rev) };
@@ -315,7 +315,7 @@ impl Mover {
 /// row's into its place (out of line: the word lanes' path stays small).
 #[cold]
 #[inline(never)]
-fn take_str(from: &mut From, m: &Mover, col: Column) -> Option<std::sync::Arc<str>> {
+fn take_str(from: &mut From, m: &Mover, col: LaneSpec) -> Option<std::sync::Arc<str>> {
     let taken = from.row.strs_mut(col)[m.i_row].take();
     if m.row != m.len - 1 {
         let filler = match &mut from.last {

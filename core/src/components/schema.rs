@@ -10,7 +10,7 @@
 //! with the same layout returns the same id, with another layout is an error; `requires`
 //! only names components registered earlier, so the requirement graph has no cycle.
 
-use super::column::{LaneKind, LaneValue};
+use super::lane_layout::{LaneKind, LaneValue};
 use crate::id::Id;
 use glam::{Quat, Vec3};
 use rustc_hash::FxHashMap;
@@ -357,9 +357,9 @@ impl SchemaRegistry {
         self.dependents.push(Vec::new());
         self.by_name.insert(schema.name.clone(), id);
         let zero_defaults = schema.fields.iter().all(|f| {
-            encode(&FieldValue::default_of(f.ty))
-                .iter()
-                .all(|l| matches!(l, super::column::LaneValue::Word(0) | super::column::LaneValue::Str(None)))
+            encode(&FieldValue::default_of(f.ty)).iter().all(|l| {
+                matches!(l, super::lane_layout::LaneValue::Word(0) | super::lane_layout::LaneValue::Str(None))
+            })
         });
         let has_refs = schema.fields.iter().any(|f| f.ty == FieldType::InstanceRef);
         self.infos.push(ComponentInfo {

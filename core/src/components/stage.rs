@@ -13,7 +13,7 @@
 //! written into chunks private to this table (copied first if a snapshot shared them), so
 //! snapshots never see staged rows.
 
-use super::column::CHUNK_ROWS;
+use super::lane_layout::CHUNK_ROWS;
 use super::table::Table;
 use crate::id::Id;
 

@@ -2,7 +2,7 @@
 //! component store a snapshot shares.
 //!
 //! Tables sit in a [`CowVec`] and their rows in table chunks (every lane of [`CHUNK_ROWS`]
-//! rows in one allocation, see `chunk`), so a snapshot copies the table list, and the first
+//! rows in one allocation, see `table_chunk`), so a snapshot copies the table list, and the first
 //! write after it copies one table's chunk pointers and one table chunk, all its lanes. Row
 //! locations live in id-indexed copy-on-write pages ([`RowLocs`]). Each table keeps a
 //! bounded write log per component ([`WriteLog`](super::writelog::WriteLog)), cloned with it.
@@ -12,8 +12,8 @@
 //! table indexes stay valid for cached queries.
 
 #[cfg(doc)]
-use super::column::CHUNK_ROWS;
-use super::column::LaneKind;
+use super::lane_layout::CHUNK_ROWS;
+use super::lane_layout::LaneKind;
 use super::locs::{RowLoc, RowLocs};
 use super::schema::{ComponentId, FieldValue, SchemaRegistry, decode};
 use super::table::Table;

@@ -4,7 +4,7 @@
 //! lanes, then its row-tick lane (the revision at which each row of that component was last
 //! written through a single-row path); the ids lane comes last. A column only says where its
 //! lane sits: every chunk of [`CHUNK_ROWS`] rows of the whole table, all lanes, is one
-//! [`TableChunk`](super::chunk::TableChunk) in the table's [`Chunks`] (see `chunk` for the
+//! [`TableChunk`](super::table_chunk::TableChunk) in the table's [`Chunks`] (see `table_chunk` for the
 //! layout and why). Bulk chunk writes stamp a per-component, per-chunk
 //! `bulk` revision instead of touching every row tick. A row's revision is the newer of its
 //! tick and its chunk's bulk revision; a row moving to another chunk carries that revision in
@@ -35,9 +35,9 @@
 //! the table (at least), and 0 for the chunks past it; every `bulk` revision is 0 while
 //! `bulk_stamped` is false.
 
-use super::chunks::{Chunks, rows_in_chunk};
-use super::column::LaneKind;
-use super::column::{CHUNK_ROWS, ChunkLayout, Column, LaneValue, split};
+use super::chunk_list::{Chunks, rows_in_chunk};
+use super::lane_layout::LaneKind;
+use super::lane_layout::{CHUNK_ROWS, ChunkLayout, LaneSpec, LaneValue, split};
 use super::schema::{ComponentId, SchemaRegistry};
 use super::writelog::WriteLog;
 use crate::id::Id;
@@ -77,7 +77,7 @@ pub(crate) struct Table {
     /// this table stamps one): row moves skip the bulk bookkeeping of tables never written
     /// in bulk.
     pub bulk_stamped: bool,
-    pub columns: Box<[Column]>,
+    pub columns: Box<[LaneSpec]>,
     /// Per chunk, per component slot (`bulk[k * slots + s]`): revision of the last bulk
     /// (whole-chunk) write (see the module docs).
     pub bulk: Box<[u64]>,
@@ -87,7 +87,7 @@ pub(crate) struct Table {
     pub chunks: Chunks,
     pub components: Box<[ComponentId]>,
     pub slots: Vec<CompSlot>,
-    pub ids: Column,
+    pub ids: LaneSpec,
     /// Cached transitions: (component, added?) → destination table.
     pub edges: Vec<(ComponentId, bool, u32)>,
 }
@@ -408,7 +408,7 @@ impl Table {
     pub fn heap_bytes(&self) -> usize {
         self.chunks.heap_bytes()
             + self.logs.iter().map(WriteLog::heap_bytes).sum::<usize>()
-            + self.columns.len() * size_of::<Column>()
+            + self.columns.len() * size_of::<LaneSpec>()
     }
 }
 

@@ -201,7 +201,10 @@ impl<'a> PageView<'a> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Arena, ArenaConfig, Class, Id, IdRange, LocalTransform, PAGE_SIZE, Quat, Slot, Vec3};
+    use crate::{
+        Arena, ArenaConfig, Class, Id, IdRange, LocalTransform, Quat, Vec3,
+        raw::{PAGE_SIZE, Slot},
+    };
 
     #[test]
     fn view_agrees_with_the_arena_accessors() {

@@ -7,13 +7,13 @@
 //! rows and their values) in shared tables that instances consume in order. Strings are
 //! borrowed from the input while loading, so decoding allocates only the tables themselves.
 
-use super::build::{Builder, NodeSpec};
+use super::build::{ExtrasLoader, NodeSpec, TreeLoader};
 use super::collect::{NONE, Saved};
 use super::error::PlaceError;
 use super::model::{
     ComponentDoc, FieldDoc, FieldTypeDoc, MaterialDoc, PLACE_FORMAT_VERSION, RefPolicyDoc, ShapeDoc,
 };
-use crate::arena::Arena;
+use crate::arena::{Arena, NodeFields};
 use crate::components::FieldValue;
 use crate::names::{NameId, NamePool};
 use crate::nodes::hot::LocalTransform;
@@ -439,14 +439,13 @@ fn take<'t, T>(table: &'t [T], cursor: &mut usize, count: u32, what: &str) -> Re
 
 struct Loader<'b, 'a> {
     body: &'b Body<'a>,
-    b: Builder,
     /// Interned name of each string (interned on first use).
     name_ids: Vec<Option<NameId>>,
 }
 
 impl<'b, 'a> Loader<'b, 'a> {
     fn new(body: &'b Body<'a>) -> Self {
-        Loader { body, b: Builder::new(body.nodes.len()), name_ids: vec![None; body.strings.len()] }
+        Loader { body, name_ids: vec![None; body.strings.len()] }
     }
 
     fn string(&self, k: u32, user: usize) -> Result<&'a str, PlaceError> {
@@ -458,21 +457,22 @@ impl<'b, 'a> Loader<'b, 'a> {
         })
     }
 
-    fn name(&mut self, k: u32, user: usize) -> Result<NameId, PlaceError> {
+    fn name(&mut self, b: &mut TreeLoader, k: u32, user: usize) -> Result<NameId, PlaceError> {
         if let Some(Some(id)) = self.name_ids.get(k as usize) {
             return Ok(*id);
         }
-        let id = self.b.intern(self.string(k, user)?);
+        let id = b.intern(self.string(k, user)?);
         self.name_ids[k as usize] = Some(id);
         Ok(id)
     }
 
     fn load(mut self) -> Result<Arena, PlaceError> {
         let body = self.body;
+        let mut b = TreeLoader::new(body.nodes.len());
         for (i, c) in body.components.iter().enumerate() {
-            self.b.register_schema(i, &c.to_doc())?;
+            b.register_schema(i, &c.to_doc())?;
         }
-        self.b.set_destroy_height(body.destroy_height);
+        b.set_destroy_height(body.destroy_height);
         // Pre-order with child counts: `open` holds the instances still expecting children.
         let mut open: Vec<(u32, u32)> = Vec::new();
         for (i, node) in body.nodes.iter().enumerate() {
@@ -486,9 +486,9 @@ impl<'b, 'a> Loader<'b, 'a> {
             if node.flags & !(ANCHORED | CAN_COLLIDE | ARCHIVABLE | HAS_EXTRAS) != 0 {
                 return Err(damaged(format!("instance #{i} has unknown flag bits {:#04x}", node.flags)));
             }
-            let pos = self.b.child_count(parent);
+            let pos = b.child_count(parent);
             let class = self.string(node.class, i)?;
-            let name = self.name(node.name, i)?;
+            let name = self.name(&mut b, node.name, i)?;
             let mut flags = NodeFlags(0);
             flags.set(NodeFlags::ANCHORED, node.flags & ANCHORED != 0);
             flags.set(NodeFlags::CAN_COLLIDE, node.flags & CAN_COLLIDE != 0);
@@ -502,8 +502,7 @@ impl<'b, 'a> Loader<'b, 'a> {
                     shape: l.shape.into(),
                 },
             };
-            let spec = NodeSpec {
-                class,
+            let fields = NodeFields {
                 name,
                 flags,
                 transform: LocalTransform {
@@ -513,7 +512,7 @@ impl<'b, 'a> Loader<'b, 'a> {
                 size: node.size.map_or(DEFAULT_SIZE, Vec3::from_array),
                 appearance,
             };
-            let index = self.b.add_node(parent, parent, pos, &spec)?;
+            let index = b.add_node(parent, parent, pos, &NodeSpec { class, fields })?;
             if node.children > 0 {
                 open.push((index, node.children));
             }
@@ -521,12 +520,12 @@ impl<'b, 'a> Loader<'b, 'a> {
         if let Some(&(p, left)) = open.iter().find(|(_, left)| *left > 0) {
             return Err(damaged(format!("instance #{p} declares {left} more children than the file holds")));
         }
-        self.b.nodes_done();
-        self.extras()?;
-        Ok(self.b.finish())
+        let mut b = b.tree_done();
+        self.extras(&mut b)?;
+        Ok(b.finish())
     }
 
-    fn extras(&mut self) -> Result<(), PlaceError> {
+    fn extras(&self, b: &mut ExtrasLoader) -> Result<(), PlaceError> {
         let body = self.body;
         let (mut e_at, mut a_at, mut t_at, mut r_at, mut v_at) = (0, 0, 0, 0, 0);
         let mut row: Vec<FieldValue> = Vec::new();
@@ -543,48 +542,46 @@ impl<'b, 'a> Loader<'b, 'a> {
                     BinAttr::Number(x) => AttributeValue::Number(*x),
                     BinAttr::String(s) => AttributeValue::String((*s).into()),
                     BinAttr::Vector3(v) => AttributeValue::Vector3(Vec3::from_array(*v)),
-                    BinAttr::Ref(k) => AttributeValue::Ref(self.b.resolve_index(
-                        index,
-                        || format!("attributes.{key}"),
-                        *k,
-                    )?),
+                    BinAttr::Ref(k) => {
+                        AttributeValue::Ref(b.resolve_index(index, || format!("attributes.{key}"), *k)?)
+                    }
                 };
-                self.b.set_attribute(index, key, value)?;
+                b.set_attribute(index, key, value)?;
             }
             for tag in take(&body.tags, &mut t_at, e.tags, "tag")? {
                 let tag = self.string(*tag, i)?;
-                self.b.add_tag(index, tag)?;
+                b.add_tag(index, tag)?;
             }
             if e.handle != 0 {
                 let handle = self.string(e.handle - 1, i)?;
-                self.b.set_handle(index, handle)?;
+                b.set_handle(index, handle)?;
             }
             if let Some(p) = e.persistent_id {
-                self.b.set_persistent_id(index, PersistentId(p))?;
+                b.set_persistent_id(index, PersistentId(p))?;
             }
-            let class = self.b.class(index);
+            let class = b.class(index);
             for (k, &r) in e.refs.iter().enumerate() {
                 if r == 0 {
                     continue;
                 }
                 let Some(prop) = class.reference_properties().get(k) else {
-                    return Err(self.b.err(
+                    return Err(b.err(
                         index,
                         &format!("references[{k}]"),
                         format!("a {class} has no reference property #{k}"),
                     ));
                 };
                 let suffix = format!("references.{prop}");
-                let target = self.b.resolve_index(index, || suffix.clone(), r)?;
-                self.b.set_reference(index, k, target, &suffix)?;
+                let target = b.resolve_index(index, || suffix.clone(), r)?;
+                b.set_reference(index, k, target, &suffix)?;
             }
             for &ci in take(&body.rows, &mut r_at, e.rows, "row")? {
-                let Some(c) = self.b.schema(ci as usize) else {
+                let Some(c) = b.schema(ci as usize) else {
                     return Err(damaged(format!(
                         "instance #{i} has a row of component #{ci}, which the file does not declare"
                     )));
                 };
-                let info = self.b.arena().components().registry().info(c);
+                let info = b.arena().components().registry().info(c);
                 let name = info.schema.name.clone();
                 let fields = info.schema.fields.len() as u32;
                 row.clear();
@@ -598,17 +595,15 @@ impl<'b, 'a> Loader<'b, 'a> {
                         BinValue::Vector3(v) => FieldValue::Vector3(Vec3::from_array(*v)),
                         BinValue::Quaternion(q) => FieldValue::Quaternion(Quat::from_array(*q)),
                         BinValue::String(s) => FieldValue::String(s.as_ref().into()),
-                        BinValue::Ref(k) => FieldValue::Ref(self.b.resolve_index(
-                            index,
-                            || format!("components.{name}"),
-                            *k,
-                        )?),
+                        BinValue::Ref(k) => {
+                            FieldValue::Ref(b.resolve_index(index, || format!("components.{name}"), *k)?)
+                        }
                     });
                 }
-                self.b.add_row(index, c, &row, &format!("components.{name}"))?;
+                b.add_row(index, c, &row, &format!("components.{name}"))?;
             }
             if let Some(src) = e.source {
-                self.b.set_source(index, src)?;
+                b.set_source(index, src)?;
             }
         }
         let unused = [

@@ -1,47 +1,35 @@
-//! The loading side shared by both forms: [`Builder`] builds a fresh arena from instances
-//! given in pre-order, then applies their attributes, tags, handles, persistent ids,
-//! references, component rows and sources, and hands the arena out only when everything
-//! succeeded (on error the half-built arena is dropped with the builder).
+//! The loading side shared by both forms, in two stages that hand one to the other:
+//! [`TreeLoader`] creates the file's instances (given in pre-order) through the public bulk
+//! build of [`ArenaBuilder`], and [`ExtrasLoader`] then applies their attributes, tags,
+//! handles, persistent ids, references, component rows and sources through the arena's
+//! public setters. The arena is handed out only when everything succeeded; on error the
+//! half-built arena is dropped with the loader.
 //!
-//! Instances are created in bulk: one revision for the whole load, nodes allocated and
-//! linked directly (no per-node events, journal entries or ancestor chains, as for the
-//! root and Workspace of [`Arena::new`]), world membership set in one pass. Everything that
-//! has an index (tags, handles, persistent ids, reverse references, components) goes through
-//! the arena's public setters, so the indexes stay exact.
-//!
-//! Paths: every instance remembers where it sits in the file (`file_parent`, `file_pos`),
-//! so an error names it as `instances[3].children[0]` without any per-instance string.
+//! Errors name instances by where they sit in the file: every instance remembers its
+//! `file_parent` and `file_pos` in the [`FileIndex`], so an error reads
+//! `instances[3].children[0]` without any per-instance string. The loaders check each
+//! instance with the file's own messages before the arena checks it again.
 
 use super::collect::NONE;
 use super::error::PlaceError;
 use super::model::{
     ComponentDoc, DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT, FALLEN_PARTS_DESTROY_HEIGHT, file_class,
 };
-use crate::arena::Arena;
+use crate::arena::{Arena, ArenaBuilder, NodeFields};
 use crate::class::Class;
 use crate::components::{ComponentId, FieldValue};
 use crate::error::ArenaError;
 use crate::id::Id;
 use crate::names::NameId;
-use crate::nodes::hot::LocalTransform;
-use crate::value::{Appearance, AttributeValue, NodeFlags, PersistentId};
-use glam::Vec3;
+use crate::value::{AttributeValue, PersistentId};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// Built-in state of one instance to create.
+/// One instance to create: its class as written in the file, and its built-in fields.
 pub(crate) struct NodeSpec<'s> {
     /// Class name as written in the file.
     pub class: &'s str,
-    /// Interned name (see [`Builder::intern`]).
-    pub name: NameId,
-    /// `ANCHORED`, `CAN_COLLIDE` and `ARCHIVABLE`; other bits are ignored.
-    pub flags: NodeFlags,
-    /// Local transform.
-    pub transform: LocalTransform,
-    /// Size.
-    pub size: Vec3,
-    /// Appearance.
-    pub appearance: Appearance,
+    /// Name (see [`TreeLoader::intern`]), flags, transform, size and appearance.
+    pub fields: NodeFields,
 }
 
 /// Where one created instance is, in the arena and in the file.
@@ -49,7 +37,6 @@ pub(crate) struct NodeSpec<'s> {
 struct Placed {
     id: Id,
     class: Class,
-    in_world: bool,
     /// Index of the instance whose `children` hold this one in the file ([`NONE`]: the
     /// top-level `instances` list).
     file_parent: u32,
@@ -59,55 +46,22 @@ struct Placed {
     children: u32,
 }
 
-/// Builds a fresh arena from a place file.
-pub(crate) struct Builder {
-    arena: Arena,
-    rev: u64,
+/// The file's instances by index, with what the loaders look them up by.
+struct FileIndex {
     nodes: Vec<Placed>,
-    top_count: u32,
+    /// Index of the file's `Workspace` entry ([`NONE`]: none yet).
     workspace_index: u32,
-    /// Nodes under the Workspace (their world membership is set in one pass).
-    world: Vec<Id>,
-    /// Top-level instances other than the Workspace (marked transform-dirty at the end).
-    top_level: Vec<Id>,
+    /// Instance index by JSON `ref` number.
     ref_numbers: FxHashMap<u64, u32>,
-    /// (instance, component) rows the file gave, to refuse a second one.
-    given_rows: FxHashSet<(u32, u16)>,
     /// Component ids of the file's schemas, in file order.
     schemas: Vec<ComponentId>,
-    setting_given: bool,
+    /// `settings.FallenPartsDestroyHeight`, when the file gives it.
+    destroy_height: Option<f64>,
 }
 
-const USER_FILE_FLAGS: NodeFlags =
-    NodeFlags(NodeFlags::ANCHORED.0 | NodeFlags::CAN_COLLIDE.0 | NodeFlags::ARCHIVABLE.0);
-
-impl Builder {
-    /// A builder over a fresh server arena, expecting about `capacity` instances.
-    pub fn new(capacity: usize) -> Self {
-        let mut arena = Arena::new();
-        let rev = arena.revisions.bump();
-        Builder {
-            arena,
-            rev,
-            nodes: Vec::with_capacity(capacity.min(1 << 24)),
-            top_count: 0,
-            workspace_index: NONE,
-            world: Vec::new(),
-            top_level: Vec::new(),
-            ref_numbers: FxHashMap::default(),
-            given_rows: FxHashSet::default(),
-            schemas: Vec::new(),
-            setting_given: false,
-        }
-    }
-
-    /// Interns a name.
-    pub fn intern(&mut self, text: &str) -> NameId {
-        self.arena.intern(text)
-    }
-
+impl FileIndex {
     /// The file path of instance `index`, e.g. `instances[3].children[0]`.
-    pub fn path(&self, index: u32) -> String {
+    fn path(&self, index: u32) -> String {
         let mut positions = Vec::new();
         let mut i = index;
         while let Some(p) = self.nodes.get(i as usize) {
@@ -127,8 +81,7 @@ impl Builder {
         out
     }
 
-    /// An error at `suffix` (e.g. `attributes.Speed`) of instance `index`.
-    pub fn err(&self, index: u32, suffix: &str, message: impl Into<String>) -> PlaceError {
+    fn err(&self, index: u32, suffix: &str, message: impl Into<String>) -> PlaceError {
         let mut path = self.path(index);
         if !suffix.is_empty() {
             path.push('.');
@@ -137,52 +90,76 @@ impl Builder {
         PlaceError::invalid(path, message)
     }
 
+    fn path_of_id(&self, id: Id) -> String {
+        match self.nodes.iter().position(|p| p.id == id) {
+            Some(i) => self.path(i as u32),
+            None => format!("instance {id}"),
+        }
+    }
+}
+
+/// The first stage: registers the file's schemas and creates its instances.
+pub(crate) struct TreeLoader {
+    build: ArenaBuilder,
+    file: FileIndex,
+    top_count: u32,
+}
+
+impl TreeLoader {
+    /// A loader over a fresh server arena, expecting about `capacity` instances.
+    pub fn new(capacity: usize) -> Self {
+        let build = ArenaBuilder::new(Arena::new()).unwrap_or_else(|_| unreachable!("a new arena is fresh"));
+        let file = FileIndex {
+            nodes: Vec::with_capacity(capacity.min(1 << 24)),
+            workspace_index: NONE,
+            ref_numbers: FxHashMap::default(),
+            schemas: Vec::new(),
+            destroy_height: None,
+        };
+        TreeLoader { build, file, top_count: 0 }
+    }
+
+    /// Interns a name.
+    pub fn intern(&mut self, text: &str) -> NameId {
+        self.build.intern(text)
+    }
+
+    /// The file path of instance `index`, e.g. `instances[3].children[0]`.
+    #[cfg(test)]
+    pub fn path(&self, index: u32) -> String {
+        self.file.path(index)
+    }
+
+    /// An error at `suffix` (e.g. `attributes.Speed`) of instance `index`.
+    pub fn err(&self, index: u32, suffix: &str, message: impl Into<String>) -> PlaceError {
+        self.file.err(index, suffix, message)
+    }
+
     /// Registers schema `i` of the file.
     pub fn register_schema(&mut self, i: usize, doc: &ComponentDoc) -> Result<ComponentId, PlaceError> {
-        if self.arena.components().component(&doc.name).is_some() {
+        if self.build.arena().components().component(&doc.name).is_some() {
             return Err(PlaceError::invalid(
                 format!("components[{i}].name"),
                 format!("component '{}' is declared twice", doc.name),
             ));
         }
         let c = self
-            .arena
+            .build
             .register_component(doc.to_schema())
             .map_err(|e| PlaceError::invalid(format!("components[{i}]"), e.to_string()))?;
-        self.schemas.push(c);
+        self.file.schemas.push(c);
         Ok(c)
     }
 
-    /// The component of the file's schema `i`.
-    pub fn schema(&self, i: usize) -> Option<ComponentId> {
-        self.schemas.get(i).copied()
-    }
-
-    /// The component named `name`.
-    pub fn component_named(&self, name: &str) -> Option<ComponentId> {
-        self.arena.components().component(name)
-    }
-
-    /// The arena under construction (read-only).
-    pub fn arena(&self) -> &Arena {
-        &self.arena
-    }
-
-    /// Applies the destroy-height setting (before any attribute, so it comes first).
+    /// Remembers the destroy-height setting (applied before any attribute).
     pub fn set_destroy_height(&mut self, height: Option<f64>) {
-        if let Some(h) = height {
-            let ws = self.arena.workspace();
-            // The Workspace is live and a number needs no target: this cannot fail.
-            let _ =
-                self.arena.set_attribute(ws, FALLEN_PARTS_DESTROY_HEIGHT, Some(AttributeValue::Number(h)));
-            self.setting_given = true;
-        }
+        self.file.destroy_height = height;
     }
 
     /// How many children instance `parent` (or the top level) has received so far.
     pub fn child_count(&self, parent: Option<u32>) -> u32 {
         match parent {
-            Some(p) => self.nodes[p as usize].children,
+            Some(p) => self.file.nodes[p as usize].children,
             None => self.top_count,
         }
     }
@@ -197,23 +174,22 @@ impl Builder {
         file_pos: u32,
         spec: &NodeSpec<'_>,
     ) -> Result<u32, PlaceError> {
-        let index = u32::try_from(self.nodes.len())
+        let index = u32::try_from(self.file.nodes.len())
             .ok()
             .filter(|&i| i != NONE)
             .ok_or_else(|| PlaceError::invalid("instances", "too many instances"))?;
         // Placed first, so errors below can name this instance.
-        self.nodes.push(Placed {
+        self.file.nodes.push(Placed {
             id: Id::NONE,
             class: Class::Folder,
-            in_world: false,
             file_parent: file_parent.unwrap_or(NONE),
             file_pos,
             children: 0,
         });
         let class = file_class(spec.class).map_err(|m| self.err(index, "class", m))?;
-        crate::names::check_name(self.arena.names.text(spec.name))
+        crate::names::check_name(self.build.arena().names().text(spec.fields.name))
             .map_err(|e| self.err(index, "name", e.to_string()))?;
-        let transparency = spec.appearance.transparency;
+        let transparency = spec.fields.appearance.transparency;
         if !(0.0..=1.0).contains(&transparency) {
             return Err(self.err(
                 index,
@@ -221,69 +197,110 @@ impl Builder {
                 format!("must be between 0 and 1, got {transparency}"),
             ));
         }
-        let parent = tree_parent.map(|p| self.nodes[p as usize]);
+        let parent = tree_parent.map(|p| self.file.nodes[p as usize]);
         let parent_class = parent.map_or(Class::DataModel, |p| p.class);
-        if class == Class::Workspace {
+        let id = if class == Class::Workspace {
             if parent.is_some() {
                 return Err(self.err(index, "class", "a Workspace can only be a top-level instance"));
             }
-            if self.workspace_index != NONE {
-                let first = self.path(self.workspace_index);
+            if self.file.workspace_index != NONE {
+                let first = self.file.path(self.file.workspace_index);
                 return Err(self.err(index, "class", format!("a second Workspace (the first is {first})")));
             }
-        } else if !class.may_be_child_of(parent_class) {
-            return Err(self.err(index, "class", format!("a {class} cannot be a child of a {parent_class}")));
-        }
-        let flags = NodeFlags(spec.flags.0 & USER_FILE_FLAGS.0);
-        let id = if class == Class::Workspace {
-            self.workspace_index = index;
-            self.arena.workspace()
+            self.file.workspace_index = index;
+            self.build.set_workspace_fields(&spec.fields);
+            self.build.arena().workspace()
         } else {
-            self.arena
-                .new_node(None, class, spec.name, flags, self.rev)
+            if !class.may_be_child_of(parent_class) {
+                return Err(self.err(
+                    index,
+                    "class",
+                    format!("a {class} cannot be a child of a {parent_class}"),
+                ));
+            }
+            self.build
+                .create(parent.map(|p| p.id), class, &spec.fields)
                 .map_err(|e| self.err(index, "", e.to_string()))?
         };
-        let slot = self.arena.slot_of(id);
-        let (page, i) = self.arena.page_mut(slot);
-        page.names[i] = spec.name;
-        page.hot[i].local = spec.transform;
-        page.sizes[i] = spec.size;
-        page.appearances[i] = spec.appearance;
-        page.hot[i].revision = self.rev;
-        if class == Class::Workspace {
-            page.hot[i].flags = NodeFlags((page.hot[i].flags.0 & !USER_FILE_FLAGS.0) | flags.0);
-        } else {
-            let parent_id = parent.map_or(self.arena.root(), |p| p.id);
-            self.arena.link(id, parent_id);
-        }
-        let in_world =
-            class != Class::Workspace && parent.is_some_and(|p| p.in_world || p.class == Class::Workspace);
-        if in_world {
-            self.world.push(id);
-        } else if parent.is_none() && class != Class::Workspace {
-            self.top_level.push(id);
-        }
         match tree_parent {
-            Some(p) => self.nodes[p as usize].children += 1,
+            Some(p) => self.file.nodes[p as usize].children += 1,
             None => self.top_count += 1,
         }
-        self.nodes[index as usize] = Placed { id, class, in_world, ..self.nodes[index as usize] };
+        self.file.nodes[index as usize] = Placed { id, class, ..self.file.nodes[index as usize] };
         Ok(index)
     }
 
     /// Gives instance `index` the file-local reference number `n` (JSON `ref`).
     pub fn set_ref_number(&mut self, index: u32, n: u64) -> Result<(), PlaceError> {
-        if let Some(&first) = self.ref_numbers.get(&n) {
-            let first = self.path(first);
+        if let Some(&first) = self.file.ref_numbers.get(&n) {
+            let first = self.file.path(first);
             return Err(self.err(index, "ref", format!("ref {n} is used twice (first by {first})")));
         }
-        self.ref_numbers.insert(n, index);
+        self.file.ref_numbers.insert(n, index);
         Ok(())
     }
 
     /// The index of the instance with reference number `n`.
     pub fn by_ref_number(&self, n: u64) -> Option<u32> {
-        self.ref_numbers.get(&n).copied()
+        self.file.ref_numbers.get(&n).copied()
+    }
+
+    /// Ends the creation stage: finishes the bulk build (world membership for everything
+    /// under the Workspace) and applies the destroy-height setting, before any attribute.
+    pub fn tree_done(self) -> ExtrasLoader {
+        let mut arena = self.build.finish();
+        let setting_given = self.file.destroy_height.is_some();
+        if let Some(h) = self.file.destroy_height {
+            let ws = arena.workspace();
+            // The Workspace is live and a number needs no target: this cannot fail.
+            let _ = arena.set_attribute(ws, FALLEN_PARTS_DESTROY_HEIGHT, Some(AttributeValue::Number(h)));
+        }
+        ExtrasLoader { arena, file: self.file, setting_given, given_rows: FxHashSet::default() }
+    }
+}
+
+/// The second stage: applies each instance's extras to the built tree.
+pub(crate) struct ExtrasLoader {
+    arena: Arena,
+    file: FileIndex,
+    setting_given: bool,
+    /// (instance, component) rows the file gave, to refuse a second one.
+    given_rows: FxHashSet<(u32, u16)>,
+}
+
+impl ExtrasLoader {
+    /// An error at `suffix` (e.g. `attributes.Speed`) of instance `index`.
+    pub fn err(&self, index: u32, suffix: &str, message: impl Into<String>) -> PlaceError {
+        self.file.err(index, suffix, message)
+    }
+
+    fn arena_err(&self, index: u32, suffix: &str, e: ArenaError) -> PlaceError {
+        self.err(index, suffix, e.to_string())
+    }
+
+    /// The arena under construction (read-only).
+    pub fn arena(&self) -> &Arena {
+        &self.arena
+    }
+
+    /// The component of the file's schema `i`.
+    pub fn schema(&self, i: usize) -> Option<ComponentId> {
+        self.file.schemas.get(i).copied()
+    }
+
+    /// The component named `name`.
+    pub fn component_named(&self, name: &str) -> Option<ComponentId> {
+        self.arena.components().component(name)
+    }
+
+    /// The runtime id of instance `index`.
+    pub fn id(&self, index: u32) -> Id {
+        self.file.nodes[index as usize].id
+    }
+
+    /// The class of instance `index`.
+    pub fn class(&self, index: u32) -> Class {
+        self.file.nodes[index as usize].class
     }
 
     /// Resolves a JSON reference (`null` or a `ref` number) held at `suffix` of `index`.
@@ -295,8 +312,8 @@ impl Builder {
     ) -> Result<Option<Id>, PlaceError> {
         match n {
             None => Ok(None),
-            Some(n) => match self.by_ref_number(n) {
-                Some(i) => Ok(Some(self.nodes[i as usize].id)),
+            Some(n) => match self.file.ref_numbers.get(&n) {
+                Some(&i) => Ok(Some(self.id(i))),
                 None => Err(self.err(index, &suffix(), format!("no instance in the file has ref {n}"))),
             },
         }
@@ -312,40 +329,19 @@ impl Builder {
         if k == 0 {
             return Ok(None);
         }
-        match self.nodes.get(k as usize - 1) {
+        match self.file.nodes.get(k as usize - 1) {
             Some(p) => Ok(Some(p.id)),
             None => Err(self.err(
                 index,
                 &suffix(),
-                format!("refers to instance #{} but the file holds {}", k - 1, self.nodes.len()),
+                format!("refers to instance #{} but the file holds {}", k - 1, self.file.nodes.len()),
             )),
         }
     }
 
-    /// The runtime id of instance `index`.
-    pub fn id(&self, index: u32) -> Id {
-        self.nodes[index as usize].id
-    }
-
-    /// The class of instance `index`.
-    pub fn class(&self, index: u32) -> Class {
-        self.nodes[index as usize].class
-    }
-
-    /// Ends the creation phase: sets world membership for everything under the Workspace.
-    pub fn nodes_done(&mut self) {
-        let world = std::mem::take(&mut self.world);
-        self.arena.set_world_membership(&world, true, self.rev);
-        self.arena.revisions.topology = self.rev;
-    }
-
-    fn arena_err(&self, index: u32, suffix: &str, e: ArenaError) -> PlaceError {
-        self.err(index, suffix, e.to_string())
-    }
-
     /// Sets attribute `key` of instance `index`.
     pub fn set_attribute(&mut self, index: u32, key: &str, value: AttributeValue) -> Result<(), PlaceError> {
-        if index == self.workspace_index && self.setting_given && key == FALLEN_PARTS_DESTROY_HEIGHT {
+        if index == self.file.workspace_index && self.setting_given && key == FALLEN_PARTS_DESTROY_HEIGHT {
             return Err(self.err(
                 index,
                 &format!("attributes.{key}"),
@@ -372,7 +368,7 @@ impl Builder {
         match self.arena.set_handle(id, Some(name)) {
             Ok(_) => Ok(()),
             Err(ArenaError::HandleTaken { holder, .. }) => {
-                let other = self.path_of_id(holder);
+                let other = self.file.path_of_id(holder);
                 Err(self.err(index, "handle", format!("handle name '{name}' is already used by {other}")))
             }
             Err(e) => Err(self.arena_err(index, "handle", e)),
@@ -385,7 +381,7 @@ impl Builder {
         match self.arena.set_persistent_id(id, pid) {
             Ok(_) => Ok(()),
             Err(ArenaError::IdInUse(holder)) => {
-                let other = self.path_of_id(holder);
+                let other = self.file.path_of_id(holder);
                 Err(self.err(
                     index,
                     "persistentId",
@@ -437,25 +433,12 @@ impl Builder {
         Ok(())
     }
 
-    fn path_of_id(&self, id: Id) -> String {
-        match self.nodes.iter().position(|p| p.id == id) {
-            Some(i) => self.path(i as u32),
-            None => format!("instance {id}"),
-        }
-    }
-
-    /// The finished arena: the default destroy height where none was given, and the
-    /// Workspace and other top-level instances marked transform-dirty so the first transform
-    /// pass computes every world transform.
+    /// The finished arena, with the default destroy height where none was given.
     pub fn finish(mut self) -> Arena {
         let ws = self.arena.workspace();
         if !self.setting_given && self.arena.attribute(ws, FALLEN_PARTS_DESTROY_HEIGHT).is_none() {
             let value = AttributeValue::Number(DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT);
             let _ = self.arena.set_attribute(ws, FALLEN_PARTS_DESTROY_HEIGHT, Some(value));
-        }
-        for id in std::iter::once(ws).chain(self.top_level.iter().copied()) {
-            // Live nodes of this arena: marking them written cannot fail.
-            let _ = self.arena.node_mut(id);
         }
         self.arena
     }

@@ -2,7 +2,7 @@
 //!
 //! Loading parses the whole text into the model with `serde_json` (names borrowed from the
 //! text where they need no unescaping), then creates the instances in pre-order through the
-//! shared [`Builder`], then applies extras. A `serde_json` error is turned into a path by
+//! shared [`TreeLoader`], then applies extras with its [`ExtrasLoader`]. A `serde_json` error is turned into a path by
 //! scanning the text up to the error position.
 //!
 //! Saving streams: it walks the saved instances in pre-order and writes each one's model
@@ -12,7 +12,7 @@
 //! top-level entry naming its parent by `ref`, so any tree saves within `serde_json`'s nesting
 //! guard and reads back.
 
-use super::build::{Builder, NodeSpec};
+use super::build::{ExtrasLoader, NodeSpec, TreeLoader};
 use super::collect::{NONE, Saved};
 use super::error::PlaceError;
 use super::json_text::{offset_of, path_at, write_inline};
@@ -22,7 +22,7 @@ use super::model::{
 };
 use super::serde_util::{Num, Num32, parse_non_finite};
 use super::source_file::{ScriptFile, read_source_file};
-use crate::arena::Arena;
+use crate::arena::{Arena, NodeFields};
 use crate::components::{FieldType, FieldValue};
 use crate::nodes::hot::LocalTransform;
 use crate::nodes::page::{DEFAULT_SIZE, NodeRef};
@@ -303,7 +303,7 @@ impl<'a> PlaceFile<'a> {
     /// files with the files' paths.
     pub fn to_arena_in(&self, base: Option<&Path>) -> Result<(Arena, Vec<ScriptFile>), PlaceError> {
         check_header(Some(&self.format), Some(self.version as u64))?;
-        let mut b = Builder::new(self.instances.len());
+        let mut b = TreeLoader::new(self.instances.len());
         for (i, c) in self.components.iter().enumerate() {
             b.register_schema(i, c)?;
         }
@@ -338,7 +338,7 @@ impl<'a> PlaceFile<'a> {
                 }
             }
         }
-        b.nodes_done();
+        let mut b = b.tree_done();
         let mut row: Vec<FieldValue> = Vec::new();
         let mut files = Vec::new();
         for (index, doc) in order.iter().enumerate() {
@@ -401,13 +401,12 @@ pub(super) fn apply_behaviors(
     Ok(())
 }
 
-fn node_spec<'s>(b: &mut Builder, doc: &'s InstanceDoc<'_>) -> NodeSpec<'s> {
+fn node_spec<'s>(b: &mut TreeLoader, doc: &'s InstanceDoc<'_>) -> NodeSpec<'s> {
     let mut flags = NodeFlags(0);
     flags.set(NodeFlags::ANCHORED, doc.anchored.unwrap_or(false));
     flags.set(NodeFlags::CAN_COLLIDE, doc.can_collide.unwrap_or(true));
     flags.set(NodeFlags::ARCHIVABLE, doc.archivable.unwrap_or(true));
-    NodeSpec {
-        class: &doc.class,
+    let fields = NodeFields {
         name: b.intern(&doc.name),
         flags,
         transform: LocalTransform {
@@ -421,11 +420,12 @@ fn node_spec<'s>(b: &mut Builder, doc: &'s InstanceDoc<'_>) -> NodeSpec<'s> {
             material: doc.material.map(Into::into).unwrap_or_default(),
             shape: doc.shape.map(Into::into).unwrap_or_default(),
         },
-    }
+    };
+    NodeSpec { class: &doc.class, fields }
 }
 
 fn apply_extras(
-    b: &mut Builder,
+    b: &mut ExtrasLoader,
     index: u32,
     doc: &InstanceDoc<'_>,
     row: &mut Vec<FieldValue>,

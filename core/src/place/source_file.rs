@@ -29,7 +29,7 @@ pub struct ScriptFile {
 /// Loads the JSON place file at `path`, reading each `sourceFile` beside it.
 ///
 /// ```no_run
-/// let (arena, files) = arbor_core::load_json_file("places/arena.place.json".as_ref()).unwrap();
+/// let (arena, files) = arbor_core::place::load_json_file("places/arena.place.json".as_ref()).unwrap();
 /// for f in &files {
 ///     println!("{} from {}", arena.full_name(f.script), f.path.display());
 /// }

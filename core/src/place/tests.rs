@@ -2,25 +2,16 @@
 //! checksum. The format itself is tested through the public API in `core/tests/place*.rs`.
 
 use super::binary::checksum;
-use super::build::{Builder, NodeSpec};
-use crate::nodes::hot::LocalTransform;
-use crate::nodes::page::DEFAULT_SIZE;
-use crate::value::{Appearance, NodeFlags};
+use super::build::{NodeSpec, TreeLoader};
+use crate::arena::NodeFields;
 
-fn spec(b: &mut Builder, class: &'static str) -> NodeSpec<'static> {
-    NodeSpec {
-        class,
-        name: b.intern("x"),
-        flags: NodeFlags::NEW,
-        transform: LocalTransform::default(),
-        size: DEFAULT_SIZE,
-        appearance: Appearance::default(),
-    }
+fn spec(b: &mut TreeLoader, class: &'static str) -> NodeSpec<'static> {
+    NodeSpec { class, fields: NodeFields::named(b.intern("x")) }
 }
 
 #[test]
 fn builder_names_instances_by_their_place_in_the_file() {
-    let mut b = Builder::new(4);
+    let mut b = TreeLoader::new(4);
     let s = spec(&mut b, "Folder");
     let a = b.add_node(None, None, 0, &s).unwrap();
     let c = b.add_node(Some(a), Some(a), 0, &s).unwrap();
@@ -36,10 +27,7 @@ fn builder_names_instances_by_their_place_in_the_file() {
     let bad = spec(&mut b, "Spaceship");
     let err = b.add_node(Some(a), Some(a), 1, &bad).unwrap_err();
     assert_eq!(err.to_string(), "instances[0].children[1].class: unknown class 'Spaceship'");
-    let arena = {
-        let b = Builder::new(0);
-        b.finish()
-    };
+    let arena = TreeLoader::new(0).tree_done().finish();
     assert_eq!(arena.len(), 2);
 }
 

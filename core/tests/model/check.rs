@@ -4,8 +4,8 @@ use crate::comp_check::{check_component_diff, check_components, check_store};
 use crate::model::{Life, Model};
 use crate::{FOREIGN, HANDLES, NAMES, TAGS};
 use arbor_core::{
-    ALL_FAMILIES, Arena, ArenaError, AttributeValue, Id, NamePool, NodeRef, RefField, Snapshot, SnapshotDiff,
-    TopologyChange,
+    Arena, ArenaError, AttributeValue, Family, Id, RefField, Snapshot, SnapshotDiff,
+    raw::{NamePool, NodeRef, TopologyChange},
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -138,7 +138,7 @@ pub(crate) fn check(arena: &Arena, m: &Model) {
         assert_eq!(set.len(), got.len(), "duplicate referrer of {id:?}");
         assert_eq!(set, expected_refs.remove(&id).unwrap_or_default(), "referrers({id:?})");
     }
-    for f in ALL_FAMILIES {
+    for f in Family::ALL {
         let mut got = arena.family(f).to_vec();
         got.sort();
         let expected: Vec<Id> =

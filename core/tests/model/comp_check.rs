@@ -7,8 +7,9 @@ use crate::FOREIGN;
 use crate::comp_schemas::{COMP_NAMES, HealthPod, MotionPod, RegenPod};
 use crate::model::{Life, Model};
 use arbor_core::{
-    AncestryQuery, Arena, ComponentDiff, ComponentId, ComponentStore, FieldType, FieldValue, Id, Lane,
-    LaneKind, Query, Schema,
+    Arena, Id,
+    components::{ComponentId, ComponentStore, FieldType, FieldValue, Lane, LaneKind, Query, Schema},
+    raw::{AncestryQuery, ComponentDiff},
 };
 use std::collections::{BTreeMap, BTreeSet};
 

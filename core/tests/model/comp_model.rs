@@ -5,7 +5,10 @@
 
 use crate::comp_schemas::{LaneOp, PassSpec};
 use crate::model::Model;
-use arbor_core::{ArenaError, ComponentId, FieldType, FieldValue, Id, RefPolicy, Schema, SchemaError};
+use arbor_core::{
+    ArenaError, Id,
+    components::{ComponentId, FieldType, FieldValue, RefPolicy, Schema, SchemaError},
+};
 use std::collections::BTreeSet;
 
 /// One component row: its field values and the revision of its last write (single-row or

@@ -9,7 +9,8 @@ use crate::model::Model;
 use crate::ops::{Pick, pick};
 use crate::world::{clone_step, destroy_step};
 use arbor_core::{
-    Arena, ArenaError, Class, ComponentId, FieldType, FieldValue, Id, Lane, PodBundle, Quat, Query, Vec3,
+    Arena, ArenaError, Class, Id, Quat, Vec3,
+    components::{ComponentId, FieldType, FieldValue, Lane, PodBundle, Query},
 };
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -314,7 +315,10 @@ pub(crate) fn comp_step(arena: &mut Arena, m: &mut Model, op: &CompOp) -> bool {
                 0 => (catalogue(0), arena.register_pod::<HealthPod>()),
                 1 => (catalogue(1), arena.register_pod::<MotionPod>()),
                 2 => (catalogue(9), arena.register_pod::<RegenPod>()),
-                _ => (<LinkPod as arbor_core::PodComponent>::schema(), arena.register_pod::<LinkPod>()),
+                _ => (
+                    <LinkPod as arbor_core::components::PodComponent>::schema(),
+                    arena.register_pod::<LinkPod>(),
+                ),
             };
             let expected = m.register_pod(schema.clone());
             assert_eq!(got, expected, "register_pod {}", schema.name);
@@ -447,7 +451,7 @@ pub(crate) fn comp_step(arena: &mut Arena, m: &mut Model, op: &CompOp) -> bool {
             let reads: Vec<Lane> = spec.reads.iter().map(|r| lane(*r)).collect();
             let writes: Vec<Lane> = spec.writes.iter().map(|(n, l, _)| lane((n, *l))).collect();
             let seen = Mutex::new(Vec::new());
-            let body = |mut chunk: arbor_core::ChunkLanes<'_>| {
+            let body = |mut chunk: arbor_core::components::ChunkLanes<'_>| {
                 let n = chunk.len();
                 for (i, &(.., op)) in spec.writes.iter().enumerate() {
                     match op {

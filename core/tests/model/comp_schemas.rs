@@ -7,7 +7,10 @@
 //! order in which the arena visits its holders (which it does not promise): no component
 //! with a `DestroyHolder` field has, or requires a component with, a `RemoveComponent` field.
 
-use arbor_core::{FieldDef, FieldType, FieldValue, PodComponent, Quat, RefPolicy, Schema, Vec3};
+use arbor_core::{
+    Quat, Vec3,
+    components::{FieldDef, FieldType, FieldValue, PodComponent, RefPolicy, Schema},
+};
 use std::sync::Arc;
 
 /// The component names operations pick from (a pick past the end is never registered).

@@ -5,8 +5,8 @@ use crate::TAGS;
 use crate::check::field_text;
 use crate::comp_check::{CompDump, comp_dump};
 use arbor_core::{
-    ALL_FAMILIES, Arena, Class, Guid, Id, InstanceEvent, LocalTransform, NamePool, NodeExtras, NodeFlags,
-    NodeRef, Revisions, TopologyChange, Vec3,
+    Arena, Class, Family, Guid, Id, InstanceEvent, LocalTransform, NodeFlags, Vec3,
+    raw::{NamePool, NodeExtras, NodeRef, Revisions, TopologyChange},
 };
 
 #[derive(Debug, PartialEq)]
@@ -108,7 +108,7 @@ pub(crate) fn dump(arena: &Arena, ids: &[Id]) -> Dump {
         deletions: arena.deletions_since(0).expect("history").collect(),
         handles,
         tagged: TAGS.iter().map(|t| arena.tagged(t).collect()).collect(),
-        families: ALL_FAMILIES.iter().map(|&f| arena.family(f).to_vec()).collect(),
+        families: Family::ALL.iter().map(|&f| arena.family(f).to_vec()).collect(),
         referrers: ids
             .iter()
             .map(|&id| arena.referrers(id).map(|(h, f)| (h, field_text(names, f))).collect())

@@ -31,7 +31,7 @@
 //! Game-defined components interleave with the tree operations. Each world registers part
 //! of a schema catalogue in its own order (so component ids differ between the arenas a
 //! graft joins), with typed fields (`Vector3`, `Quaternion`, `String`, ...), reference
-//! fields under each [`RefPolicy`](arbor_core::RefPolicy), requirements, a layout that
+//! fields under each [`RefPolicy`](arbor_core::components::RefPolicy), requirements, a layout that
 //! conflicts with another, and a malformed schema; some POD types too (one with a
 //! requirement, one with a reference field, which must be refused). The operations add
 //! components (with and without values, of wrong type or arity, naming dead or unknown
@@ -72,7 +72,7 @@
 //! driven in step), `check`, `comp_check` and `dump` (comparing them), `scenarios` (the
 //! plain tests); this file holds the shared constants and the proptest itself.
 
-use arbor_core::{ArenaConfig, Id, WRITE_LOG_CAPACITY};
+use arbor_core::{ArenaConfig, Id, components::WRITE_LOG_CAPACITY};
 use check::check_snapshot;
 use comp_ops::{link_op, register_prelude};
 use ops::{Op, op};

@@ -5,8 +5,9 @@ use crate::FOREIGN;
 use crate::comp_model::MRow;
 use crate::ops::Pick;
 use arbor_core::{
-    ArenaError, AttributeValue, Class, DEFAULT_SIZE, Guid, Id, InstanceEvent, NodeFlags, PersistentId,
-    Schema, TopologyChange, Vec3,
+    ArenaError, AttributeValue, Class, Guid, Id, InstanceEvent, NodeFlags, PersistentId, Vec3,
+    components::Schema,
+    raw::{DEFAULT_SIZE, TopologyChange},
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;

@@ -2,8 +2,9 @@
 
 use crate::model::{Life, MNode, Model};
 use arbor_core::{
-    ArenaError, AttributeValue, FieldValue, GraftPolicy, Id, InstanceEvent, NodeFlags, SchemaError,
-    TopologyChange,
+    ArenaError, AttributeValue, GraftPolicy, Id, InstanceEvent, NodeFlags,
+    components::{FieldValue, SchemaError},
+    raw::TopologyChange,
 };
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -3,7 +3,7 @@
 
 use crate::model::{Life, MNode, Model};
 use arbor_core::{
-    ArenaError, AttributeValue, Class, Id, InstanceEvent, NodeFlags, PersistentId, TopologyChange,
+    ArenaError, AttributeValue, Class, Id, InstanceEvent, NodeFlags, PersistentId, raw::TopologyChange,
 };
 use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;

@@ -8,8 +8,8 @@ use crate::model::Model;
 use crate::ops::{AttrChoice, Op, Pick};
 use crate::{ATTR_KEYS, HANDLES, NAMES, TAGS};
 use arbor_core::{
-    AncestryQuery, Arena, ArenaConfig, AttributeValue, Class, DEFAULT_SIZE, Id, InstanceEvent, PersistentId,
-    Snapshot, Vec3,
+    Arena, ArenaConfig, AttributeValue, Class, Id, InstanceEvent, PersistentId, Snapshot, Vec3,
+    raw::{AncestryQuery, DEFAULT_SIZE},
 };
 use std::collections::VecDeque;
 use std::sync::Arc;

@@ -5,8 +5,10 @@
 #![allow(dead_code)]
 
 use arbor_core::{
-    Appearance, Arena, AttributeValue, Class, Color, ComponentId, FALLEN_PARTS_DESTROY_HEIGHT, FieldDef,
-    FieldType, FieldValue, Id, LocalTransform, Material, NodeFlags, Quat, RefPolicy, Schema, Shape, Vec3,
+    Appearance, Arena, AttributeValue, Class, Color, Id, LocalTransform, Material, NodeFlags, Quat, Shape,
+    Vec3,
+    components::{ComponentId, FieldDef, FieldType, FieldValue, RefPolicy, Schema},
+    place::FALLEN_PARTS_DESTROY_HEIGHT,
 };
 use std::collections::HashMap;
 
@@ -279,7 +281,7 @@ pub fn sample() -> Sample {
     let gui = a.create(Class::ScreenGui, "Hud", Some(storage)).unwrap();
     a.create(Class::Frame, "Panel", Some(gui)).unwrap();
     let mut deep = storage;
-    for level in 0..(arbor_core::JSON_NESTING as usize * 2 + 5) {
+    for level in 0..(arbor_core::place::JSON_NESTING as usize * 2 + 5) {
         deep = a.create(Class::Folder, &format!("Level{level}"), Some(deep)).unwrap();
     }
     a.set_attribute(deep, "Back", Some(AttributeValue::Ref(Some(p0)))).unwrap();

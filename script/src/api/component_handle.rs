@@ -11,11 +11,15 @@
 //! revision when the value changes), and once the instance is destroyed or the component
 //! removed every access raises.
 
-use super::fields::{euler_degrees, field_from_arg};
+use super::convert::Fail;
+use super::convert::{euler_degrees, field_from_arg};
 use super::handle::{arg_at, guarded, push_handle, raise, type_name_at};
-use super::props::{DESTROYED, Fail};
+use super::props::DESTROYED;
 use crate::state::{WorldSlot, full_name, world_slot};
-use arbor_core::{Arena, ComponentId, FieldType, FieldValue, Id, SchemaError};
+use arbor_core::{
+    Arena, Id,
+    components::{ComponentId, FieldType, FieldValue, SchemaError},
+};
 use mlua::{Lua, Value, ffi};
 use std::borrow::Cow;
 use std::ffi::c_int;
@@ -119,6 +123,11 @@ unsafe fn key_at<'a>(state: *mut ffi::lua_State) -> &'a [u8] {
 }
 
 /// `__index(component, key)`: the field's value.
+///
+/// # Safety
+/// Only the VM calls this, as the `__index` metamethod of [`COMPONENT_TAG`]'s metatable made by
+/// [`install`], with the component handle and the key as arguments and LUA_MINSTACK free
+/// slots. It may raise a Lua error; its frames own nothing.
 unsafe extern "C-unwind" fn component_index(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: the VM calls this with two arguments and LUA_MINSTACK free slots; the world
     // borrow ends (inside `guarded`) before anything is pushed, and `raise` never returns.
@@ -155,6 +164,10 @@ unsafe extern "C-unwind" fn component_index(state: *mut ffi::lua_State) -> c_int
 }
 
 /// `__newindex(component, key, value)`: writes the field.
+///
+/// # Safety
+/// As [`component_index`], as the `__newindex` metamethod with the handle, the key and the
+/// assigned value as arguments.
 unsafe extern "C-unwind" fn component_newindex(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: as in `component_index`, with three arguments; the value's bytes stay on the
     // stack for the call.
@@ -189,6 +202,10 @@ unsafe extern "C-unwind" fn component_newindex(state: *mut ffi::lua_State) -> c_
 }
 
 /// `__eq(a, b)`: handles to the same component of the same instance.
+///
+/// # Safety
+/// Only the VM calls this, as the `__eq` metamethod of [`COMPONENT_TAG`], with two arguments and
+/// a free stack slot.
 unsafe extern "C-unwind" fn component_eq(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: called by the VM with two arguments and free stack slots.
     unsafe {
@@ -200,6 +217,9 @@ unsafe extern "C-unwind" fn component_eq(state: *mut ffi::lua_State) -> c_int {
 }
 
 /// `__tostring(component)`: `<Name> component`.
+///
+/// # Safety
+/// As [`component_index`], as the `__tostring` metamethod with one argument.
 unsafe extern "C-unwind" fn component_tostring(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: as in `component_index`.
     unsafe {

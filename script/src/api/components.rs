@@ -33,11 +33,14 @@
 //!   or requiring it raise.
 
 use super::component_handle::component_value;
-use super::fields::{field_from_lua, field_type, ref_policy};
+use super::convert::{Status, fail, ok, type_name};
+use super::convert::{field_from_lua, field_type, ref_policy};
 use super::instance::{MethodStatus, add, checked, done, failed, live};
-use super::values::{Status, fail, ok, type_name};
 use crate::state::with_world;
-use arbor_core::{Arena, ComponentId, FieldDef, FieldType, FieldValue, Id, RefPolicy, Schema, SchemaError};
+use arbor_core::{
+    Arena, Id,
+    components::{ComponentId, FieldDef, FieldType, FieldValue, RefPolicy, Schema, SchemaError},
+};
 use mlua::{Lua, Result, Table, Value};
 use std::sync::Arc;
 

@@ -35,7 +35,8 @@
 //! Budget: a property access is not a Luau `CALL`, so it costs no budget unit (the
 //! enclosing loop's back-edge still does); a method call costs its `CALL`.
 
-use super::props::{self, Arg, Fail, Member, Read};
+use super::convert::{Arg, Fail, Read};
+use super::props::{self, Member};
 use crate::state::{WorldSlot, world_slot};
 use arbor_core::{Id, Vec3};
 use mlua::{Lua, Table, Value, ffi};
@@ -294,6 +295,11 @@ unsafe fn newindex(state: *mut ffi::lua_State, h: Handle, key: &[u8], member: Op
 }
 
 /// `__index(handle, key)`: a method (from upvalue 1, by atom), a property, or a child.
+///
+/// # Safety
+/// Only the VM calls this, as the `__index` closure of [`INSTANCE_TAG`]'s metatable made by
+/// [`install`] (upvalue 1: the methods by atom), with the indexed value and the key as its two
+/// arguments and LUA_MINSTACK free slots. It may raise a Lua error; its frames own nothing.
 unsafe extern "C-unwind" fn instance_index(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: the VM calls this C function (the `__index` closure) with its two arguments
     // on the stack and LUA_MINSTACK free slots; `raise` never returns.
@@ -307,6 +313,11 @@ unsafe extern "C-unwind" fn instance_index(state: *mut ffi::lua_State) -> c_int 
 }
 
 /// `__newindex(handle, key, value)`: a property write.
+///
+/// # Safety
+/// Only the VM calls this, as the `__newindex` metamethod of [`INSTANCE_TAG`], with the
+/// value, key and assigned value as its three arguments and LUA_MINSTACK free slots. It may
+/// raise a Lua error; its frames own nothing.
 unsafe extern "C-unwind" fn instance_newindex(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: as in `instance_index`, with three arguments.
     unsafe {
@@ -341,6 +352,11 @@ unsafe extern "C-unwind" {
 }
 
 /// Direct-access `__index`: `data` is the handle's block and `atom` the key's atom (>= 0).
+///
+/// # Safety
+/// Only the VM calls this, through `lua_registeruserdatadirectaccess` for userdata of
+/// [`INSTANCE_TAG`]: `data` is the block of a live handle and the call frame is one of the
+/// `__index` closure, with the handle and key as arguments. It may raise a Lua error.
 unsafe extern "C-unwind" fn direct_index(
     state: *mut ffi::lua_State,
     data: *mut c_void,
@@ -368,6 +384,10 @@ unsafe extern "C-unwind" fn direct_index(
 }
 
 /// Direct-access `__newindex`, as [`direct_index`] with the value as third argument.
+///
+/// # Safety
+/// As [`direct_index`], in a frame of the `__newindex` metamethod with the handle, the key and
+/// the assigned value as arguments.
 unsafe extern "C-unwind" fn direct_newindex(
     state: *mut ffi::lua_State,
     data: *mut c_void,
@@ -390,6 +410,10 @@ unsafe extern "C-unwind" fn direct_newindex(
 }
 
 /// `__eq(a, b)`: two handles to the same instance.
+///
+/// # Safety
+/// Only the VM calls this, as the `__eq` metamethod of [`INSTANCE_TAG`], with two arguments
+/// and a free stack slot.
 unsafe extern "C-unwind" fn instance_eq(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: called by the VM with two arguments and free stack slots.
     unsafe {
@@ -400,6 +424,9 @@ unsafe extern "C-unwind" fn instance_eq(state: *mut ffi::lua_State) -> c_int {
 }
 
 /// `__tostring(handle)`: the instance's name, or `<destroyed Instance>`.
+///
+/// # Safety
+/// As [`instance_index`], as the `__tostring` metamethod with one argument.
 unsafe extern "C-unwind" fn instance_tostring(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: as in `instance_index`.
     unsafe {

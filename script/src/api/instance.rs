@@ -11,10 +11,10 @@
 //! Methods that visit instances charge the running entry's budget for each one (`budget`),
 //! counting no further than it can pay, so a walk of a huge subtree fails fast.
 
+use super::convert::{attribute_from_lua, attribute_to_lua};
 use super::handle::{instance_id, instance_list, instance_value};
 use super::props::DESTROYED;
 use super::trampoline::method;
-use super::values::{attribute_from_lua, attribute_to_lua};
 use crate::budget::{self, BUDGET_MESSAGE};
 use crate::signals::Signal;
 use crate::state::{full_name, with_state, with_world};

@@ -12,21 +12,20 @@
 
 pub mod component_handle;
 pub mod components;
-pub mod fields;
+pub mod convert;
 pub mod handle;
 pub mod instance;
 mod ordered_pairs;
 pub mod props;
 pub mod trampoline;
-pub mod values;
 
 use crate::log::Level;
 use crate::signals;
 use crate::state::{with_state, with_world};
 use arbor_core::Id;
+use convert::{Status, fail, instance_value, ok};
 use instance::PRELUDE_KEY;
 use mlua::{Function, Lua, MultiValue, Result, Table, Value};
-use values::{Status, fail, instance_value, ok};
 
 const PRELUDE: &str = include_str!("../prelude.luau");
 
@@ -87,7 +86,7 @@ fn checked(lua: &Lua, prelude: &Table, f: Function) -> Result<Function> {
 fn behaviors_table(lua: &Lua, prelude: &Table) -> Result<Table> {
     let send = lua.create_function(
         |lua, (host, name, payload): (Value, mlua::LuaString, Value)| -> Result<Status> {
-            let Some(host) = values::instance_id(lua, &host) else {
+            let Some(host) = convert::instance_id(lua, &host) else {
                 return fail(lua, "game.Behaviors.Send: the host must be an Instance");
             };
             match crate::behavior::send_from_script(lua, host, &name.to_str()?, &payload) {

@@ -39,6 +39,11 @@ pub fn install(lua: &Lua, base: &Table) -> Result<()> {
 
 /// `pairs(t)`: upvalues 1 = Luau's `next`, 2 = the ordered iterator factory, 3 = Luau's
 /// `pairs`.
+///
+/// # Safety
+/// Only the VM calls this, as the `pairs` closure made by [`install`] (upvalues 1–3 as above),
+/// with the call's arguments and LUA_MINSTACK free slots. It may raise a Lua error; its
+/// frames own nothing.
 unsafe extern "C-unwind" fn deterministic_pairs(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: called by the VM with its arguments on the stack; `luaL_checkstack` makes room
     // for the pushes below (at most six at once), each balanced by a pop or returned.

@@ -1,12 +1,14 @@
 //! The built-in properties of an Instance, read and written on the arena: the members
-//! scripts can name ([`Member`], each with a fixed Luau string atom), the values a property
-//! read produces ([`Read`]) and the values a write accepts ([`Arg`]). Safe Rust only; the C
-//! metamethods in `handle` move values between these types and the Lua stack.
+//! scripts can name ([`Member`], each with a fixed Luau string atom), read into a
+//! [`Read`] and written from an [`Arg`] (both in `convert`). Safe Rust only; the C
+//! metamethods in `handle` move values between those types and the Lua stack.
 //!
 //! Nothing here allocates on the hot paths (a `Position` read or write, an `Anchored` flag):
 //! errors carry `Cow` messages and names are copied into a small inline buffer.
 
-use super::fields::{euler_degrees, from_euler_degrees};
+use super::convert::{
+    Arg, Fail, Read, euler_degrees, expect_bool, expect_instance, expect_vector, from_euler_degrees, invalid,
+};
 use crate::state::full_name;
 use arbor_core::{Appearance, Arena, ArenaError, Class, Color, Id, Material, NodeFlags, Shape, Vec3};
 use std::borrow::Cow;
@@ -159,77 +161,6 @@ impl Member {
     }
 }
 
-/// Up to this many bytes of a name are copied inline by a read.
-const INLINE: usize = 62;
-
-/// The result of a property read, owned so the world borrow can end before it is pushed.
-pub enum Read {
-    /// A boolean.
-    Bool(bool),
-    /// A number.
-    Number(f64),
-    /// A vector.
-    Vector(Vec3),
-    /// A string with static storage (class, shape and material names).
-    Static(&'static str),
-    /// A short string copied inline.
-    Inline([u8; INLINE], u8),
-    /// A long string.
-    Owned(String),
-    /// An Instance handle, or nil.
-    Instance(Option<Id>),
-}
-
-impl Read {
-    /// `text`, copied.
-    pub fn text(text: &str) -> Read {
-        if text.len() <= INLINE {
-            let mut buf = [0; INLINE];
-            buf[..text.len()].copy_from_slice(text.as_bytes());
-            Read::Inline(buf, text.len() as u8)
-        } else {
-            Read::Owned(text.to_owned())
-        }
-    }
-}
-
-/// A value being assigned to a property, borrowed from the Lua stack.
-#[derive(Clone, Copy, Debug)]
-pub enum Arg<'a> {
-    /// nil.
-    Nil,
-    /// A boolean.
-    Bool(bool),
-    /// A number.
-    Number(f64),
-    /// A vector (`Vector3`).
-    Vector(Vec3),
-    /// A string's bytes.
-    Str(&'a [u8]),
-    /// An Instance handle.
-    Instance(Id),
-    /// Any other value, by type name.
-    Other(&'static str),
-}
-
-impl Arg<'_> {
-    /// The type name used in error messages.
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            Arg::Nil => "nil",
-            Arg::Bool(_) => "boolean",
-            Arg::Number(_) => "number",
-            Arg::Vector(_) => "Vector3",
-            Arg::Str(_) => "string",
-            Arg::Instance(_) => "Instance",
-            Arg::Other(t) => t,
-        }
-    }
-}
-
-/// A failure message.
-pub type Fail = Cow<'static, str>;
-
 /// `{key} is not a valid member of {class} "{path}"`.
 pub fn not_member(w: &Arena, id: Id, key: &str) -> String {
     let class = w.get(id).map_or("Instance", |n| n.class().name());
@@ -274,32 +205,6 @@ pub fn read(w: &Arena, id: Id, member: Option<Member>, key: &[u8]) -> Result<Rea
             }
         }
     })
-}
-
-fn invalid(key: &str, expected: &str, got: &Arg<'_>) -> Fail {
-    Cow::Owned(format!("invalid value for {key}: expected {expected}, got {}", got.type_name()))
-}
-
-fn expect_vector(key: &str, v: &Arg<'_>) -> Result<Vec3, Fail> {
-    match v {
-        Arg::Vector(v) => Ok(*v),
-        other => Err(invalid(key, "Vector3", other)),
-    }
-}
-
-fn expect_bool(key: &str, v: &Arg<'_>) -> Result<bool, Fail> {
-    match v {
-        Arg::Bool(b) => Ok(*b),
-        other => Err(invalid(key, "boolean", other)),
-    }
-}
-
-fn expect_instance(key: &str, v: &Arg<'_>) -> Result<Option<Id>, Fail> {
-    match v {
-        Arg::Nil => Ok(None),
-        Arg::Instance(id) => Ok(Some(*id)),
-        other => Err(invalid(key, "Instance or nil", other)),
-    }
 }
 
 /// `instance.key = v`.

@@ -12,8 +12,9 @@
 //! and a recursive search, take the generic path, so the errors stay the same.
 
 use super::component_handle::push_component;
+use super::convert::Fail;
 use super::handle::{Handle, NOT_AN_INSTANCE, guarded, handle_at, push_handle, raise};
-use super::props::{DESTROYED, Fail};
+use super::props::DESTROYED;
 use arbor_core::{Arena, Id};
 use mlua::{Function, Lua, ffi};
 use std::borrow::Cow;
@@ -77,6 +78,11 @@ unsafe fn handle_and_name<'a>(state: *mut ffi::lua_State) -> Option<(Handle, &'a
 }
 
 /// A generic method closure.
+///
+/// # Safety
+/// Only the VM calls this, as a method closure made by [`method`] (upvalue 1: the method's
+/// mlua function), with the call's arguments and LUA_MINSTACK free slots. It may raise a
+/// Lua error; its frames own nothing.
 unsafe extern "C-unwind" fn method_trampoline(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: the VM calls this closure (made by `method`) with its arguments and
     // LUA_MINSTACK free slots.
@@ -84,6 +90,9 @@ unsafe extern "C-unwind" fn method_trampoline(state: *mut ffi::lua_State) -> c_i
 }
 
 /// `handle:FindFirstChild(name, recursive?)`.
+///
+/// # Safety
+/// As [`method_trampoline`], for the `FindFirstChild` closure.
 unsafe extern "C-unwind" fn find_first_child(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: as in `method_trampoline`; the name's bytes stay on the stack for the call.
     unsafe {
@@ -109,6 +118,9 @@ unsafe extern "C-unwind" fn find_first_child(state: *mut ffi::lua_State) -> c_in
 
 /// `handle:GetComponent(name)`: with a handle and a string name it answers in C (one world
 /// borrow, the handle pushed directly); anything else takes the generic path.
+///
+/// # Safety
+/// As [`method_trampoline`], for the `GetComponent` closure.
 unsafe extern "C-unwind" fn get_component(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: as in `find_first_child`.
     unsafe {

@@ -11,7 +11,7 @@
 
 use super::runtime::{BindingIndex, Payload, Raised, Runtime, with_runtime};
 use super::value::{Kind, Value};
-use crate::api::values::{Status, fail, instance_id, ok, type_name};
+use crate::api::convert::{Status, fail, instance_id, ok, type_name};
 use crate::state::with_world;
 use arbor_core::Id;
 use mlua::{Function, Lua, Result, Table};

@@ -8,7 +8,7 @@
 
 use super::definition::Definition;
 use super::value::Value;
-use arbor_core::{Arena, AttributeValue, Id, SplitMix64};
+use arbor_core::{Arena, AttributeValue, Id, raw::SplitMix64};
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 

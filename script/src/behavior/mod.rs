@@ -29,7 +29,7 @@ pub use save::{BEHAVIOR_STATE_FORMAT, ResumeError};
 pub(crate) use api::send_from_script;
 pub(crate) use runtime::with_runtime;
 
-use crate::api::values::error_text;
+use crate::api::convert::error_text;
 use arbor_core::Arena;
 use mlua::{Function, Lua, Table};
 use runtime::Runtime;
@@ -111,7 +111,7 @@ impl Behaviors {
             }
             other => Err(format!(
                 "the chunk must return the definition table, not {}",
-                crate::api::values::type_name(lua, &other)
+                crate::api::convert::type_name(lua, &other)
             )),
         }
     }

@@ -17,7 +17,7 @@ use super::transaction::{self, Outcome, Publish};
 use crate::api::instance::Instance;
 use crate::log::Level;
 use crate::state::{with_state, with_world};
-use arbor_core::{Arena, Class, Id, NodeFlags, TopologyChange};
+use arbor_core::{Arena, Class, Id, NodeFlags, raw::TopologyChange};
 use mlua::Lua;
 use std::collections::BTreeMap;
 
@@ -173,7 +173,7 @@ impl Behaviors {
 
     fn internal(&self, lua: &Lua, node: Id, e: &mlua::Error) -> BehaviorReport {
         let path = with_world(lua, |w| w.full_name(node)).unwrap_or_default();
-        let message = format!("the VM could not build its instance: {}", crate::api::values::error_text(e));
+        let message = format!("the VM could not build its instance: {}", crate::api::convert::error_text(e));
         with_runtime(lua, |rt| refusal(rt, path, String::new(), message))
             .unwrap_or_else(|_| unreachable_report())
     }

@@ -23,7 +23,7 @@ use super::transaction::{self, Outcome, Publish};
 use super::value::Value;
 use crate::api::instance::Instance;
 use crate::state::with_world;
-use arbor_core::{Arena, Id, PersistentId, SplitMix64};
+use arbor_core::{Arena, Id, PersistentId, raw::SplitMix64};
 use mlua::Lua;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

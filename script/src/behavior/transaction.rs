@@ -10,7 +10,7 @@ use super::binding::Binding;
 use super::report::{BehaviorReport, split_location, statement_column};
 use super::runtime::{BindingIndex, Delivery, Entry, Raised, Tx, with_runtime};
 use super::value::Value;
-use crate::api::values::error_text;
+use crate::api::convert::error_text;
 use crate::budget;
 use crate::log::Level;
 use crate::state::{with_state, with_world};

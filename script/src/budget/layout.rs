@@ -207,6 +207,10 @@ mod tests {
         static SEEN: RefCell<Vec<Option<(u8, usize)>>> = const { RefCell::new(Vec::new()) };
     }
 
+    /// Records the opcode at each interrupt.
+    ///
+    /// # Safety
+    /// Only the VM calls this, as the interrupt of the test's VM, with its running thread.
     unsafe extern "C-unwind" fn record(state: *mut ffi::lua_State, gc: c_int) {
         if gc < 0 {
             // SAFETY: the VM passes its running thread; the version was checked by the test.
@@ -248,6 +252,10 @@ mod tests {
             .unwrap();
         // The weights of a live function: every interrupt has one, and the loop's back-edge
         // is charged more than one instruction.
+        /// Records the weight of each interrupt.
+        ///
+        /// # Safety
+        /// Only the VM calls this, as the interrupt of the test's VM, with its running thread.
         unsafe extern "C-unwind" fn grab(state: *mut ffi::lua_State, gc: c_int) {
             if gc < 0 {
                 // SAFETY: as in `record`; a live `WeightTables` is registered below.

@@ -108,7 +108,7 @@ pub(crate) fn fire_deaths(lua: &Lua, root: Id) -> Result<()> {
 }
 
 fn instance(lua: &Lua, id: Option<Id>) -> Result<Value> {
-    crate::api::values::instance_value(lua, id)
+    crate::api::convert::instance_value(lua, id)
 }
 
 fn args(lua: &Lua, v: impl mlua::IntoLuaMulti) -> Result<MultiValue> {

@@ -22,7 +22,7 @@ use super::error::StoreError;
 use super::key::{StoreKey, describe, store_name};
 use super::local::{LocalStores, MAX_VALUE_BYTES};
 use super::value::{decode, encode};
-use crate::api::values::{Status, fail, ok};
+use crate::api::convert::{Status, fail, ok};
 use crate::budget;
 use mlua::{Function, Lua, Result, Table, UserData, UserDataFields, UserDataMethods, Value};
 use std::sync::Arc;
@@ -101,7 +101,7 @@ fn get(lua: &Lua, (this, key): (Value, Value)) -> Result<Status> {
     }
     match decode(lua, &bytes) {
         Ok(v) => ok(lua, v),
-        Err(e) => fail(lua, format!("store '{name}' key {key}: {}", crate::api::values::error_text(&e))),
+        Err(e) => fail(lua, format!("store '{name}' key {key}: {}", crate::api::convert::error_text(&e))),
     }
 }
 

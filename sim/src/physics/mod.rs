@@ -33,13 +33,11 @@
 //! not be reproduced under load, and it costs ~44 s of cold build; a world is bit-identical on
 //! 1 and 2 threads with it on, so turning it on does not break determinism.
 //!
-//! Poses: rapier holds each part's world pose. Physics computes world poses itself from the
-//! arena's local transforms (composing parent-first up to the Workspace, whose world is its
-//! own local transform, as in the transform pass), so a part or model a script wrote earlier
-//! in the tick gets its new pose, never a stale one: the transform pass runs after physics,
-//! so [`WorldTransforms`](crate::WorldTransforms) is a tick behind for anything written since.
-//! The `WorldTransforms` argument is accepted for the tick's calling convention; nothing here
-//! depends on it being fresh.
+//! Poses: rapier holds each part's world pose. The transform pass runs after physics, so
+//! [`WorldTransforms`](crate::WorldTransforms) is a tick behind for anything a script wrote
+//! earlier in the tick; physics therefore composes the poses it needs from the arena's local
+//! transforms, with the pass's own arithmetic ([`WorldTransform::compose`]), so a body's pose
+//! is the world the next pass computes for its part, never a stale one.
 //!
 //! Invariants, kept between public calls:
 //! - every live in-world part that was synced has exactly one body and one collider, and
@@ -60,10 +58,11 @@ mod sync;
 mod tests;
 mod write_back;
 
+use crate::transform::WorldTransform;
 use arbor_core::{Id, LocalTransform, Shape, Vec3};
 use rapier3d::prelude::{
-    ColliderHandle, Group, InteractionGroups, InteractionTestMode, PhysicsWorld, Pose, QueryFilter, Ray,
-    RigidBody, RigidBodyHandle,
+    ColliderHandle, Group, InteractionGroups, InteractionTestMode, PhysicsWorld, QueryFilter, Ray, RigidBody,
+    RigidBodyHandle,
 };
 use rustc_hash::FxHashMap;
 
@@ -158,8 +157,8 @@ struct Entry {
     can_collide: bool,
     /// The local transform the body's pose was last taken from or written as.
     local: LocalTransform,
-    /// The parent world pose that went with `local`.
-    parent: Pose,
+    /// The parent's world that went with `local`.
+    parent: WorldTransform,
     /// Arena revision of the part the body state corresponds to.
     synced_rev: u64,
     /// Rescan generation that last saw the part.

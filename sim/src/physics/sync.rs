@@ -20,8 +20,7 @@
 use super::pose::{self, ParentPoses};
 use super::shapes;
 use super::{Entry, Physics, SyncStats, groups, pack};
-use crate::transform::WorldTransforms;
-use arbor_core::{Arena, Class, Family, Id, NodeFlags, NodeRef};
+use arbor_core::{Arena, Class, Family, Id, NodeFlags, raw::NodeRef};
 use rapier3d::prelude::{ColliderBuilder, Pose, RigidBodyBuilder, RigidBodyType};
 
 /// Exact pose equality.
@@ -34,11 +33,9 @@ impl Physics {
     /// Applies the arena's changes since the last sync to rapier (see the module docs of
     /// `physics` and `physics::sync`). Cost follows the number of changed parts; a full
     /// rescan happens only on the first sync and when the arena's logs lost history.
-    ///
-    /// `transforms` is not read: world poses are composed from the arena's local transforms,
-    /// which is exact even for parts written after the last transform pass.
-    pub fn sync(&mut self, arena: &Arena, transforms: &WorldTransforms) -> SyncStats {
-        let _ = transforms;
+    /// World poses are composed from the arena's local transforms (see `physics::pose`), so
+    /// they are exact even for parts written after the last transform pass.
+    pub fn sync(&mut self, arena: &Arena) -> SyncStats {
         let mut stats = SyncStats::default();
         let mut parents = ParentPoses::default();
         if self.needs_rescan || !self.sync_logged(arena, &mut parents, &mut stats) {
@@ -127,7 +124,7 @@ impl Physics {
         let size = shapes::sanitize(node.size());
         let (anchored, can_collide, rev) = (node.anchored(), node.can_collide(), node.revision());
         let Some(&i) = self.index.get(&id) else {
-            let pose = parent * pose::to_pose(local);
+            let pose = pose::body_pose(&parent, &local);
             if pose::is_simulable(&pose) {
                 self.create(Entry {
                     id,
@@ -147,8 +144,8 @@ impl Physics {
             return;
         };
         let e = self.entries[i as usize].as_mut().expect("indexed entry");
-        let moved = local != e.local || !same_pose(&parent, &e.parent);
-        let pose = parent * pose::to_pose(local);
+        let moved = local != e.local || parent != e.parent;
+        let pose = pose::body_pose(&parent, &local);
         if moved && !pose::is_simulable(&pose) {
             // A non-finite pose, or one outside the world extent, is not simulated;
             // fallen-part cleanup deals with a non-finite or fallen part.
@@ -203,7 +200,7 @@ impl Physics {
             (self.entries.len() - 1) as u32
         });
         let data = pack(entry.id, index);
-        let pose = entry.parent * pose::to_pose(entry.local);
+        let pose = pose::body_pose(&entry.parent, &entry.local);
         let body_type = if entry.anchored { RigidBodyType::Fixed } else { RigidBodyType::Dynamic };
         let body = RigidBodyBuilder::new(body_type)
             .pose(pose)

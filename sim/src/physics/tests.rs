@@ -36,9 +36,9 @@ impl Fixture {
     }
 
     fn tick(&mut self) -> (SyncStats, usize) {
-        let stats = self.physics.sync(&self.arena, &self.transforms);
+        let stats = self.physics.sync(&self.arena);
         self.physics.step(DT);
-        let written = self.physics.write_back(&mut self.arena, &self.transforms);
+        let written = self.physics.write_back(&mut self.arena);
         let dirty = self.arena.take_dirty_transforms();
         self.transforms.update(&self.arena, &dirty, PassMode::default());
         (stats, written)
@@ -108,14 +108,14 @@ fn a_write_between_sync_and_write_back_wins() {
     let ws = f.arena.workspace();
     let b = f.part(ws, Vec3::new(0.0, 50.0, 0.0), Vec3::splat(2.0), false);
     f.tick();
-    f.physics.sync(&f.arena, &f.transforms);
+    f.physics.sync(&f.arena);
     f.physics.step(DT);
     f.arena.set_position(b, Vec3::new(5.0, 100.0, 0.0)).unwrap();
-    let written = f.physics.write_back(&mut f.arena, &f.transforms);
+    let written = f.physics.write_back(&mut f.arena);
     assert_eq!(written, 0);
     assert_eq!(f.arena.get(b).unwrap().position(), Vec3::new(5.0, 100.0, 0.0));
     // The cursor did not skip the write: the next sync teleports the body.
-    let stats = f.physics.sync(&f.arena, &f.transforms);
+    let stats = f.physics.sync(&f.arena);
     assert_eq!(stats.updated, 1);
     assert_eq!(f.physics.body(b).unwrap().translation(), Vec3::new(5.0, 100.0, 0.0));
 }
@@ -195,7 +195,7 @@ fn nested_dynamic_parts_write_consistent_locals() {
         for id in [outer, inner] {
             let body = f.physics.body(id).unwrap();
             let arena_world = super::pose::ParentPoses::default().world(&f.arena, Some(id), |_| None);
-            assert!((arena_world.translation - body.translation()).length() < 1e-3, "{id:?} drifted");
+            assert!((arena_world.position - body.translation()).length() < 1e-3, "{id:?} drifted");
         }
     }
 }
@@ -241,9 +241,36 @@ fn a_panic_inside_rapier_rebuilds_the_world_from_the_arena() {
     std::panic::set_hook(hook);
     assert_eq!(f.physics.faults(), 1, "the step panicked once, then the foreign body was gone");
     assert_eq!(f.physics.body_count(), 0);
-    let stats = f.physics.sync(&f.arena, &f.transforms);
+    let stats = f.physics.sync(&f.arena);
     assert!(stats.full_rescan && stats.added == 2, "{stats:?}");
     f.run(3);
     f.check_consistency();
     assert!(f.arena.contains(cyl));
+}
+
+/// A body is posed at the very world the transform pass computes for its part: physics
+/// composes with the pass's arithmetic, so the two agree bit for bit, however deep and
+/// rotated the chain above the part.
+#[test]
+fn body_poses_are_the_transform_pass_worlds_bit_for_bit() {
+    let mut f = Fixture::new();
+    let ws = f.arena.workspace();
+    let mut parent = ws;
+    let mut parts = Vec::new();
+    for k in 0..12 {
+        let model = f.arena.create(Class::Model, "M", Some(parent)).unwrap();
+        let t = LocalTransform {
+            position: Vec3::new(1.3 * k as f32, 0.7, -2.1),
+            rotation: Quat::from_euler(glam::EulerRot::YXZ, 0.3 + k as f32, 0.2, -0.9).normalize(),
+        };
+        f.arena.set_transform(model, t).unwrap();
+        parts.push(f.part(model, Vec3::new(0.5, 1.5 * k as f32, 3.0), Vec3::ONE, true));
+        parent = model;
+    }
+    f.tick();
+    for id in parts {
+        let world = f.transforms.get(&f.arena, id).unwrap();
+        let body = f.physics.body(id).unwrap();
+        assert_eq!(body.translation(), world.position, "{id:?}");
+    }
 }

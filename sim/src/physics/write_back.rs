@@ -13,19 +13,16 @@
 //! sync cursor moves past physics' own writes, so the next sync does not even read them; a
 //! later script write has a newer revision and is still seen.
 
-use super::pose::ParentPoses;
+use super::pose::{self, ParentPoses};
 use super::{Physics, unpack};
-use crate::transform::WorldTransforms;
+use crate::transform::WorldTransform;
 use arbor_core::{Arena, Id, LocalTransform};
-use rapier3d::prelude::{Pose, RigidBodyHandle};
+use rapier3d::prelude::RigidBodyHandle;
 
 impl Physics {
     /// Writes the world poses of awake dynamic bodies into the arena as local transforms and
     /// returns how many parts were written. Sleeping bodies are not visited.
-    ///
-    /// `transforms` is not read (see [`sync`](Self::sync)).
-    pub fn write_back(&mut self, arena: &mut Arena, transforms: &WorldTransforms) -> usize {
-        let _ = transforms;
+    pub fn write_back(&mut self, arena: &mut Arena) -> usize {
         let clean = arena.revisions().global == self.since;
         let mut parents = ParentPoses::default();
         let mut written = 0;
@@ -65,7 +62,7 @@ impl Physics {
         }
         let has_children = !node.children().is_empty();
         let parent = parents.world(arena, node.parent(), |a| self.dynamic_pose(a));
-        let local = parent.inverse() * world;
+        let local = pose::to_rapier(parent).inverse() * world;
         let t = LocalTransform { position: local.translation, rotation: local.rotation };
         if arena.set_transform(id, t) != Ok(true) {
             return false;
@@ -81,9 +78,9 @@ impl Physics {
         true
     }
 
-    /// The pose of part `id`'s body if it is dynamic.
-    fn dynamic_pose(&self, id: Id) -> Option<Pose> {
+    /// The world of part `id`'s body if it is dynamic.
+    fn dynamic_pose(&self, id: Id) -> Option<WorldTransform> {
         let body = self.world.bodies.get(self.entry(id)?.body)?;
-        body.is_dynamic().then(|| *body.position())
+        body.is_dynamic().then(|| pose::from_rapier(body.position()))
     }
 }

@@ -7,7 +7,10 @@
 
 use super::schemas::{DEFAULT_JUMP_POWER, DEFAULT_WALK_SPEED, root_part};
 use super::{Players, Session};
-use arbor_core::{Appearance, Arena, ArenaError, Class, Color, ComponentId, FieldValue, Id, NodeFlags};
+use arbor_core::{
+    Appearance, Arena, ArenaError, Class, Color, Id, NodeFlags,
+    components::{ComponentId, FieldValue},
+};
 use glam::Vec3;
 
 /// Why `BindCharacter` refused.

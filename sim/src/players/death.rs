@@ -14,7 +14,10 @@
 use super::Players;
 use super::schemas::HEALTH;
 use crate::fallen::DIED_ANNOUNCED;
-use arbor_core::{Arena, ArenaError, Class, ComponentId, FieldValue, Id, Query};
+use arbor_core::{
+    Arena, ArenaError, Class, Id,
+    components::{ComponentId, FieldValue, Query},
+};
 
 /// The tag a dead character gets.
 pub const CHARACTER_DEAD: &str = "CharacterDead";

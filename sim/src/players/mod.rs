@@ -38,7 +38,7 @@ pub use schemas::{
     HUMANOID_STATE, IDENTITY, MOVE_INTENT,
 };
 
-use arbor_core::{Arena, Id, SchemaError};
+use arbor_core::{Arena, Id, components::SchemaError};
 use glam::Vec3;
 use std::collections::{BTreeMap, VecDeque};
 

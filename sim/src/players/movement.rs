@@ -16,10 +16,13 @@ use super::Players;
 use super::death::CHARACTER_DEAD;
 use super::schemas::{CharacterSchemas, root_part};
 use crate::physics::{CharacterDrive, Physics};
-use arbor_core::{Arena, Class, FieldValue, Id, Query};
+use arbor_core::{
+    Arena, Class, Id,
+    components::{FieldValue, Query},
+};
 use glam::Vec3;
 
-fn number(arena: &Arena, id: Id, c: arbor_core::ComponentId, field: &str, default: f64) -> f64 {
+fn number(arena: &Arena, id: Id, c: arbor_core::components::ComponentId, field: &str, default: f64) -> f64 {
     match arena.field(id, c, field) {
         Some(FieldValue::F64(v)) if v.is_finite() => v,
         _ => default,

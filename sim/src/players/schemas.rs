@@ -12,7 +12,10 @@
 //! A character's *root part* is its child Part named `HumanoidRootPart`, else its first Part
 //! child: the one dynamic body the controller drives.
 
-use arbor_core::{Arena, Class, ComponentId, FieldDef, FieldType, Id, Schema, SchemaError};
+use arbor_core::{
+    Arena, Class, Id,
+    components::{ComponentId, FieldDef, FieldType, Schema, SchemaError},
+};
 
 /// `Health`.
 pub const HEALTH: &str = "Health";

@@ -4,12 +4,12 @@
 //! [`WorldTransforms`] owns dense columns indexed by slot: the world pose (position
 //! x, y, z, rotation x, y, z, w, and in the eighth lane the low 32 bits of the id the
 //! world belongs to: one aligned 32-byte cell per slot), the high 32 bits of that id (a
-//! column written only once ids reach 2^32, see `sink`), and an epoch stamp used to find
+//! column written only once ids reach 2^32, see `world_column`), and an epoch stamp used to find
 //! the dirty roots. A pose is one aligned cell rather than seven `f32` columns because a
 //! pass over scattered dirty nodes reads a parent and writes a child per root: one cache
 //! line each instead of seven, with the owner check in the same line.
 //!
-//! Nodes are read through the arena's [`NodesView`](arbor_core::NodesView): the page table
+//! Nodes are read through the arena's [`NodesView`](arbor_core::raw::NodesView): the page table
 //! flattened once per pass, a page's hot records (id, parent, flags and local transform of
 //! a node in one cache line) and its columns as slices, and ids resolved to slots by one
 //! page read.
@@ -50,25 +50,25 @@
 //!   and SIMD, one thread or several, give bit-identical results.
 
 mod compose;
-mod four;
-mod halves;
+mod leaf_roots;
 mod prefetch;
 mod roots;
-mod sink;
 mod sparse;
+mod split_phases;
 mod sweep;
 mod walk;
+mod world_column;
 
 #[cfg(test)]
 mod tests;
 
-use arbor_core::{Arena, Id, Slot};
+use arbor_core::{Arena, Id, LocalTransform, raw::Slot};
 use compose::{IDENTITY, Pose};
 use glam::{Mat4, Quat, Vec3};
 use roots::{COVERED, Epochs, Finder, WALKED, in_world, mark_of};
-use sink::ColumnsMut;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use walk::{Split, Walker, Writes};
+use world_column::ColumnsMut;
 
 /// A node's transform in world space: a rotation, then a translation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -86,6 +86,24 @@ impl WorldTransform {
     /// The 4×4 matrix of this transform.
     pub fn matrix(&self) -> Mat4 {
         Mat4::from_rotation_translation(self.rotation, self.position)
+    }
+
+    /// The world of a node with local transform `local` under a parent whose world is
+    /// `self`: the transform pass's own arithmetic (`world = parent ∘ local`), so the result
+    /// is bit for bit the world the next pass computes for that node. Physics composes the
+    /// poses of nodes written since the last pass with it.
+    ///
+    /// ```
+    /// use arbor_core::{LocalTransform, Quat, Vec3};
+    /// use arbor_sim::WorldTransform;
+    /// let parent = WorldTransform { position: Vec3::new(0.0, 10.0, 0.0), rotation: Quat::IDENTITY };
+    /// let local = LocalTransform { position: Vec3::X, rotation: Quat::IDENTITY };
+    /// assert_eq!(parent.compose(&local).position, Vec3::new(1.0, 10.0, 0.0));
+    /// ```
+    pub fn compose(&self, local: &LocalTransform) -> WorldTransform {
+        let (p, q) = (self.position, self.rotation);
+        let frame = compose::Frame::new([p.x, p.y, p.z, q.x, q.y, q.z, q.w]);
+        Self::from_pose(compose::compose(&frame, compose::local_pose(local)))
     }
 
     fn from_pose(p: Pose) -> Self {
@@ -143,7 +161,7 @@ pub struct WorldTransforms {
     /// World pose by slot.
     poses: Vec<PoseCell>,
     /// High 32 bits of the id whose world the slot holds, by slot (the low 32 bits are the
-    /// cell's tag; see `sink`).
+    /// cell's tag; see `world_column`).
     high: Vec<u32>,
     /// Whether an id at or above 2^32 was ever written: from then on every write stores
     /// its high bits.
@@ -335,7 +353,7 @@ impl WorldTransforms {
         let (Some(cell), Some(&high)) = (self.poses.get(slot.index()), self.high.get(slot.index())) else {
             return false;
         };
-        !id.is_none() && cell.tag() == id.0 as u32 && high == sink::high_bits(id)
+        !id.is_none() && cell.tag() == id.0 as u32 && high == world_column::high_bits(id)
     }
 
     /// The world stored in `slot`, whichever node it belongs to (the identity for a slot

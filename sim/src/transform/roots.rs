@@ -20,7 +20,10 @@
 //! earlier epochs mean nothing. When the epoch counter would overflow, every mark is
 //! cleared.
 
-use arbor_core::{Id, NodeFlags, NodeRef, NodesView};
+use arbor_core::{
+    Id, NodeFlags,
+    raw::{NodeRef, NodesView},
+};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering};
 

@@ -24,12 +24,12 @@
 //!    only if it lies in the subtree of a dirty node with children, and every such subtree
 //!    has just been walked, its inner nodes stamped. So a leaf asks nothing of its
 //!    ancestors but its parent's mark; its world is computed from its parent's stored world,
-//!    four leaves at once on the SIMD path (see `four`). The parent's slot is confirmed by
+//!    four leaves at once on the SIMD path (see `leaf_roots`). The parent's slot is confirmed by
 //!    the tag of its cell (`Parents::tag`), on the line read next for the parent's world.
 //!
 //! With several threads and a dirty list of at least `Split::min_roots` ids, steps 1, 2 and
 //! 4 each run as two halves, writing through [`RawColumns`]: all three under one
-//! `rayon::join` (`halves`), or, when step 2 leaves units for step 3, steps 1–2 under one
+//! `rayon::join` (`split_phases`), or, when step 2 leaves units for step 3, steps 1–2 under one
 //! and step 4 under another after step 3. The list is halved by a hash of the id rather
 //! than by position, so every copy of an id is stamped by the same thread and a plain load
 //! and store still claim each slot once. When the other thread is busy the calling thread
@@ -50,13 +50,16 @@
 
 use super::PoseCell;
 use super::compose::{Frame, compose_cell, local_pose};
-use super::four::compose_four;
-use super::halves::three_phases;
+use super::leaf_roots::compose_four;
 use super::prefetch::prefetch_ptr;
 use super::roots::{COVERED, Finder, in_world, mark_of};
-use super::sink::{ColumnsMut, Parents, RawColumns, Sink};
+use super::split_phases::three_phases;
 use super::walk::{self, Split, Unit, Walker, Writes};
-use arbor_core::{HotNode, Id, NodeFlags, Slot};
+use super::world_column::{ColumnsMut, Parents, RawColumns, Sink};
+use arbor_core::{
+    Id, NodeFlags,
+    raw::{HotNode, Slot},
+};
 use std::sync::atomic::Ordering;
 
 /// A live in-world dirty node stamped this pass, with what the root loop needs of its page
@@ -129,7 +132,7 @@ pub(crate) fn run<'a>(
     // stamps the ids of its half of the list (every copy of an id lands in the same half, and
     // each half runs on one thread, so a plain load and store still claims each slot once),
     // then, after both are in, settles its own candidates; the leaves once every walk is
-    // done. The three phases share one join (`halves`); units left over from the walks'
+    // done. The three phases share one join (`split_phases`); units left over from the walks'
     // budget are walked between the second and third, outside it (the walk may fork).
     let limit = split.sparse_walk;
     let raw = RawColumns::new(columns.reborrow());

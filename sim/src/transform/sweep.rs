@@ -9,7 +9,7 @@
 //! `Frame4`) is prepared once when the parent changes and each node composed under it
 //! straight from its page into its cell. The per-node path is kept to the flag check, one
 //! compare of the parent id against the frame's, the compose and three stores into the cell
-//! ([`PageCells`](super::sink::PageCells)); the Workspace, a new parent and a deferred node
+//! ([`PageCells`](super::world_column::PageCells)); the Workspace, a new parent and a deferred node
 //! take the branch that prepares frames. Node `i`'s iteration asks for the hot record of
 //! node `i` two pages ahead, one line per node spread over the page (pages are separate
 //! allocations, too short for the hardware prefetcher). Figures: `docs/perf/transforms.md`.
@@ -34,8 +34,11 @@
 use super::compose::{Frame, Frame4, IDENTITY, Pose, compose, local_pose};
 use super::prefetch::prefetch_ptr;
 use super::roots::in_world;
-use super::sink::{self, ColumnsMut, RawColumns};
-use arbor_core::{Id, LocalTransform, NodesView, PAGE_SIZE};
+use super::world_column::{self, ColumnsMut, RawColumns};
+use arbor_core::{
+    Id, LocalTransform,
+    raw::{NodesView, PAGE_SIZE},
+};
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
 use wide::f32x4;
@@ -205,7 +208,7 @@ impl Shared<'_, '_> {
                 written_ids |= id.0;
             }
             out.in_world += met;
-            if self.cols.wide() || sink::high_bits(Id(written_ids)) != 0 {
+            if self.cols.wide() || world_column::high_bits(Id(written_ids)) != 0 {
                 for (i, node) in hot.iter().enumerate() {
                     let id = node.id();
                     if in_world(node.flags()) {

@@ -31,8 +31,11 @@
 use super::PoseCell;
 use super::compose::{Frame, Frame4, Pose, compose, compose_cell, local_pose};
 use super::roots::Root;
-use super::sink::{Collect, ColumnsMut, Parents, RawColumns, Sink};
-use arbor_core::{ChildArray, Id, LocalTransform, NodeFlags, NodesView, PAGE_SIZE};
+use super::world_column::{Collect, ColumnsMut, Parents, RawColumns, Sink};
+use arbor_core::{
+    Id, LocalTransform, NodeFlags,
+    raw::{ChildArray, NodesView, PAGE_SIZE},
+};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering};
 use wide::f32x4;

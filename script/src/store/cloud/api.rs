@@ -30,7 +30,7 @@ use super::postgres::Postgres;
 use super::sqlite::Sqlite;
 use super::worker::Worker;
 use super::{Cloud, Event, Kind, MAX_VALUE_BYTES, Ready, RecordKey};
-use crate::api::values::{Status, error_text, fail, ok};
+use crate::api::convert::{Status, error_text, fail, ok};
 use crate::budget;
 use crate::log::Level;
 use crate::state::{Running, running_stack, with_state, with_world};

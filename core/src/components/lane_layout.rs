@@ -1,5 +1,5 @@
-//! [`Column`]: where one storage lane of an archetype table sits inside each of the table's
-//! chunks ([`TableChunk`](super::chunk::TableChunk)), and the chunk geometry every lane
+//! [`LaneSpec`]: where one storage lane of an archetype table sits inside each of the table's
+//! chunks ([`TableChunk`](super::table_chunk::TableChunk)), and the chunk geometry every lane
 //! shares ([`CHUNK_ROWS`], [`Block`], [`GROUP_ROWS`]); [`LaneKind`], the width of a lane.
 //!
 //! A column is a descriptor, not storage: its kind, its offset in a chunk's word buffer (or
@@ -64,7 +64,7 @@ pub(crate) enum LaneValue {
 
 /// Where one lane sits in every chunk of its table (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Column {
+pub(crate) struct LaneSpec {
     pub kind: LaneKind,
     /// Word lanes: offset of row 0 in the chunk's word buffer, in 32-bit words (a multiple of
     /// eight: block-aligned). String lanes: index among the chunk's string lanes.
@@ -73,7 +73,7 @@ pub(crate) struct Column {
     pub lane: u32,
 }
 
-impl Column {
+impl LaneSpec {
     /// Whether the lane holds 64-bit words.
     #[inline(always)]
     pub fn is_wide(self) -> bool {
@@ -117,11 +117,11 @@ pub(crate) struct ChunkLayout {
 impl ChunkLayout {
     /// Lays out lanes of `kinds` in order, one after the other in the word buffer; returns
     /// the layout and each lane's column (in the same order).
-    pub fn new(kinds: impl IntoIterator<Item = LaneKind>) -> (Self, Vec<Column>) {
+    pub fn new(kinds: impl IntoIterator<Item = LaneKind>) -> (Self, Vec<LaneSpec>) {
         let mut layout = ChunkLayout::default();
         let mut columns = Vec::new();
         for kind in kinds {
-            let mut col = Column { kind, at: 0, lane: layout.lanes };
+            let mut col = LaneSpec { kind, at: 0, lane: layout.lanes };
             if kind == LaneKind::Str {
                 col.at = layout.strs;
                 layout.strs += 1;

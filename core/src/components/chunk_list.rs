@@ -1,5 +1,5 @@
 //! [`Chunks`]: an archetype table's [`TableChunk`]s in a copy-on-write list, with row-level
-//! access to a lane by its [`Column`].
+//! access to a lane by its [`LaneSpec`].
 //!
 //! Copy-on-write: cloning the list (a table cloned for a snapshot's first write to it)
 //! copies the chunk pointers; writing a row copies that row's table chunk, every lane of it,
@@ -12,8 +12,8 @@
 //! (plus, while a batch is staged, the staged rows; see `stage`); every chunk follows
 //! `layout`.
 
-use super::chunk::TableChunk;
-use super::column::{Block, CHUNK_ROWS, ChunkLayout, Column, LaneValue, split};
+use super::lane_layout::{Block, CHUNK_ROWS, ChunkLayout, LaneSpec, LaneValue, split};
+use super::table_chunk::TableChunk;
 use crate::nodes::cow::CowVec;
 
 /// A table's chunks (see the module docs). `repr(C)`: the list, which chunk passes read,
@@ -144,14 +144,14 @@ impl Chunks {
 
     /// The word in `row` of word lane `col`.
     #[inline]
-    pub fn word(&self, col: Column, row: usize) -> u64 {
+    pub fn word(&self, col: LaneSpec, row: usize) -> u64 {
         let (k, i) = split(row);
         self.list[k].word(col, i)
     }
 
     /// The value in `row` of lane `col`.
     #[inline]
-    pub fn get(&self, col: Column, row: usize) -> LaneValue {
+    pub fn get(&self, col: LaneSpec, row: usize) -> LaneValue {
         let (k, i) = split(row);
         self.list[k].get(col, i)
     }
@@ -159,7 +159,7 @@ impl Chunks {
     /// Writes `value` into `row` of lane `col`, copying the chunk if shared and stamping the
     /// row's group of the lane `rev`.
     #[inline]
-    pub fn set(&mut self, col: Column, row: usize, value: LaneValue, rev: u64) {
+    pub fn set(&mut self, col: LaneSpec, row: usize, value: LaneValue, rev: u64) {
         let (k, i) = split(row);
         let chunk = self.list.make_mut(k);
         chunk.revs_mut(col).stamp_row(i, rev);
@@ -169,13 +169,13 @@ impl Chunks {
     /// Chunk `k`'s blocks of word lane `col` holding its first `rows` rows (empty for a
     /// string lane).
     #[inline]
-    pub fn blocks(&self, col: Column, k: usize, rows: usize) -> &[Block] {
+    pub fn blocks(&self, col: LaneSpec, k: usize, rows: usize) -> &[Block] {
         self.list[k].blocks(col, rows)
     }
 
     /// Revision of the last write to lane `col` of chunk `k`.
     #[inline]
-    pub fn revision(&self, col: Column, k: usize) -> u64 {
+    pub fn revision(&self, col: LaneSpec, k: usize) -> u64 {
         self.list[k].revs(col).revision
     }
 

@@ -3,14 +3,14 @@
 //! string lanes and every lane's revisions, behind one `Arc`.
 //!
 //! Each word lane has [`CHUNK_ROWS`] rows at the fixed, block-aligned offset its
-//! [`Column`] names (see [`ChunkLayout`]); the buffer never grows or shrinks, the table's
+//! [`LaneSpec`] names (see [`ChunkLayout`]); the buffer never grows or shrinks, the table's
 //! length says how many rows are real. A row move or a chunk pass makes a table chunk private
 //! once (one ownership check per table chunk, not one per lane) and then reads and writes
 //! words with plain loads and stores at precomputed offsets. One allocation holds all
 //! lanes so a row move makes at most three table chunks private; the price is that a first
 //! write after a snapshot copies every lane of the chunk (figures: `docs/perf/components.md`).
 
-use super::column::{Block, CHUNK_ROWS, ChunkLayout, Column, GROUP_ROWS, LaneValue, WIDE_LANE_BLOCKS};
+use super::lane_layout::{Block, CHUNK_ROWS, ChunkLayout, GROUP_ROWS, LaneSpec, LaneValue, WIDE_LANE_BLOCKS};
 use std::marker::PhantomData;
 use std::sync::Arc;
 
@@ -82,7 +82,7 @@ impl TableChunk {
 
     /// The word in row `i` of word lane `col`.
     #[inline(always)]
-    pub fn word(&self, col: Column, i: usize) -> u64 {
+    pub fn word(&self, col: LaneSpec, i: usize) -> u64 {
         debug_assert!(col.kind != super::LaneKind::Str, "word lanes only");
         self.word_at(col.at as usize, col.is_wide(), i)
     }
@@ -144,7 +144,7 @@ impl TableChunk {
     /// `col` is a lane of this chunk's layout (and `i < CHUNK_ROWS`, as for
     /// [`LaneRevs::stamp_row`]).
     #[inline(always)]
-    pub unsafe fn stamp_row_unchecked(&mut self, col: Column, i: usize, rev: u64) {
+    pub unsafe fn stamp_row_unchecked(&mut self, col: LaneSpec, i: usize, rev: u64) {
         debug_assert!((col.lane as usize) < self.revs.len());
         // SAFETY: a lane of the layout has its revisions in `revs` (the caller's contract).
         unsafe { self.revs.get_unchecked_mut(col.lane as usize) }.stamp_row(i, rev);
@@ -152,7 +152,7 @@ impl TableChunk {
 
     /// Writes row `i` of word lane `col` (no revision stamped).
     #[inline(always)]
-    pub fn set_word(&mut self, col: Column, i: usize, w: u64) {
+    pub fn set_word(&mut self, col: LaneSpec, i: usize, w: u64) {
         debug_assert!(col.kind != super::LaneKind::Str, "word lanes only");
         self.set_word_at(col.at as usize, col.is_wide(), i, w);
     }
@@ -170,13 +170,13 @@ impl TableChunk {
 
     /// String lane `col`'s entries (every row of the chunk).
     #[inline]
-    pub fn strs_mut(&mut self, col: Column) -> &mut [Option<Arc<str>>] {
+    pub fn strs_mut(&mut self, col: LaneSpec) -> &mut [Option<Arc<str>>] {
         &mut self.strs[col.at as usize]
     }
 
     /// The value in row `i` of lane `col`.
     #[inline]
-    pub fn get(&self, col: Column, i: usize) -> LaneValue {
+    pub fn get(&self, col: LaneSpec, i: usize) -> LaneValue {
         match col.kind {
             super::LaneKind::Str => LaneValue::Str(self.strs[col.at as usize][i].clone()),
             _ => LaneValue::Word(self.word(col, i)),
@@ -185,7 +185,7 @@ impl TableChunk {
 
     /// Writes `value` into row `i` of lane `col` (no revision stamped).
     #[inline(always)]
-    pub fn set(&mut self, col: Column, i: usize, value: LaneValue) {
+    pub fn set(&mut self, col: LaneSpec, i: usize, value: LaneValue) {
         match (col.kind, value) {
             (super::LaneKind::Str, LaneValue::Str(s)) => self.strs[col.at as usize][i] = s,
             (super::LaneKind::Str, LaneValue::Word(_)) => self.strs[col.at as usize][i] = None,
@@ -212,19 +212,19 @@ impl TableChunk {
 
     /// Lane `col`'s revisions.
     #[inline(always)]
-    pub fn revs(&self, col: Column) -> &LaneRevs {
+    pub fn revs(&self, col: LaneSpec) -> &LaneRevs {
         &self.revs[col.lane as usize]
     }
 
     /// Lane `col`'s revisions, for stamping.
     #[inline(always)]
-    pub fn revs_mut(&mut self, col: Column) -> &mut LaneRevs {
+    pub fn revs_mut(&mut self, col: LaneSpec) -> &mut LaneRevs {
         &mut self.revs[col.lane as usize]
     }
 
     /// Revision of the last write to rows `g * GROUP_ROWS ..` of lane `col`.
     #[inline]
-    pub fn group_revision(&self, col: Column, g: usize) -> u64 {
+    pub fn group_revision(&self, col: LaneSpec, g: usize) -> u64 {
         let revs = self.revs(col);
         revs.groups[g].max(revs.bulk)
     }
@@ -232,7 +232,7 @@ impl TableChunk {
     /// The blocks of word lane `col` holding the chunk's first `rows` rows (empty for a
     /// string lane).
     #[inline]
-    pub fn blocks(&self, col: Column, rows: usize) -> &[Block] {
+    pub fn blocks(&self, col: LaneSpec, rows: usize) -> &[Block] {
         let first = col.first_block();
         &self.words[first..first + col.blocks_for(rows).min(col.chunk_blocks())]
     }
@@ -240,7 +240,7 @@ impl TableChunk {
     /// Word lane `col`'s rows as `T` (`u32` for a 32-bit lane, `u64` for a 64-bit one): all
     /// [`CHUNK_ROWS`] of them, padding included.
     #[inline]
-    pub fn lane_mut<T: bytemuck::Pod>(&mut self, col: Column) -> &mut [T] {
+    pub fn lane_mut<T: bytemuck::Pod>(&mut self, col: LaneSpec) -> &mut [T] {
         assert!(col.kind != super::LaneKind::Str, "word lanes only");
         let first = col.first_block();
         bytemuck::cast_slice_mut(&mut self.words[first..first + col.chunk_blocks()])
@@ -292,7 +292,7 @@ impl<'a> LaneLender<'a> {
     /// lane lent from this lender (by [`write`](Self::write), [`read`](Self::read) or
     /// [`ids`](Self::ids)) is the same column.
     #[inline(always)]
-    pub unsafe fn write(&mut self, col: Column, rows: usize, rev: u64) -> &'a mut [Block] {
+    pub unsafe fn write(&mut self, col: LaneSpec, rows: usize, rev: u64) -> &'a mut [Block] {
         debug_assert!((col.lane as usize) < self.revs.len() && rows <= CHUNK_ROWS);
         // SAFETY: a lane of the layout has its revisions in `revs` (the caller's contract).
         unsafe { self.revs.get_unchecked_mut(col.lane as usize) }.stamp_bulk(rev);
@@ -312,7 +312,7 @@ impl<'a> LaneLender<'a> {
     /// `col` is a word lane of the owning table's layout, `rows <= CHUNK_ROWS`, and no lane
     /// lent for writing from this lender is the same column.
     #[inline(always)]
-    pub unsafe fn read(&self, col: Column, rows: usize) -> &'a [Block] {
+    pub unsafe fn read(&self, col: LaneSpec, rows: usize) -> &'a [Block] {
         debug_assert!(rows <= CHUNK_ROWS);
         let (first, n) = (col.first_block(), col.blocks_for(rows));
         debug_assert!(first + n <= self.blocks);
@@ -327,7 +327,7 @@ impl<'a> LaneLender<'a> {
     ///
     /// `ids` is the 64-bit ids lane of the owning table's layout, never lent for writing.
     #[inline(always)]
-    pub unsafe fn ids(&self, ids: Column) -> &'a [Block; WIDE_LANE_BLOCKS] {
+    pub unsafe fn ids(&self, ids: LaneSpec) -> &'a [Block; WIDE_LANE_BLOCKS] {
         debug_assert!(ids.is_wide() && ids.first_block() + WIDE_LANE_BLOCKS <= self.blocks);
         // SAFETY: a 64-bit lane of the layout spans `WIDE_LANE_BLOCKS` blocks inside the
         // buffer; only shared borrows of it exist for 'a (the caller's contract).

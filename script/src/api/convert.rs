@@ -3,8 +3,8 @@
 //! - the `(ok, value)` results ([`Status`]) the Rust primitives hand to the Lua prelude,
 //!   and the text of an mlua error as a script author reads it ([`error_text`]);
 //! - vectors, type names, attribute values;
-//! - the values a property read produces ([`Read`]) and a property write accepts ([`Arg`],
-//!   borrowed from the Lua stack by the C metamethods);
+//! - property arguments ([`Arg`], borrowed from the Lua stack by the C metamethods) checked
+//!   against what a property accepts;
 //! - component fields: the type names scripts declare fields with and [`FieldValue`]s to and
 //!   from Lua. Type names are those of place files (`Bool`, `I32`, `I64`, `F32`, `F64`,
 //!   `Vector3`, `Quaternion`, `String`, `InstanceRef`) plus the Luau names `boolean`,
@@ -16,7 +16,7 @@
 //! be whole and in range (no silent truncation). Nothing on the property paths allocates:
 //! errors carry `Cow` messages and short names are copied inline.
 
-pub use super::handle::{instance_id, instance_value};
+pub use super::luau::{Arg, Fail, Read, instance_id, instance_value};
 use arbor_core::{
     AttributeValue, Id, Quat, Vec3,
     components::{FieldType, FieldValue, RefPolicy},
@@ -108,77 +108,6 @@ pub fn error_text(e: &mlua::Error) -> String {
         other => other.to_string(),
     }
 }
-
-/// Up to this many bytes of a name are copied inline by a read.
-const INLINE: usize = 62;
-
-/// The result of a property read, owned so the world borrow can end before it is pushed.
-pub enum Read {
-    /// A boolean.
-    Bool(bool),
-    /// A number.
-    Number(f64),
-    /// A vector.
-    Vector(Vec3),
-    /// A string with static storage (class, shape and material names).
-    Static(&'static str),
-    /// A short string copied inline.
-    Inline([u8; INLINE], u8),
-    /// A long string.
-    Owned(String),
-    /// An Instance handle, or nil.
-    Instance(Option<Id>),
-}
-
-impl Read {
-    /// `text`, copied.
-    pub fn text(text: &str) -> Read {
-        if text.len() <= INLINE {
-            let mut buf = [0; INLINE];
-            buf[..text.len()].copy_from_slice(text.as_bytes());
-            Read::Inline(buf, text.len() as u8)
-        } else {
-            Read::Owned(text.to_owned())
-        }
-    }
-}
-
-/// A value being assigned to a property, borrowed from the Lua stack.
-#[derive(Clone, Copy, Debug)]
-pub enum Arg<'a> {
-    /// nil.
-    Nil,
-    /// A boolean.
-    Bool(bool),
-    /// A number.
-    Number(f64),
-    /// A vector (`Vector3`).
-    Vector(Vec3),
-    /// A string's bytes.
-    Str(&'a [u8]),
-    /// An Instance handle.
-    Instance(Id),
-    /// Any other value, by type name.
-    Other(&'static str),
-}
-
-impl Arg<'_> {
-    /// The type name used in error messages.
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            Arg::Nil => "nil",
-            Arg::Bool(_) => "boolean",
-            Arg::Number(_) => "number",
-            Arg::Vector(_) => "Vector3",
-            Arg::Str(_) => "string",
-            Arg::Instance(_) => "Instance",
-            Arg::Other(t) => t,
-        }
-    }
-}
-
-/// A failure message.
-pub type Fail = Cow<'static, str>;
 
 /// `invalid value for {key}: expected {expected}, got {type}`.
 pub(super) fn invalid(key: &str, expected: &str, got: &Arg<'_>) -> Fail {

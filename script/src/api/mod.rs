@@ -4,6 +4,12 @@
 //! installs the Instance metatable and methods
 //! (`handle`, `instance`) and the prelude that gives Signal handles their metamethods.
 //!
+//! Layers, bottom up: `luau`, the Luau C boundary (call frames, the handles' userdata
+//! blocks, metatables; the only place a Lua stack is touched for handles); `convert`, every
+//! conversion between Lua and Arbor values; `props`, an Instance's built-in properties; then
+//! the handles and methods on top (`handle`, `component_handle`, `trampoline`, `instance`,
+//! `components`).
+//!
 //! Left out on purpose: `getfenv`/`setfenv` (they reach other scripts' environments through
 //! the call stack), `load`/`loadstring` and `require` (no code from strings or files),
 //! `debug`, `os`, `collectgarbage`, `newproxy`, `gcinfo`. The base table, the library tables
@@ -15,6 +21,7 @@ pub mod components;
 pub mod convert;
 pub mod handle;
 pub mod instance;
+mod luau;
 mod ordered_pairs;
 pub mod props;
 pub mod trampoline;

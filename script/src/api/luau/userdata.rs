@@ -1,0 +1,196 @@
+//! The userdata blocks of Instance and Component handles, their tags, and handles as mlua
+//! values.
+//!
+//! A handle is a tagged userdata holding the instance id (and, for a component handle, the
+//! component id) and the address of its VM's [`WorldSlot`]. Blocks of [`INSTANCE_TAG`] and
+//! [`COMPONENT_TAG`] are written only here (`push_handle`, `push_component`), whole and once,
+//! so a block of either tag always holds a valid value of its type.
+//!
+//! Invariant: the world slot a handle names is kept alive by the `Rc` in its VM's app data,
+//! which mlua drops only after `lua_close`; a [`Handle`] or [`ComponentHandle`] read from a
+//! VM is used only during the call that read it, so [`Handle::slot`] is always valid.
+
+use crate::state::{WorldSlot, world_slot};
+use arbor_core::{Id, components::ComponentId};
+use mlua::{Lua, Table, Value, ffi};
+use std::ffi::c_int;
+
+/// Luau userdata tag of Instance handles. mlua marks destructed userdata with tag 1 and
+/// allocates its own userdata untagged, so any tag from 2 to 127 is free.
+pub const INSTANCE_TAG: c_int = 64;
+
+/// Luau userdata tag of component handles.
+pub const COMPONENT_TAG: c_int = 65;
+
+/// The contents of an Instance handle's block.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub(in crate::api) struct Handle {
+    /// The instance id.
+    pub id: u64,
+    /// The world slot of the VM that created the handle (see the module docs).
+    pub world: *const WorldSlot,
+}
+
+/// The contents of a component handle's block.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub(in crate::api) struct ComponentHandle {
+    /// The instance id.
+    pub id: u64,
+    /// The world slot of the VM that made the handle (see the module docs).
+    pub world: *const WorldSlot,
+    /// The component id.
+    pub component: u32,
+}
+
+impl Handle {
+    /// The instance.
+    pub fn instance(&self) -> Id {
+        Id(self.id)
+    }
+
+    /// The world slot of the handle's VM.
+    pub fn slot(&self) -> &WorldSlot {
+        // SAFETY: the slot outlives every handle read from its VM (module invariant).
+        unsafe { &*self.world }
+    }
+}
+
+impl ComponentHandle {
+    /// The instance.
+    pub fn instance(&self) -> Id {
+        Id(self.id)
+    }
+
+    /// The component.
+    pub fn component(&self) -> ComponentId {
+        ComponentId(self.component as u16)
+    }
+
+    /// The world slot of the handle's VM.
+    pub fn slot(&self) -> &WorldSlot {
+        // SAFETY: as in `Handle::slot`.
+        unsafe { &*self.world }
+    }
+}
+
+/// The handle at stack index `idx`, if that value is an Instance handle.
+///
+/// # Safety
+/// `state` is a live Lua thread and `idx` an acceptable index of its stack.
+pub(in crate::api) unsafe fn handle_at(state: *mut ffi::lua_State, idx: c_int) -> Option<Handle> {
+    // SAFETY: per the caller's contract; null unless the value is a userdata with our tag.
+    let p = unsafe { ffi::lua_touserdatatagged(state, idx, INSTANCE_TAG) }.cast::<Handle>();
+    // SAFETY: blocks of INSTANCE_TAG hold a whole `Handle` (module docs); Luau aligns
+    // userdata blocks for any scalar.
+    (!p.is_null()).then(|| unsafe { p.read() })
+}
+
+/// The component handle at stack index `idx`, if that value is one.
+///
+/// # Safety
+/// As [`handle_at`].
+pub(super) unsafe fn component_at(state: *mut ffi::lua_State, idx: c_int) -> Option<ComponentHandle> {
+    // SAFETY: per the caller's contract; null unless the value is userdata with our tag.
+    let p = unsafe { ffi::lua_touserdatatagged(state, idx, COMPONENT_TAG) }.cast::<ComponentHandle>();
+    // SAFETY: blocks of COMPONENT_TAG hold a whole `ComponentHandle` (module docs).
+    (!p.is_null()).then(|| unsafe { p.read() })
+}
+
+/// The handle in the block of a userdata of [`INSTANCE_TAG`] (Luau's direct access hands
+/// over the block, not the value).
+///
+/// # Safety
+/// `block` is the block of a live userdata of [`INSTANCE_TAG`].
+pub(in crate::api) unsafe fn handle_in_block(block: *mut std::ffi::c_void) -> Handle {
+    // SAFETY: per the caller's contract, the block holds a whole `Handle` (module docs).
+    unsafe { block.cast::<Handle>().read() }
+}
+
+/// Pushes a handle to `id` in the VM whose world slot is `world`.
+///
+/// # Safety
+/// `state` is a live thread with a free stack slot, and `world` is its VM's slot.
+pub(super) unsafe fn push_handle(state: *mut ffi::lua_State, id: Id, world: *const WorldSlot) {
+    // SAFETY: per the caller's contract. The new block gets the tag's metatable (if
+    // `install` set it) and is `size_of::<Handle>()` bytes, suitably aligned.
+    unsafe {
+        let p = ffi::lua_newuserdatataggedwithmetatable(state, size_of::<Handle>(), INSTANCE_TAG);
+        p.cast::<Handle>().write(Handle { id: id.0, world });
+    }
+}
+
+/// Pushes a handle to `(id, component)` in the VM whose world slot is `world`.
+///
+/// # Safety
+/// As [`push_handle`].
+pub(super) unsafe fn push_component(
+    state: *mut ffi::lua_State,
+    id: Id,
+    component: ComponentId,
+    world: *const WorldSlot,
+) {
+    // SAFETY: as in `push_handle`, for a `ComponentHandle` block.
+    unsafe {
+        let p = ffi::lua_newuserdatataggedwithmetatable(state, size_of::<ComponentHandle>(), COMPONENT_TAG);
+        p.cast::<ComponentHandle>().write(ComponentHandle {
+            id: id.0,
+            world,
+            component: u32::from(component.0),
+        });
+    }
+}
+
+/// A handle to `id` (or nil) as an mlua value.
+pub fn instance_value(lua: &Lua, id: Option<Id>) -> mlua::Result<Value> {
+    let Some(id) = id else { return Ok(Value::Nil) };
+    let world = std::rc::Rc::as_ptr(&world_slot(lua)?);
+    // SAFETY: `exec_raw` gives a valid state of this VM with stack room checked; `world` is
+    // this VM's slot.
+    unsafe { lua.exec_raw::<Value>((), |state| push_handle(state, id, world)) }
+}
+
+/// A table of handles to `ids` (a sequence).
+pub fn instance_list(lua: &Lua, ids: &[Id]) -> mlua::Result<Table> {
+    let world = std::rc::Rc::as_ptr(&world_slot(lua)?);
+    let n = c_int::try_from(ids.len()).map_err(|_| mlua::Error::runtime("too many instances"))?;
+    // SAFETY: as in `instance_value`; the table stays at the top while each handle is
+    // pushed and popped into it (one extra slot).
+    unsafe {
+        lua.exec_raw::<Table>((), |state| {
+            ffi::lua_createtable(state, n, 0);
+            for (i, &id) in ids.iter().enumerate() {
+                push_handle(state, id, world);
+                ffi::lua_rawseti(state, -2, i as ffi::lua_Integer + 1);
+            }
+        })
+    }
+}
+
+/// The instance id of `v`, if it is an Instance handle.
+pub fn instance_id(lua: &Lua, v: &Value) -> Option<Id> {
+    let Value::UserData(ud) = v else { return None };
+    // SAFETY: `exec_raw` pushes `ud` on a valid state; we read it, pop it and push a number
+    // or nil in its place (the only result).
+    let id = unsafe {
+        lua.exec_raw::<Option<f64>>(ud, |state| {
+            let handle = handle_at(state, -1);
+            ffi::lua_pop(state, 1);
+            match handle {
+                Some(h) => ffi::lua_pushnumber(state, h.id as f64),
+                None => ffi::lua_pushnil(state),
+            }
+        })
+    };
+    // Ids are below 2^53, so the round trip through f64 is exact.
+    id.ok().flatten().map(|n| Id(n as u64))
+}
+
+/// A component handle for `(id, component)` as a Lua value.
+pub fn component_value(lua: &Lua, id: Id, component: ComponentId) -> mlua::Result<Value> {
+    let world = std::rc::Rc::as_ptr(&world_slot(lua)?);
+    // SAFETY: `exec_raw` gives a valid state of this VM with stack room for the one value
+    // pushed; `world` is this VM's slot.
+    unsafe { lua.exec_raw::<Value>((), |state| push_component(state, id, component, world)) }
+}

@@ -137,7 +137,7 @@ impl Arena {
             info.schema.fields.iter().flat_map(|f| encode(&FieldValue::default_of(f.ty))).collect();
         let table = self.components.tables.make_mut(loc.table as usize);
         let s = table.slot(c).expect("component present");
-        table.write_lanes(loc.row as usize, s, lanes, rev);
+        table.write_lanes(loc.table_row(), s, lanes, rev);
     }
 
     /// Writes a full, checked row and keeps the reverse reference index in step.
@@ -162,7 +162,7 @@ impl Arena {
         let table = self.components.tables.make_mut(loc.table as usize);
         let s = table.slot(c).expect("component present");
         for (k, lane) in encode(value).into_iter().enumerate() {
-            table.write_lane(loc.row as usize, s, first + k, lane, rev);
+            table.write_lane(loc.table_row(), s, first + k, lane, rev);
         }
     }
 
@@ -356,9 +356,9 @@ impl Arena {
             LaneValue::Word(u64::from_le_bytes(w))
         });
         if stamp {
-            table.write_lanes(loc.row as usize, s, lanes, rev);
+            table.write_lanes(loc.table_row(), s, lanes, rev);
         } else {
-            table.write_lanes_unstamped(loc.row as usize, s, lanes, rev);
+            table.write_lanes_unstamped(loc.table_row(), s, lanes, rev);
         }
     }
 
@@ -398,7 +398,7 @@ impl Arena {
                     let table = self.components.tables.make_mut(loc.table as usize);
                     let s = table.slot(c).expect("component");
                     let first = self.components.registry.info(c).field_lanes[f as usize];
-                    table.write_lane(loc.row as usize, s, first, LaneValue::Word(0), rev);
+                    table.write_lane(loc.table_row(), s, first, LaneValue::Word(0), rev);
                 }
                 RefPolicy::RemoveComponent => self.remove_component_at(holder, c, rev),
             }

@@ -14,6 +14,7 @@
 //! The log path sorts its candidate rows when they are few, else marks them in a
 //! thread-local bitmap (kept all zero between calls) and walks the marked chunks and groups.
 
+use super::indices::{ChunkIndex, ComponentSlot};
 use super::lane_layout::{CHUNK_ROWS, GROUP_ROWS};
 use super::table::Table;
 use crate::id::Id;
@@ -81,16 +82,22 @@ impl Table {
     /// Calls `f` with the index inside chunk `k` of every row whose component slot `s` was
     /// written after `since` (by a chunk pass or a single-row write). Unchanged chunks and
     /// 64-row groups are skipped without reading their rows.
-    pub fn for_each_row_written_since(&self, s: usize, k: usize, since: u64, mut f: impl FnMut(usize)) {
-        if self.chunk_revision(s, k) <= since {
+    pub fn for_each_row_written_since(
+        &self,
+        s: ComponentSlot,
+        k: usize,
+        since: u64,
+        mut f: impl FnMut(usize),
+    ) {
+        if self.chunk_revision(s, ChunkIndex(k)) <= since {
             return;
         }
-        let len = self.chunk_len(k);
-        if self.bulk_rev(s, k) > since {
+        let len = self.chunk_len(ChunkIndex(k));
+        if self.bulk_rev(s, ChunkIndex(k)) > since {
             (0..len).for_each(f);
             return;
         }
-        let (tick_col, chunk) = (self.columns[self.slots[s].tick], &self.chunks[k]);
+        let (tick_col, chunk) = (self.columns[self.slots[s.0].tick], &self.chunks[k]);
         let ticks: &[u64] = &bytemuck::cast_slice(chunk.blocks(tick_col, len))[..len];
         for (g, start) in (0..len).step_by(GROUP_ROWS).enumerate() {
             if chunk.group_revision(tick_col, g) <= since {
@@ -107,10 +114,11 @@ impl Table {
     /// Appends to `out` every instance whose component slot `s` was written after `since`,
     /// in row order: from the slot's write log when it still reaches back to `since` and
     /// names few rows, else by scanning the chunks' revision groups.
-    pub fn ids_written_since(&self, s: usize, since: u64, out: &mut Vec<Id>) {
+    pub fn ids_written_since(&self, s: ComponentSlot, since: u64, out: &mut Vec<Id>) {
         if !self.answer_from_log(s, since, out) {
             for k in 0..self.chunk_count() {
-                let ids: &[Id] = bytemuck::cast_slice(self.chunks.blocks(self.ids, k, self.chunk_len(k)));
+                let ids: &[Id] =
+                    bytemuck::cast_slice(self.chunks.blocks(self.ids, k, self.chunk_len(ChunkIndex(k))));
                 self.for_each_row_written_since(s, k, since, |i| out.push(ids[i]));
             }
         }
@@ -125,15 +133,15 @@ impl Table {
     /// Whether slot `s`'s log would answer `since` (it reaches back to it, and names few
     /// enough entries and rows).
     #[cfg(test)]
-    pub(crate) fn log_may_answer(&self, s: usize, since: u64) -> bool {
-        let entries = self.logs[s].count_since(since);
+    pub(crate) fn log_may_answer(&self, s: ComponentSlot, since: u64) -> bool {
+        let entries = self.logs[s.0].count_since(since);
         entries.is_some_and(|n| n <= self.log_limit()) && self.for_each_logged_row(s, since, |_| ())
     }
 
     /// [`ids_written_since`](Self::ids_written_since) from the log; `false` (having appended
     /// nothing) if the log cannot answer or names more rows than the scan would read.
-    fn answer_from_log(&self, s: usize, since: u64, out: &mut Vec<Id>) -> bool {
-        let Some(entries) = self.logs[s].count_since(since) else { return false };
+    fn answer_from_log(&self, s: ComponentSlot, since: u64, out: &mut Vec<Id>) -> bool {
+        let Some(entries) = self.logs[s.0].count_since(since) else { return false };
         if entries > self.log_limit() {
             return false;
         }
@@ -164,9 +172,9 @@ impl Table {
     /// Calls `f` with each row inside the table that slot `s`'s log names as written after
     /// `since` (entries past the table's end are stale: their rows were removed); stops and
     /// returns `false` once more than [`log_limit`](Self::log_limit) rows were named.
-    fn for_each_logged_row(&self, s: usize, since: u64, mut f: impl FnMut(usize)) -> bool {
+    fn for_each_logged_row(&self, s: ComponentSlot, since: u64, mut f: impl FnMut(usize)) -> bool {
         let (limit, mut named) = (self.log_limit(), 0usize);
-        for run in self.logs[s].since(since).into_iter().flatten() {
+        for run in self.logs[s.0].since(since).into_iter().flatten() {
             for e in run {
                 if e.rows == 1 {
                     if (e.row as usize) < self.len {
@@ -188,7 +196,7 @@ impl Table {
 
     /// Marks the rows slot `s`'s log names as written after `since`, and their chunks;
     /// `false` if it named too many (see [`for_each_logged_row`](Self::for_each_logged_row)).
-    fn mark_logged(&self, s: usize, since: u64, marks: &mut Marks) -> bool {
+    fn mark_logged(&self, s: ComponentSlot, since: u64, marks: &mut Marks) -> bool {
         // Consecutive rows often share a word: gather its bits before storing them.
         let (mut word, mut bits) = (usize::MAX, 0u64);
         let flush = |word: usize, bits: u64, marks: &mut Marks| {
@@ -211,18 +219,18 @@ impl Table {
 
     /// Appends to `out` the instance in each of `rows` (ascending, unique, inside the table)
     /// whose slot `s` was written after `since`.
-    fn emit_sorted(&self, s: usize, since: u64, rows: &[u32], out: &mut Vec<Id>) {
-        let tick_col = self.columns[self.slots[s].tick];
+    fn emit_sorted(&self, s: ComponentSlot, since: u64, rows: &[u32], out: &mut Vec<Id>) {
+        let tick_col = self.columns[self.slots[s.0].tick];
         let (mut chunk, mut bulk_newer) = (usize::MAX, false);
         let (mut ticks, mut ids): (&[u64], &[Id]) = (&[], &[]);
         for &row in rows {
             let (k, i) = (row as usize / CHUNK_ROWS, row as usize % CHUNK_ROWS);
             if k != chunk {
                 chunk = k;
-                let len = self.chunk_len(k);
+                let len = self.chunk_len(ChunkIndex(k));
                 ticks = bytemuck::cast_slice(self.chunks.blocks(tick_col, k, len));
                 ids = bytemuck::cast_slice(self.chunks.blocks(self.ids, k, len));
-                bulk_newer = self.bulk_rev(s, k) > since;
+                bulk_newer = self.bulk_rev(s, ChunkIndex(k)) > since;
             }
             if bulk_newer || ticks[i] > since {
                 out.push(ids[i]);
@@ -234,18 +242,18 @@ impl Table {
     /// written after `since`, in row order, clearing the marks. Unmarked chunks and groups
     /// are skipped; a marked group checks its marked rows one by one when few, else compares
     /// all its ticks at once.
-    fn emit_marked(&self, s: usize, since: u64, marks: &mut Marks, out: &mut Vec<Id>) {
-        let tick_col = self.columns[self.slots[s].tick];
+    fn emit_marked(&self, s: ComponentSlot, since: u64, marks: &mut Marks, out: &mut Vec<Id>) {
+        let tick_col = self.columns[self.slots[s.0].tick];
         for cw in 0..self.chunk_count().div_ceil(64) {
             let mut chunks = std::mem::take(&mut marks.chunks[cw]);
             while chunks != 0 {
                 let k = cw * 64 + chunks.trailing_zeros() as usize;
                 chunks &= chunks - 1;
-                let len = self.chunk_len(k);
+                let len = self.chunk_len(ChunkIndex(k));
                 let ticks: &[u64] = &bytemuck::cast_slice(self.chunks.blocks(tick_col, k, len))[..len];
                 let ids: &[Id] = bytemuck::cast_slice(self.chunks.blocks(self.ids, k, len));
                 // A bulk write newer than `since` wrote every row, and logged them all.
-                let bulk_newer = self.bulk_rev(s, k) > since;
+                let bulk_newer = self.bulk_rev(s, ChunkIndex(k)) > since;
                 let words = &mut marks.rows[k * GROUPS_PER_CHUNK..(k + 1) * GROUPS_PER_CHUNK];
                 for (g, word) in words.iter_mut().enumerate() {
                     let marked = std::mem::take(word);

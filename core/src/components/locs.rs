@@ -11,6 +11,7 @@
 //! present entries and its `locs` is empty exactly when `count == 0`; an absent dense entry
 //! holds [`RowLocs::ABSENT`].
 
+use super::indices::TableRow;
 use crate::id::Id;
 use crate::nodes::cow::CowVec;
 use crate::nodes::sharded_map::ShardedMap;
@@ -25,6 +26,14 @@ const DENSE_LIMIT: u64 = 1 << 32;
 pub(crate) struct RowLoc {
     pub table: u32,
     pub row: u32,
+}
+
+impl RowLoc {
+    /// The row in its table.
+    #[inline(always)]
+    pub fn table_row(self) -> TableRow {
+        TableRow(self.row as usize)
+    }
 }
 
 #[derive(Clone, Default)]

@@ -8,6 +8,7 @@
 //!   a revision; `row_move`: moving a row between two tables (adding or removing a
 //!   component) in one pass over both; `append`: batch appends writing each word once;
 //!   `stage`: a batch's rows staged before its instances exist, then committed or dropped;
+//! - `indices`: the newtype indices of a table (rows, chunks, component slots);
 //! - `locs`: where each instance's row is, in id-indexed copy-on-write pages;
 //! - `pass`: compact per-table plans that sequential chunk passes follow;
 //! - `writelog`: per table and component, the rows written at each recent revision, so
@@ -25,6 +26,7 @@ mod append;
 mod changes;
 mod chunk_lanes;
 mod chunk_list;
+mod indices;
 mod lane_layout;
 mod locs;
 mod pass;
@@ -51,6 +53,7 @@ pub use writelog::WRITE_LOG_CAPACITY;
 
 #[cfg(test)]
 pub(crate) use chunk_lanes::WideLanes;
+pub(crate) use indices::TableRow;
 pub(crate) use lane_layout::LaneValue;
 pub(crate) use locs::RowLoc;
 pub(crate) use schema::encode;

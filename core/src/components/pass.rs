@@ -26,6 +26,7 @@
 
 use super::chunk_lanes::{ChunkLanes, LANES_INLINE, WideLanes};
 use super::chunk_list::rows_in_chunk;
+use super::indices::ComponentSlot;
 use super::lane_layout::{Block, CHUNK_ROWS, LaneSpec};
 use super::store::ComponentStore;
 use super::table::Table;
@@ -297,7 +298,7 @@ impl ComponentStore {
         }
         assert!(cols_end <= table.columns.len(), "lanes planned for this table");
         for &s in &p.slots[..shape.slots()] {
-            if !table.try_stamp_bulk_one(s as usize, rev, len) {
+            if !table.try_stamp_bulk_one(ComponentSlot(s as usize), rev, len) {
                 return false;
             }
         }
@@ -315,7 +316,7 @@ impl ComponentStore {
         let Some(table) = self.tables.make_mut_if(p.table(), |t| t.len != 0) else { return };
         assert!(p.cols_end() <= table.columns.len(), "lanes planned for this table");
         for &s in &p.slots[..shape.slots()] {
-            table.stamp_bulk(s as usize, rev);
+            table.stamp_bulk(ComponentSlot(s as usize), rev);
         }
         for k in 0..table.chunk_count() {
             f(plan_lanes(table, table.len, p, shape, k, rev));

@@ -8,6 +8,7 @@
 
 use super::chunk_lanes::{ChunkLanes, WideLanes};
 use super::chunk_list::rows_in_chunk;
+use super::indices::{ChunkIndex, ComponentSlot};
 use super::lane_layout::LaneKind;
 use super::lane_layout::{CHUNK_ROWS, LaneSpec};
 use super::pass::{Plan, Planned, Resolved, Shape};
@@ -128,7 +129,7 @@ impl<'a> ChunkView<'a> {
     /// the component's lanes, or if it is a string lane.
     pub fn lane<T: bytemuck::Pod>(&self, lane: Lane) -> Option<&'a [T]> {
         let s = self.table.slot(lane.component)?;
-        let slot = self.table.slots[s];
+        let slot = self.table.lanes_of(s);
         let col = slot.first_lane + lane.lane as usize;
         let col = self.table.columns[col];
         if usize::from(lane.lane) >= slot.lanes || col.kind == LaneKind::Str {
@@ -139,7 +140,7 @@ impl<'a> ChunkView<'a> {
 
     /// Whether component `c` may have been written in this chunk after revision `since`.
     pub fn changed_since(&self, c: ComponentId, since: u64) -> bool {
-        self.table.slot(c).is_some_and(|s| self.table.chunk_revision(s, self.k) > since)
+        self.table.slot(c).is_some_and(|s| self.table.chunk_revision(s, ChunkIndex(self.k)) > since)
     }
 }
 
@@ -159,7 +160,7 @@ enum Role {
 fn resolve(table: &Table, registry: &SchemaRegistry, reads: &[Lane], writes: &[Lane]) -> Option<Resolved> {
     let col = |l: &Lane| -> Option<usize> {
         let s = table.slot(l.component)?;
-        let slot = table.slots[s];
+        let slot = table.lanes_of(s);
         let c = slot.first_lane + l.lane as usize;
         (usize::from(l.lane) < slot.lanes && table.columns[c].kind != LaneKind::Str).then_some(c)
     };
@@ -176,8 +177,8 @@ fn resolve(table: &Table, registry: &SchemaRegistry, reads: &[Lane], writes: &[L
     let mut written_slots: SmallVec<[usize; 4]> = SmallVec::new();
     for l in writes {
         let s = table.slot(l.component)?;
-        if !written_slots.contains(&s) {
-            written_slots.push(s);
+        if !written_slots.contains(&s.index()) {
+            written_slots.push(s.index());
         }
     }
     let mut roles: SmallVec<[(usize, Role); 8]> = SmallVec::new();
@@ -260,7 +261,7 @@ impl Query {
 /// `rev` (the caller stamps the bulk revisions once per table). Inlined into the pass.
 #[inline(always)]
 fn chunk_lanes_at<'a>(table: &'a mut Table, r: &Resolved, k: usize, rev: u64) -> ChunkLanes<'a> {
-    let len = table.chunk_len(k);
+    let len = table.chunk_len(ChunkIndex(k));
     let Table { chunks, columns, ids, .. } = table;
     lend_resolved(chunks.make_mut(k), columns, *ids, r, k, len, rev)
 }
@@ -308,7 +309,7 @@ fn table_chunk_lanes<'a>(
     rev: u64,
 ) -> SmallVec<[(ChunkLanes<'a>, Option<WideLanes>); 1]> {
     for &s in &r.written_slots {
-        table.stamp_bulk(s, rev);
+        table.stamp_bulk(ComponentSlot(s), rev);
     }
     let len = table.len;
     let Table { chunks, columns, ids, .. } = table;
@@ -337,7 +338,7 @@ impl ComponentStore {
         for &t in query.tables(self) {
             let table = &self.tables[t as usize];
             for k in 0..table.chunk_count() {
-                f(ChunkView { table, k, len: table.chunk_len(k) });
+                f(ChunkView { table, k, len: table.chunk_len(ChunkIndex(k)) });
             }
         }
     }
@@ -416,7 +417,7 @@ impl ComponentStore {
             }
             let table = self.tables.make_mut(t as usize);
             for &s in &r.written_slots {
-                table.stamp_bulk(s, rev);
+                table.stamp_bulk(ComponentSlot(s), rev);
             }
             for k in 0..table.chunk_count() {
                 f(chunk_lanes_at(table, r, k, rev));

@@ -28,9 +28,10 @@
 //! again inside each of its swap-remove and push. Figures, and what was tried and not
 //! kept: `docs/perf/row-moves.md`.
 
+use super::indices::{ChunkIndex, TableRow};
 use super::lane_layout::LaneKind;
 use super::lane_layout::{CHUNK_ROWS, LaneSpec};
-use super::table::{CompSlot, Table};
+use super::table::{ComponentLanes, Table};
 use super::table_chunk::TableChunk;
 use super::writelog::WriteLog;
 use crate::id::Id;
@@ -38,17 +39,18 @@ use crate::id::Id;
 /// Moves `src`'s `row` to the end of `dst` (for the components both hold; components only
 /// in `dst` start zeroed with tick `rev`). Returns the new row in `dst` and the id of the
 /// instance that moved from `src`'s last row into `row`, if any.
-pub(crate) fn move_row(src: &mut Table, dst: &mut Table, row: usize, rev: u64) -> (usize, Option<Id>) {
+pub(crate) fn move_row(src: &mut Table, dst: &mut Table, row: TableRow, rev: u64) -> (TableRow, Option<Id>) {
+    let row = row.index();
     let len = src.len;
     let last = len - 1;
     let (row_chunk, last_chunk) = (row / CHUNK_ROWS, last / CHUNK_ROWS);
     let changes_chunk = row_chunk != last_chunk;
     if changes_chunk {
         // The last row changes chunk: it keeps its own revision, not its new chunk's.
-        src.settle_bulk(row_chunk, rev);
+        src.settle_bulk(ChunkIndex(row_chunk), rev);
     }
     if !dst.len.is_multiple_of(CHUNK_ROWS) {
-        dst.settle_bulk(dst.len / CHUNK_ROWS, rev);
+        dst.settle_bulk(ChunkIndex(dst.len / CHUNK_ROWS), rev);
     }
     let new_row = dst.len;
     let mover = Mover {
@@ -122,7 +124,7 @@ pub(crate) fn move_row(src: &mut Table, dst: &mut Table, row: usize, rev: u64) -
     }
     src.shrank();
     dst.grew(new_row + 1);
-    (new_row, moved)
+    (TableRow(new_row), moved)
 }
 
 /// One row move's positions: `row` of a source table of `len` rows goes to `new_row`.
@@ -224,7 +226,7 @@ impl Mover {
     /// moving row's revision and the revision of the last row, which fills `row` (0 when
     /// `row` is the last row).
     #[inline(always)]
-    fn take_tick(&self, from: &mut From, s: usize, slot: CompSlot) -> (u64, u64) {
+    fn take_tick(&self, from: &mut From, s: usize, slot: ComponentLanes) -> (u64, u64) {
         let (bulk_row, bulk_last) = if from.bulk_stamped {
             (from.bulk_rev(s, self.row_chunk), from.bulk_rev(s, self.last_chunk))
         } else {
@@ -258,7 +260,7 @@ impl Mover {
     }
 
     /// A component both tables hold: its lanes and revision move with the row.
-    fn shared(&self, from: &mut From, s: usize, a: CompSlot, to: &mut To, d: usize, b: CompSlot) {
+    fn shared(&self, from: &mut From, s: usize, a: ComponentLanes, to: &mut To, d: usize, b: ComponentLanes) {
         let rev = self.rev;
         for lane in 0..a.lanes {
             let (fc, tc) = (from.columns[a.first_lane + lane], to.columns[b.first_lane + lane]);
@@ -281,7 +283,7 @@ impl Mover {
     }
 
     /// A component only the source holds: its lanes are removed.
-    fn dropped(&self, from: &mut From, s: usize, a: CompSlot) {
+    fn dropped(&self, from: &mut From, s: usize, a: ComponentLanes) {
         for lane in 0..a.lanes {
             let col = from.columns[a.first_lane + lane];
             if col.kind == LaneKind::Str {
@@ -296,7 +298,7 @@ impl Mover {
     }
 
     /// A component only the destination holds: zeroed lanes, tick `rev`, logged.
-    fn added(&self, to: &mut To, d: usize, b: CompSlot) {
+    fn added(&self, to: &mut To, d: usize, b: ComponentLanes) {
         let (new_row, rev) = (self.new_row, self.rev);
         for lane in b.first_lane..b.first_lane + b.lanes {
             let col = to.columns[lane];

@@ -112,7 +112,7 @@ impl ComponentStore {
     pub fn field(&self, id: Id, c: ComponentId, field: usize) -> Option<FieldValue> {
         let l = self.loc(id)?;
         let table = &self.tables[l.table as usize];
-        let slot = table.slots[table.slot(c)?];
+        let slot = table.lanes_of(table.slot(c)?);
         let info = self.registry.info(c);
         let def = info.schema.fields.get(field)?;
         let first = slot.first_lane + info.field_lanes[field];
@@ -141,7 +141,7 @@ impl ComponentStore {
         let l = self.loc(id)?;
         let table = &self.tables[l.table as usize];
         let s = table.slot(c)?;
-        Some(table.row_revision(s, l.row as usize))
+        Some(table.row_revision(s, l.table_row()))
     }
 
     /// `id`'s component `c` as the plain-old-data type `T` registered for it.
@@ -149,12 +149,12 @@ impl ComponentStore {
         let c = *self.pod_types.get(&TypeId::of::<T>())?;
         let l = self.loc(id)?;
         let table = &self.tables[l.table as usize];
-        let slot = table.slots[table.slot(c)?];
+        let slot = table.lanes_of(table.slot(c)?);
         let mut value = T::zeroed();
         let bytes = bytemuck::bytes_of_mut(&mut value);
         let mut at = 0;
         for (lane, kind) in self.registry.info(c).lane_kinds.iter().enumerate() {
-            let w = table.word(slot.first_lane + lane, l.row as usize);
+            let w = table.word(slot.first_lane + lane, l.table_row());
             let n = if *kind == LaneKind::W64 { 8 } else { 4 };
             bytes[at..at + n].copy_from_slice(&w.to_le_bytes()[..n]);
             at += n;
@@ -220,7 +220,7 @@ impl ComponentStore {
         match (from, to) {
             (Some(l), u32::MAX) => {
                 let table = self.tables.make_mut(l.table as usize);
-                if let Some(moved) = table.swap_remove(l.row as usize, rev) {
+                if let Some(moved) = table.swap_remove(l.table_row(), rev) {
                     self.locs.relocate(moved, l);
                 }
                 self.locs.remove(id);
@@ -234,8 +234,8 @@ impl ComponentStore {
                 // lookups overlap the move.
                 let new_loc = RowLoc { table: to, row: dst.len as u32 };
                 self.locs.relocate(id, new_loc);
-                let (row, moved) = super::row_move::move_row(src, dst, l.row as usize, rev);
-                debug_assert_eq!(row, new_loc.row as usize);
+                let (row, moved) = super::row_move::move_row(src, dst, l.table_row(), rev);
+                debug_assert_eq!(row, new_loc.table_row());
                 if let Some(moved) = moved {
                     self.locs.relocate(moved, l);
                 }
@@ -247,7 +247,7 @@ impl ComponentStore {
             }
             (None, _) => {
                 let row = self.tables.make_mut(to as usize).push_row(id, rev);
-                let new_loc = RowLoc { table: to, row: row as u32 };
+                let new_loc = RowLoc { table: to, row: row.index() as u32 };
                 self.locs.insert(id, new_loc);
                 Some(new_loc)
             }

@@ -22,6 +22,9 @@
 //! stamping it reads no per-slot header. The array only grows (when the table gains a
 //! chunk); a chunk the table loses has its revisions zeroed, as a new chunk starts at 0.
 //!
+//! A table's methods take rows, chunks and component slots as [`TableRow`], [`ChunkIndex`]
+//! and [`ComponentSlot`] (see `indices`); lanes are indices into `columns`.
+//!
 //! Batch spawns append rows in two steps (see `stage`): lanes first, past `len`, then the
 //! ids, ticks and bookkeeping once the batch's instances exist.
 //!
@@ -36,6 +39,7 @@
 //! `bulk_stamped` is false.
 
 use super::chunk_list::{Chunks, rows_in_chunk};
+use super::indices::{ChunkIndex, ComponentSlot, TableRow};
 use super::lane_layout::LaneKind;
 use super::lane_layout::{CHUNK_ROWS, ChunkLayout, LaneSpec, LaneValue, split};
 use super::schema::{ComponentId, SchemaRegistry};
@@ -53,9 +57,9 @@ fn fill_cold(bulk: &mut [u64], s: usize, slots: usize, rev: u64) {
     }
 }
 
-/// Where one component's columns sit in a table.
+/// Where one component's lanes sit in a table (the lanes of the component in one [`ComponentSlot`]).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct CompSlot {
+pub(crate) struct ComponentLanes {
     pub id: ComponentId,
     pub first_lane: usize,
     pub lanes: usize,
@@ -86,7 +90,7 @@ pub(crate) struct Table {
     /// Every lane's rows, a table chunk at a time.
     pub chunks: Chunks,
     pub components: Box<[ComponentId]>,
-    pub slots: Vec<CompSlot>,
+    pub slots: Vec<ComponentLanes>,
     pub ids: LaneSpec,
     /// Cached transitions: (component, added?) → destination table.
     pub edges: Vec<(ComponentId, bool, u32)>,
@@ -104,7 +108,7 @@ impl Table {
             kinds.extend_from_slice(&info.lane_kinds);
             let tick = kinds.len();
             kinds.push(LaneKind::W64);
-            slots.push(CompSlot { id: c, first_lane, lanes: info.lane_kinds.len(), tick });
+            slots.push(ComponentLanes { id: c, first_lane, lanes: info.lane_kinds.len(), tick });
         }
         kinds.push(LaneKind::W64);
         let (layout, mut columns) = ChunkLayout::new(kinds);
@@ -129,8 +133,20 @@ impl Table {
 
     /// Position of `c` among this table's components.
     #[inline]
-    pub fn slot(&self, c: ComponentId) -> Option<usize> {
-        self.components.binary_search(&c).ok()
+    pub fn slot(&self, c: ComponentId) -> Option<ComponentSlot> {
+        self.components.binary_search(&c).ok().map(ComponentSlot)
+    }
+
+    /// Where the lanes of the component in slot `s` sit.
+    #[inline]
+    pub fn lanes_of(&self, s: ComponentSlot) -> ComponentLanes {
+        self.slots[s.0]
+    }
+
+    /// The component slots of this table, in component-id order.
+    #[inline]
+    pub fn component_slots(&self) -> impl Iterator<Item = ComponentSlot> + use<> {
+        (0..self.slots.len()).map(ComponentSlot)
     }
 
     /// Number of chunks.
@@ -141,24 +157,24 @@ impl Table {
 
     /// Rows in chunk `k`.
     #[inline]
-    pub fn chunk_len(&self, k: usize) -> usize {
-        rows_in_chunk(self.len, k)
+    pub fn chunk_len(&self, k: ChunkIndex) -> usize {
+        rows_in_chunk(self.len, k.0)
     }
 
     /// The instance owning `row`.
     #[inline]
-    pub fn id_at(&self, row: usize) -> Id {
-        Id(self.chunks.word(self.ids, row))
+    pub fn id_at(&self, row: TableRow) -> Id {
+        Id(self.chunks.word(self.ids, row.0))
     }
 
-    /// The word in `row` of column `c`.
+    /// The word in `row` of lane `lane` (an index into `columns`).
     #[inline]
-    pub fn word(&self, c: usize, row: usize) -> u64 {
-        self.chunks.word(self.columns[c], row)
+    pub fn word(&self, lane: usize, row: TableRow) -> u64 {
+        self.chunks.word(self.columns[lane], row.0)
     }
 
     /// Appends a row for `id` with zeroed lanes and ticks `rev`; returns the row.
-    pub fn push_row(&mut self, id: Id, rev: u64) -> usize {
+    pub fn push_row(&mut self, id: Id, rev: u64) -> TableRow {
         let row = self.len;
         let (k, i) = split(row);
         let chunk = self.chunks.for_write(k, rev);
@@ -181,7 +197,7 @@ impl Table {
         for log in &mut self.logs {
             log.push(rev, row, 1, row + 1);
         }
-        row
+        TableRow(row)
     }
 
     /// Keeps bulk revisions for every chunk after the table grew to `len` rows.
@@ -204,14 +220,14 @@ impl Table {
 
     /// Chunk `k`'s bulk revision for component slot `s`.
     #[inline]
-    pub fn bulk_rev(&self, s: usize, k: usize) -> u64 {
-        self.bulk[k * self.logs.len() + s]
+    pub fn bulk_rev(&self, s: ComponentSlot, k: ChunkIndex) -> u64 {
+        self.bulk[k.0 * self.logs.len() + s.0]
     }
 
     /// Chunk `k`'s bulk revision for component slot `s`, for writing.
     #[inline]
-    fn bulk_rev_mut(&mut self, s: usize, k: usize) -> &mut u64 {
-        &mut self.bulk[k * self.logs.len() + s]
+    fn bulk_rev_mut(&mut self, s: ComponentSlot, k: ChunkIndex) -> &mut u64 {
+        &mut self.bulk[k.0 * self.logs.len() + s.0]
     }
 
     /// Drops the last row from the count after its columns lost it (`len` one less), zeroing
@@ -229,30 +245,30 @@ impl Table {
     /// Writes component slot `s`'s lanes in `row` and stamps its row tick.
     pub fn write_lanes(
         &mut self,
-        row: usize,
-        s: usize,
+        row: TableRow,
+        s: ComponentSlot,
         lanes: impl IntoIterator<Item = LaneValue>,
         rev: u64,
     ) {
-        let tick = self.columns[self.slots[s].tick];
-        self.chunks.set(tick, row, LaneValue::Word(rev), rev);
+        let tick = self.columns[self.slots[s.0].tick];
+        self.chunks.set(tick, row.0, LaneValue::Word(rev), rev);
         self.write_lanes_unstamped(row, s, lanes, rev);
-        self.logs[s].push(rev, row, 1, self.len);
+        self.logs[s.0].push(rev, row.0, 1, self.len);
     }
 
     /// Writes component slot `s`'s lanes in `row` without touching its row tick or log: for a
     /// row whose tick is already `rev` and which is logged at `rev` (appended at `rev`).
     pub fn write_lanes_unstamped(
         &mut self,
-        row: usize,
-        s: usize,
+        row: TableRow,
+        s: ComponentSlot,
         lanes: impl IntoIterator<Item = LaneValue>,
         rev: u64,
     ) {
-        let slot = self.slots[s];
+        let slot = self.slots[s.0];
         debug_assert_eq!(self.word(slot.tick, row), rev, "the row's tick is already `rev`");
         // The row's table chunk is made private once for all the component's lanes.
-        let (k, i) = split(row);
+        let (k, i) = split(row.0);
         let chunk = self.chunks.make_mut(k);
         for (&col, v) in self.columns[slot.first_lane..slot.first_lane + slot.lanes].iter().zip(lanes) {
             chunk.revs_mut(col).stamp_row(i, rev);
@@ -262,17 +278,18 @@ impl Table {
 
     /// Writes one lane of component slot `s` in `row` and stamps its row tick.
     #[inline]
-    pub fn write_lane(&mut self, row: usize, s: usize, lane: usize, value: LaneValue, rev: u64) {
-        let slot = self.slots[s];
-        self.chunks.set(self.columns[slot.first_lane + lane], row, value, rev);
-        self.chunks.set(self.columns[slot.tick], row, LaneValue::Word(rev), rev);
-        self.logs[s].push(rev, row, 1, self.len);
+    pub fn write_lane(&mut self, row: TableRow, s: ComponentSlot, lane: usize, value: LaneValue, rev: u64) {
+        let slot = self.slots[s.0];
+        self.chunks.set(self.columns[slot.first_lane + lane], row.0, value, rev);
+        self.chunks.set(self.columns[slot.tick], row.0, LaneValue::Word(rev), rev);
+        self.logs[s.0].push(rev, row.0, 1, self.len);
     }
 
     /// Stamps every chunk of component slot `s` with bulk revision `rev` (a chunk pass wrote
     /// them all) and logs the whole table.
     #[inline]
-    pub fn stamp_bulk(&mut self, s: usize, rev: u64) {
+    pub fn stamp_bulk(&mut self, s: ComponentSlot, rev: u64) {
+        let s = s.0;
         // Read before the stores below, so it is read once.
         let len = self.len;
         let slots = self.logs.len();
@@ -291,7 +308,8 @@ impl Table {
     /// otherwise, having made only stamps `stamp_bulk` with the same `rev` makes anyway (so
     /// the caller may fall back to it).
     #[inline(always)]
-    pub fn try_stamp_bulk_one(&mut self, s: usize, rev: u64, len: usize) -> bool {
+    pub fn try_stamp_bulk_one(&mut self, s: ComponentSlot, rev: u64, len: usize) -> bool {
+        let s = s.0;
         debug_assert!(len == self.len && len != 0 && len <= CHUNK_ROWS);
         let Some(log) = self.logs.get_mut(s) else { return false };
         // SAFETY: `s` is a slot (`s < logs.len()`, one log per slot) and the table has a
@@ -304,25 +322,27 @@ impl Table {
 
     /// The revision at which `row`'s component slot `s` was last written (tick or bulk).
     #[inline]
-    pub fn row_revision(&self, s: usize, row: usize) -> u64 {
-        let tick = self.word(self.slots[s].tick, row);
-        if self.bulk_stamped { tick.max(self.bulk_rev(s, row / CHUNK_ROWS)) } else { tick }
+    pub fn row_revision(&self, s: ComponentSlot, row: TableRow) -> u64 {
+        let tick = self.word(self.slots[s.0].tick, row);
+        if self.bulk_stamped { tick.max(self.bulk_rev(s, row.chunk())) } else { tick }
     }
 
     /// Removes `row`, moving the last row into it. Returns the id now at `row`, if one moved.
-    pub fn swap_remove(&mut self, row: usize, rev: u64) -> Option<Id> {
-        let last = self.len - 1;
-        let moved = (row != last).then(|| self.id_at(last));
-        let changes_chunk = row / CHUNK_ROWS != last / CHUNK_ROWS;
+    pub fn swap_remove(&mut self, row: TableRow, rev: u64) -> Option<Id> {
+        let (row_at, last_at) = (row, TableRow(self.len - 1));
+        let (row, last) = (row_at.0, last_at.0);
+        let moved = (row != last).then(|| self.id_at(last_at));
+        let changes_chunk = row_at.chunk() != last_at.chunk();
         if changes_chunk {
             // The moved row changes chunk: it keeps its own revision, not the new chunk's.
-            self.settle_bulk(row / CHUNK_ROWS, rev);
+            self.settle_bulk(row_at.chunk(), rev);
         }
         if row != last {
-            for s in 0..self.slots.len() {
+            for slot in self.component_slots() {
+                let s = slot.0;
                 let tick_col = self.columns[self.slots[s].tick];
                 let tick = self.chunks.word(tick_col, last);
-                let bulk = self.bulk_rev(s, last / CHUNK_ROWS);
+                let bulk = self.bulk_rev(slot, last_at.chunk());
                 if changes_chunk && tick < bulk {
                     // Fold the chunk's bulk revision into the moving row's own tick.
                     self.chunks.set(tick_col, last, LaneValue::Word(bulk), rev);
@@ -348,7 +368,7 @@ impl Table {
     /// Folds chunk `k`'s bulk revisions into its rows' ticks and clears them, before a row
     /// moves into the chunk: the newcomer must not take a bulk write it never had.
     #[inline]
-    pub(super) fn settle_bulk(&mut self, k: usize, rev: u64) {
+    pub(super) fn settle_bulk(&mut self, k: ChunkIndex, rev: u64) {
         if self.bulk_stamped {
             self.settle_bulk_stamped(k, rev);
         }
@@ -357,14 +377,15 @@ impl Table {
     /// [`Table::settle_bulk`] for a table written in bulk (out of line: row moves into tables
     /// never written in bulk only check the flag).
     #[inline(never)]
-    fn settle_bulk_stamped(&mut self, k: usize, rev: u64) {
-        let rows = k * CHUNK_ROWS..k * CHUNK_ROWS + self.chunk_len(k);
-        for s in 0..self.slots.len() {
+    fn settle_bulk_stamped(&mut self, k: ChunkIndex, rev: u64) {
+        let first = k.first_row().0;
+        let rows = first..first + self.chunk_len(k);
+        for s in self.component_slots() {
             let bulk = std::mem::take(self.bulk_rev_mut(s, k));
             if bulk == 0 {
                 continue;
             }
-            let tick = self.columns[self.slots[s].tick];
+            let tick = self.columns[self.slots[s.0].tick];
             for r in rows.clone() {
                 if self.chunks.word(tick, r) < bulk {
                     self.chunks.set(tick, r, LaneValue::Word(bulk), rev);
@@ -377,8 +398,8 @@ impl Table {
     /// its tick lane's chunk revision or its bulk revision (every lane write also writes
     /// the row's tick or stamps the chunk's bulk revision, so the lanes' own chunk
     /// revisions are never newer, and row moves do not stamp them).
-    pub fn chunk_revision(&self, s: usize, k: usize) -> u64 {
-        self.chunks.revision(self.columns[self.slots[s].tick], k).max(self.bulk_rev(s, k))
+    pub fn chunk_revision(&self, s: ComponentSlot, k: ChunkIndex) -> u64 {
+        self.chunks.revision(self.columns[self.slots[s.0].tick], k.0).max(self.bulk_rev(s, k))
     }
 
     /// Drops the last row's strings (its words stay as padding) and its chunk if it falls

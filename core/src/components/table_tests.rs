@@ -2,6 +2,7 @@
 //! chunk boundaries, string lanes.
 
 use super::*;
+use crate::components::indices::{ChunkIndex, ComponentSlot, TableRow};
 use crate::components::row_move::move_row;
 use crate::components::schema::{FieldDef, FieldType, Schema};
 use std::sync::Arc;
@@ -36,19 +37,19 @@ fn filled(reg: &SchemaRegistry, set: &[ComponentId], rows: usize) -> Table {
 
 /// Writes values `v` into `row` of every component of `t`.
 fn write_row(t: &mut Table, reg: &SchemaRegistry, row: usize, v: usize, rev: u64) {
-    for s in 0..t.slots.len() {
-        let lanes: Vec<LaneValue> = if reg.info(t.slots[s].id).schema.name.as_ref() == "P" {
+    for s in t.component_slots() {
+        let lanes: Vec<LaneValue> = if reg.info(t.lanes_of(s).id).schema.name.as_ref() == "P" {
             vec![LaneValue::Word(u64::from((v as f32).to_bits())), LaneValue::Word(-(v as i64) as u64)]
         } else {
             vec![LaneValue::Str(text(v))]
         };
-        t.write_lanes(row, s, lanes, rev);
+        t.write_lanes(TableRow(row), s, lanes, rev);
     }
 }
 
 /// Asserts `row` of `t` holds instance `v + 1` and its values (see [`filled`]).
 fn assert_row(t: &Table, reg: &SchemaRegistry, row: usize, v: usize) {
-    assert_eq!(t.id_at(row), Id(v as u64 + 1), "id of row {row}");
+    assert_eq!(t.id_at(TableRow(row)), Id(v as u64 + 1), "id of row {row}");
     assert_lanes(t, reg, row, v);
 }
 
@@ -79,8 +80,9 @@ fn a_write_after_a_clone_copies_one_table_chunk_with_all_its_lanes() {
     (0..2500).for_each(|r| assert_row(&snap, &reg, r, r));
     (1024..2048).filter(|&r| r != 1500).for_each(|r| assert_row(&table, &reg, r, r));
     // Only the written component's tick lane revisions moved.
-    assert_eq!((table.chunk_revision(0, 1), snap.chunk_revision(0, 1)), (2, 1));
-    assert_eq!(table.chunk_revision(0, 0), 1);
+    let (s0, k0, k1) = (ComponentSlot(0), ChunkIndex(0), ChunkIndex(1));
+    assert_eq!((table.chunk_revision(s0, k1), snap.chunk_revision(s0, k1)), (2, 1));
+    assert_eq!(table.chunk_revision(s0, k0), 1);
     // Written again: already private, nothing else copied.
     write_row(&mut table, &reg, 1501, 7, 3);
     assert!(table.chunks.shares(&snap.chunks, 0) && table.chunks.shares(&snap.chunks, 2));
@@ -93,31 +95,31 @@ fn row_moves_cross_chunk_boundaries_on_both_sides_and_keep_every_lane() {
     let mut dst = filled(&reg, &[p], CHUNK_ROWS - 2);
     let snap = (src.clone(), dst.clone());
     // Row 5 leaves; the last row (in chunk 1) fills its place in chunk 0.
-    let (new_row, moved) = move_row(&mut src, &mut dst, 5, 2);
-    assert_eq!((new_row, moved), (CHUNK_ROWS - 2, Some(Id(CHUNK_ROWS as u64 + 3))));
+    let (new_row, moved) = move_row(&mut src, &mut dst, TableRow(5), 2);
+    assert_eq!((new_row, moved), (TableRow(CHUNK_ROWS - 2), Some(Id(CHUNK_ROWS as u64 + 3))));
     assert_row(&src, &reg, 5, CHUNK_ROWS + 2);
     assert_eq!(dst.id_at(new_row), Id(6));
-    assert_eq!(dst.chunks.word(dst.columns[0], new_row), u64::from(5f32.to_bits()));
+    assert_eq!(dst.chunks.word(dst.columns[0], new_row.index()), u64::from(5f32.to_bits()));
     // Three more moves: the source's last chunk empties and is dropped, the destination
     // gains a chunk.
     for row in [6, 7, 8] {
-        move_row(&mut src, &mut dst, row, 3);
+        move_row(&mut src, &mut dst, TableRow(row), 3);
     }
     assert_eq!((src.len, src.chunks.len()), (CHUNK_ROWS - 1, 1));
     assert_eq!((dst.len, dst.chunks.len()), (CHUNK_ROWS + 2, 2));
     assert_eq!(
-        [6, 7, 8].map(|r| src.id_at(r)),
+        [6, 7, 8].map(|r| src.id_at(TableRow(r))),
         [CHUNK_ROWS + 2, CHUNK_ROWS + 1, CHUNK_ROWS].map(|v| Id(v as u64))
     );
     for (i, v) in [5, 6, 7, 8].into_iter().enumerate() {
         let row = CHUNK_ROWS - 2 + i;
-        assert_eq!(dst.id_at(row), Id(v as u64 + 1));
+        assert_eq!(dst.id_at(TableRow(row)), Id(v as u64 + 1));
         assert_eq!(dst.chunks.word(dst.columns[1], row), -(v as i64) as u64);
-        assert_eq!(dst.row_revision(0, row), 1, "the row keeps its revision");
+        assert_eq!(dst.row_revision(ComponentSlot(0), TableRow(row)), 1, "the row keeps its revision");
     }
     // Moving back: the string lane of the returning rows starts empty.
-    let (back, _) = move_row(&mut dst, &mut src, CHUNK_ROWS - 1, 4);
-    assert_eq!(src.chunks.get(src.columns[3], back), LaneValue::Str(None));
+    let (back, _) = move_row(&mut dst, &mut src, TableRow(CHUNK_ROWS - 1), 4);
+    assert_eq!(src.chunks.get(src.columns[3], back.index()), LaneValue::Str(None));
     assert_eq!(src.id_at(back), Id(7));
     // The snapshots kept every row.
     (0..CHUNK_ROWS + 3).for_each(|r| assert_row(&snap.0, &reg, r, r));
@@ -131,18 +133,18 @@ fn string_lanes_release_the_strings_of_rows_that_leave() {
     let mut dst = Table::new([p].into(), &reg, 64);
     let held: Arc<str> = "held".into();
     let label = src.slot(l).unwrap();
-    src.write_lane(2, label, 0, LaneValue::Str(Some(held.clone())), 2);
-    src.write_lane(0, label, 0, LaneValue::Str(Some("gone".into())), 2);
+    src.write_lane(TableRow(2), label, 0, LaneValue::Str(Some(held.clone())), 2);
+    src.write_lane(TableRow(0), label, 0, LaneValue::Str(Some("gone".into())), 2);
     assert_eq!(Arc::strong_count(&held), 2);
     // Row 0 leaves for a table without `L`: its string is dropped, row 2's moves into its
     // place, and the vacated row holds none.
-    move_row(&mut src, &mut dst, 0, 3);
+    move_row(&mut src, &mut dst, TableRow(0), 3);
     assert_eq!(src.chunks.get(src.columns[3], 0), LaneValue::Str(Some(held.clone())));
     assert_eq!(Arc::strong_count(&held), 2, "moved, not copied");
     assert_eq!(src.chunks[0].clone().strs_mut(src.columns[3])[2], None);
     // Removing the rows (swap-remove) releases the string too.
-    src.swap_remove(0, 4);
-    src.swap_remove(0, 4);
+    src.swap_remove(TableRow(0), 4);
+    src.swap_remove(TableRow(0), 4);
     assert_eq!((src.len, src.chunks.len()), (0, 0));
     assert_eq!(Arc::strong_count(&held), 1);
 }

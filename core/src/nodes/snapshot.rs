@@ -11,6 +11,7 @@
 //! the older snapshot has a newer revision; nodes live in only one snapshot are added or
 //! removed.
 
+use crate::components::TableRow;
 use crate::components::{ComponentId, ComponentStore};
 use crate::error::ArenaError;
 use crate::id::Id;
@@ -177,11 +178,12 @@ fn component_diff(old: &ComponentStore, new: &ComponentStore, since: u64) -> Com
         if old.tables.shares(&new.tables, t) {
             continue;
         }
-        for (s, slot) in table.slots.iter().enumerate() {
+        for s in table.component_slots() {
+            let component = table.lanes_of(s).id;
             for k in 0..table.chunk_count() {
                 let base = k * crate::components::CHUNK_ROWS;
                 table.for_each_row_written_since(s, k, since, |i| {
-                    diff.written.push((table.id_at(base + i), slot.id));
+                    diff.written.push((table.id_at(TableRow(base + i)), component));
                 });
             }
         }
@@ -191,7 +193,7 @@ fn component_diff(old: &ComponentStore, new: &ComponentStore, since: u64) -> Com
             continue;
         }
         for row in 0..table.len {
-            let id = table.id_at(row);
+            let id = table.id_at(TableRow(row));
             for &c in table.components.iter() {
                 if !new.has(id, c) {
                     diff.removed.push((id, c));

@@ -144,8 +144,8 @@ unsafe fn finish(f: CFrame, done: Result<c_int, Fail>) -> c_int {
 /// [`install`], with the component handle and the key as arguments and LUA_MINSTACK free
 /// slots.
 unsafe extern "C-unwind" fn component_index(state: *mut ffi::lua_State) -> c_int {
-    // SAFETY: the VM is running this call.
-    let f = unsafe { CFrame::enter(state) };
+    // SAFETY: the VM is running this metamethod with its two arguments.
+    let f = unsafe { CFrame::enter_metamethod(state, 2) };
     let done = index(&f);
     // SAFETY: this frame owns nothing with a destructor (`done` is consumed).
     unsafe { finish(f, done) }
@@ -157,8 +157,8 @@ unsafe extern "C-unwind" fn component_index(state: *mut ffi::lua_State) -> c_int
 /// As [`component_index`], as the `__newindex` metamethod with the handle, the key and the
 /// assigned value as arguments.
 unsafe extern "C-unwind" fn component_newindex(state: *mut ffi::lua_State) -> c_int {
-    // SAFETY: as in `component_index`.
-    let f = unsafe { CFrame::enter(state) };
+    // SAFETY: the VM is running this metamethod with its three arguments.
+    let f = unsafe { CFrame::enter_metamethod(state, 3) };
     let done = newindex(&f);
     // SAFETY: as in `component_index`.
     unsafe { finish(f, done) }

@@ -122,8 +122,8 @@ unsafe fn finish(f: CFrame, done: Result<c_int, Fail>) -> c_int {
 /// [`install`] (upvalue 1: the methods by atom), with the indexed value and the key as its two
 /// arguments and LUA_MINSTACK free slots.
 unsafe extern "C-unwind" fn instance_index(state: *mut ffi::lua_State) -> c_int {
-    // SAFETY: the VM is running this call (the contract above).
-    let f = unsafe { CFrame::enter(state) };
+    // SAFETY: the VM is running this metamethod with its two arguments (the contract above).
+    let f = unsafe { CFrame::enter_metamethod(state, 2) };
     let done = receiver(&f).and_then(|h| {
         let (k, m) = key(&f)?;
         index(&f, h, k, m).map(|()| 1)
@@ -138,8 +138,8 @@ unsafe extern "C-unwind" fn instance_index(state: *mut ffi::lua_State) -> c_int 
 /// Only the VM calls this, as the `__newindex` metamethod of [`INSTANCE_TAG`], with the
 /// value, key and assigned value as its three arguments and LUA_MINSTACK free slots.
 unsafe extern "C-unwind" fn instance_newindex(state: *mut ffi::lua_State) -> c_int {
-    // SAFETY: as in `instance_index`.
-    let f = unsafe { CFrame::enter(state) };
+    // SAFETY: the VM is running this metamethod with its three arguments.
+    let f = unsafe { CFrame::enter_metamethod(state, 3) };
     let done = receiver(&f).and_then(|h| {
         let (k, m) = key(&f)?;
         newindex(&f, h, k, m).map(|()| 0)
@@ -170,8 +170,9 @@ unsafe extern "C-unwind" fn direct_index(
     _slot: *mut u16,
     _tag: c_int,
 ) {
-    // SAFETY: per the contract, a frame of the `__index` closure, and `data` a handle's block.
-    let (f, h) = unsafe { (CFrame::enter(state), luau::handle_in_block(data)) };
+    // SAFETY: per the contract, a frame of the `__index` closure with its two arguments, and
+    // `data` a handle's block.
+    let (f, h) = unsafe { (CFrame::enter_metamethod(state, 2), luau::handle_in_block(data)) };
     let done = direct_key(&f, atom).and_then(|(k, m)| index(&f, h, k, m).map(|()| 1));
     // SAFETY: as in `instance_index`; the result is taken from the top of the stack.
     unsafe { finish(f, done) };
@@ -189,8 +190,8 @@ unsafe extern "C-unwind" fn direct_newindex(
     _slot: *mut u16,
     _tag: c_int,
 ) {
-    // SAFETY: as in `direct_index`.
-    let (f, h) = unsafe { (CFrame::enter(state), luau::handle_in_block(data)) };
+    // SAFETY: as in `direct_index`, with the three arguments of `__newindex`.
+    let (f, h) = unsafe { (CFrame::enter_metamethod(state, 3), luau::handle_in_block(data)) };
     let done = direct_key(&f, atom).and_then(|(k, m)| newindex(&f, h, k, m).map(|()| 0));
     // SAFETY: as in `instance_index`.
     unsafe { finish(f, done) };

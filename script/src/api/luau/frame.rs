@@ -36,7 +36,8 @@ pub(in crate::api) struct CFrame {
 }
 
 impl CFrame {
-    /// The frame of the running call.
+    /// The frame of the running call, its arguments counted (`lua_gettop`): for closures
+    /// called with any number of arguments.
     ///
     /// # Safety
     /// `state` is the thread on which the VM is running the calling C function right now,
@@ -46,6 +47,19 @@ impl CFrame {
     pub unsafe fn enter(state: *mut ffi::lua_State) -> CFrame {
         // SAFETY: per the caller's contract `state` is a live thread.
         let args = unsafe { ffi::lua_gettop(state) };
+        CFrame { state, args, pushed: Cell::new(0) }
+    }
+
+    /// The frame of a running metamethod, which the VM calls with `args` arguments (`__index`:
+    /// 2, `__newindex`: 3), without asking the VM to count them (one C call less on every
+    /// property access). A script that calls the metamethod itself with fewer arguments gets
+    /// the missing ones as none: indices up to `LUA_MINSTACK` past the top are acceptable
+    /// indices, which Luau answers as none.
+    ///
+    /// # Safety
+    /// As [`enter`](Self::enter), and `args <= 3`.
+    #[inline(always)]
+    pub unsafe fn enter_metamethod(state: *mut ffi::lua_State, args: c_int) -> CFrame {
         CFrame { state, args, pushed: Cell::new(0) }
     }
 
@@ -80,6 +94,7 @@ impl CFrame {
     }
 
     /// The type name of argument `idx`, as error messages spell it.
+    #[inline]
     pub fn type_name(&self, idx: c_int) -> &'static str {
         match self.lua_type(idx) {
             ffi::LUA_TNIL | ffi::LUA_TNONE => "nil",
@@ -100,6 +115,7 @@ impl CFrame {
     }
 
     /// Whether argument `idx` is truthy (neither nil, absent nor false).
+    #[inline]
     pub fn is_truthy(&self, idx: c_int) -> bool {
         // SAFETY: `idx` is an argument of the running call.
         self.has(idx) && unsafe { ffi::lua_toboolean(self.state, idx) } != 0
@@ -193,6 +209,7 @@ impl CFrame {
     }
 
     /// Pushes nil.
+    #[inline]
     pub fn push_nil(&self) {
         self.room();
         // SAFETY: `room` made a free slot on the running thread.
@@ -200,6 +217,7 @@ impl CFrame {
     }
 
     /// Pushes a boolean.
+    #[inline]
     pub fn push_bool(&self, b: bool) {
         self.room();
         // SAFETY: as in `push_nil`.
@@ -207,6 +225,7 @@ impl CFrame {
     }
 
     /// Pushes a number.
+    #[inline]
     pub fn push_number(&self, n: f64) {
         self.room();
         // SAFETY: as in `push_nil`.
@@ -214,6 +233,7 @@ impl CFrame {
     }
 
     /// Pushes a Luau vector.
+    #[inline]
     pub fn push_vector(&self, v: Vec3) {
         self.room();
         // SAFETY: as in `push_nil`.
@@ -221,6 +241,7 @@ impl CFrame {
     }
 
     /// Pushes a string (copied into Lua).
+    #[inline]
     pub fn push_bytes(&self, bytes: &[u8]) {
         self.room();
         // SAFETY: as in `push_nil`; Luau copies `bytes.len()` bytes from the pointer.
@@ -230,6 +251,7 @@ impl CFrame {
     }
 
     /// Pushes a handle to instance `id` of the VM whose world slot is `world`.
+    #[inline]
     pub fn push_handle(&self, id: Id, world: *const WorldSlot) {
         self.room();
         // SAFETY: as in `push_nil`; the handle names the slot it was given (callers pass the
@@ -238,6 +260,7 @@ impl CFrame {
     }
 
     /// Pushes a handle to component `component` of `id`.
+    #[inline]
     pub fn push_component(&self, id: Id, component: ComponentId, world: *const WorldSlot) {
         self.room();
         // SAFETY: as in `push_handle`.
@@ -261,6 +284,7 @@ impl CFrame {
 
     /// Pushes `upvalues[upvalue][key]` of the running C closure (raw access; nil when that
     /// upvalue is not a table).
+    #[inline]
     pub fn push_upvalue_entry(&self, upvalue: c_int, key: ffi::lua_Integer) {
         self.room();
         let t = ffi::lua_upvalueindex(upvalue);
@@ -284,6 +308,7 @@ impl CFrame {
     /// # Safety
     /// A Lua error (the method's own or its failure) unwinds the Rust frames between this
     /// call and the C function's entry: none of them may own a value with a destructor.
+    #[inline]
     pub unsafe fn call_method(self, h: Handle) -> c_int {
         // SAFETY: per the contract. One slot is used for the function before the call (the
         // frame pushed nothing, so LUA_MINSTACK slots are free); the call leaves exactly three
@@ -318,6 +343,8 @@ impl CFrame {
     /// # Safety
     /// The error unwinds the Rust frames between this call and the C function's entry: none
     /// of them may own a value with a destructor (the message itself is dropped here first).
+    #[cold]
+    #[inline(never)]
     pub unsafe fn raise(self, message: Fail) -> ! {
         self.room();
         self.room();

@@ -46,11 +46,13 @@ pub(in crate::api) struct ComponentHandle {
 
 impl Handle {
     /// The instance.
+    #[inline]
     pub fn instance(&self) -> Id {
         Id(self.id)
     }
 
     /// The world slot of the handle's VM.
+    #[inline]
     pub fn slot(&self) -> &WorldSlot {
         // SAFETY: the slot outlives every handle read from its VM (module invariant).
         unsafe { &*self.world }
@@ -59,16 +61,19 @@ impl Handle {
 
 impl ComponentHandle {
     /// The instance.
+    #[inline]
     pub fn instance(&self) -> Id {
         Id(self.id)
     }
 
     /// The component.
+    #[inline]
     pub fn component(&self) -> ComponentId {
         ComponentId(self.component as u16)
     }
 
     /// The world slot of the handle's VM.
+    #[inline]
     pub fn slot(&self) -> &WorldSlot {
         // SAFETY: as in `Handle::slot`.
         unsafe { &*self.world }
@@ -79,6 +84,7 @@ impl ComponentHandle {
 ///
 /// # Safety
 /// `state` is a live Lua thread and `idx` an acceptable index of its stack.
+#[inline]
 pub(in crate::api) unsafe fn handle_at(state: *mut ffi::lua_State, idx: c_int) -> Option<Handle> {
     // SAFETY: per the caller's contract; null unless the value is a userdata with our tag.
     let p = unsafe { ffi::lua_touserdatatagged(state, idx, INSTANCE_TAG) }.cast::<Handle>();
@@ -91,6 +97,7 @@ pub(in crate::api) unsafe fn handle_at(state: *mut ffi::lua_State, idx: c_int) -
 ///
 /// # Safety
 /// As [`handle_at`].
+#[inline]
 pub(super) unsafe fn component_at(state: *mut ffi::lua_State, idx: c_int) -> Option<ComponentHandle> {
     // SAFETY: per the caller's contract; null unless the value is userdata with our tag.
     let p = unsafe { ffi::lua_touserdatatagged(state, idx, COMPONENT_TAG) }.cast::<ComponentHandle>();
@@ -103,6 +110,7 @@ pub(super) unsafe fn component_at(state: *mut ffi::lua_State, idx: c_int) -> Opt
 ///
 /// # Safety
 /// `block` is the block of a live userdata of [`INSTANCE_TAG`].
+#[inline]
 pub(in crate::api) unsafe fn handle_in_block(block: *mut std::ffi::c_void) -> Handle {
     // SAFETY: per the caller's contract, the block holds a whole `Handle` (module docs).
     unsafe { block.cast::<Handle>().read() }
@@ -112,6 +120,7 @@ pub(in crate::api) unsafe fn handle_in_block(block: *mut std::ffi::c_void) -> Ha
 ///
 /// # Safety
 /// `state` is a live thread with a free stack slot, and `world` is its VM's slot.
+#[inline]
 pub(super) unsafe fn push_handle(state: *mut ffi::lua_State, id: Id, world: *const WorldSlot) {
     // SAFETY: per the caller's contract. The new block gets the tag's metatable (if
     // `install` set it) and is `size_of::<Handle>()` bytes, suitably aligned.
@@ -125,6 +134,7 @@ pub(super) unsafe fn push_handle(state: *mut ffi::lua_State, id: Id, world: *con
 ///
 /// # Safety
 /// As [`push_handle`].
+#[inline]
 pub(super) unsafe fn push_component(
     state: *mut ffi::lua_State,
     id: Id,

@@ -179,7 +179,7 @@ pub struct EntityState {
     pub material: u8,
     /// Shape index in [`Shape::ALL`].
     pub shape: u8,
-    /// Replicated flags (see [`REPLICATED_FLAGS`]).
+    /// Replicated flags (see `REPLICATED_FLAGS`).
     pub flags: u8,
     /// Attributes, sorted by name.
     pub attributes: Vec<(Arc<str>, WireValue)>,

@@ -1,6 +1,6 @@
 //! Game-defined components: a columnar archetype store attached to the arena.
 //!
-//! - [`schema`]: run-time schemas with typed fields, requirements and reference policies;
+//! - `schema`: run-time schemas with typed fields, requirements and reference policies;
 //! - `lane_layout` / `table_chunk` / `chunk_list` / `table`: where each SIMD-aligned lane sits in a table
 //!   chunk, the table chunk holding every lane of [`CHUNK_ROWS`] rows in one allocation
 //!   (with per-lane, per-chunk and per-64-row revisions), a table's copy-on-write list of

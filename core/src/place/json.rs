@@ -299,7 +299,7 @@ impl<'a> PlaceFile<'a> {
     }
 
     /// Builds a fresh arena from this document, reading each `sourceFile` inside the folder
-    /// `base` (see [`load_json_file`](crate::load_json_file)); returns the scripts read from
+    /// `base` (see [`load_json_file`](crate::place::load_json_file)); returns the scripts read from
     /// files with the files' paths.
     pub fn to_arena_in(&self, base: Option<&Path>) -> Result<(Arena, Vec<ScriptFile>), PlaceError> {
         check_header(Some(&self.format), Some(self.version as u64))?;

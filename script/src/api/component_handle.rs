@@ -30,7 +30,7 @@ pub use super::luau::{COMPONENT_TAG, component_value};
 const NOT_A_COMPONENT: &str = "expected a Component";
 
 /// Argument 1 as the component handle.
-fn receiver(f: &CFrame) -> Result<ComponentHandle, Fail> {
+fn receiver(f: &CFrame) -> Result<ComponentHandle<'_>, Fail> {
     f.component(1).ok_or(Cow::Borrowed(NOT_A_COMPONENT))
 }
 
@@ -41,7 +41,7 @@ fn field_key(f: &CFrame) -> Result<&[u8], Fail> {
 }
 
 /// The field named `key` of `h`: index and type, or the message to raise.
-fn resolve(w: &Arena, h: ComponentHandle, key: &[u8]) -> Result<(usize, FieldType), Fail> {
+fn resolve(w: &Arena, h: ComponentHandle<'_>, key: &[u8]) -> Result<(usize, FieldType), Fail> {
     let id = h.instance();
     if !w.contains(id) {
         return Err(Cow::Borrowed(DESTROYED));
@@ -61,7 +61,7 @@ fn resolve(w: &Arena, h: ComponentHandle, key: &[u8]) -> Result<(usize, FieldTyp
 }
 
 /// Pushes a field's value (a `Quaternion` as XYZ Euler degrees, a reference as a handle).
-fn push_field(f: &CFrame, value: &FieldValue, h: ComponentHandle) {
+fn push_field(f: &CFrame, value: &FieldValue, h: ComponentHandle<'_>) {
     match value {
         FieldValue::Bool(b) => f.push_bool(*b),
         FieldValue::I32(i) => f.push_number(f64::from(*i)),
@@ -72,7 +72,7 @@ fn push_field(f: &CFrame, value: &FieldValue, h: ComponentHandle) {
         FieldValue::Quaternion(q) => f.push_vector(euler_degrees(*q)),
         FieldValue::String(s) => f.push_bytes(s.as_bytes()),
         FieldValue::Ref(None) => f.push_nil(),
-        FieldValue::Ref(Some(id)) => f.push_handle(*id, h.world),
+        FieldValue::Ref(Some(id)) => f.push_handle(*id, h.world()),
     }
 }
 
@@ -172,7 +172,7 @@ unsafe extern "C-unwind" fn component_eq(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: the VM is running this call.
     let f = unsafe { CFrame::enter(state) };
     f.push_bool(matches!((f.component(1), f.component(2)),
-        (Some(a), Some(b)) if a.id == b.id && a.component == b.component));
+        (Some(a), Some(b)) if a.same(&b)));
     1
 }
 

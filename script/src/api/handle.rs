@@ -62,7 +62,7 @@ pub unsafe extern "C-unwind" fn user_atom(_: *mut ffi::lua_State, s: *const c_ch
 pub const NOT_AN_INSTANCE: &str = "expected an Instance (use ':' to call methods)";
 
 /// Argument 1 as the receiving handle.
-fn receiver(f: &CFrame) -> Result<Handle, Fail> {
+fn receiver(f: &CFrame) -> Result<Handle<'_>, Fail> {
     f.handle(1).ok_or(Cow::Borrowed(NOT_AN_INSTANCE))
 }
 
@@ -80,7 +80,7 @@ fn key(f: &CFrame) -> Result<(&[u8], Option<Member>), Fail> {
 
 /// Pushes `handle.key`: a method (from upvalue 1 of the `__index` closure, by atom), a
 /// property or a child.
-fn index(f: &CFrame, h: Handle, key: &[u8], member: Option<Member>) -> Result<(), Fail> {
+fn index(f: &CFrame, h: Handle<'_>, key: &[u8], member: Option<Member>) -> Result<(), Fail> {
     if let Some(m) = member.filter(|m| m.is_method()) {
         f.push_upvalue_entry(1, ffi::lua_Integer::from(m as u8));
         return Ok(());
@@ -89,12 +89,12 @@ fn index(f: &CFrame, h: Handle, key: &[u8], member: Option<Member>) -> Result<()
         let w = h.slot().borrow().map_err(Cow::Borrowed)?;
         props::read(&w, h.instance(), member, key)
     })?;
-    f.push_read(&read, h.world);
+    f.push_read(&read, h.world());
     Ok(())
 }
 
 /// Performs `handle.key = value` (value at argument 3).
-fn newindex(f: &CFrame, h: Handle, key: &[u8], member: Option<Member>) -> Result<(), Fail> {
+fn newindex(f: &CFrame, h: Handle<'_>, key: &[u8], member: Option<Member>) -> Result<(), Fail> {
     let value = f.arg(3);
     guarded(|| {
         let mut w = h.slot().borrow().map_err(Cow::Borrowed)?;
@@ -204,7 +204,7 @@ unsafe extern "C-unwind" fn direct_newindex(
 unsafe extern "C-unwind" fn instance_eq(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: the VM is running this call.
     let f = unsafe { CFrame::enter(state) };
-    f.push_bool(matches!((f.handle(1), f.handle(2)), (Some(a), Some(b)) if a.id == b.id));
+    f.push_bool(matches!((f.handle(1), f.handle(2)), (Some(a), Some(b)) if a.instance() == b.instance()));
     1
 }
 
@@ -220,7 +220,7 @@ unsafe extern "C-unwind" fn instance_tostring(state: *mut ffi::lua_State) -> c_i
             let w = h.slot().borrow().map_err(Cow::Borrowed)?;
             Ok(Read::text(w.name_of(h.instance()).unwrap_or("<destroyed Instance>")))
         })?;
-        f.push_read(&text, h.world);
+        f.push_read(&text, h.world());
         Ok(1)
     });
     // SAFETY: as in `instance_index`.

@@ -150,7 +150,7 @@ impl SortKey {
                     SortKey::String(std::slice::from_raw_parts(p.cast::<u8>(), len).to_vec())
                 }
                 ffi::LUA_TBOOLEAN => SortKey::Boolean(ffi::lua_toboolean(state, idx) != 0),
-                _ => handle_at(state, idx).map_or(SortKey::Other, |h| SortKey::Instance(h.id)),
+                _ => handle_at(state, idx).map_or(SortKey::Other, |h| SortKey::Instance(h.instance().0)),
             }
         }
     }

@@ -26,12 +26,8 @@ use std::ffi::c_int;
 /// `f` is the frame of a method closure made by [`method`], which owns nothing with a
 /// destructor.
 unsafe fn generic(f: CFrame) -> c_int {
-    match f.handle(1) {
-        // SAFETY: per the contract.
-        Some(h) => unsafe { f.call_method(h) },
-        // SAFETY: per the contract.
-        None => unsafe { f.raise(Cow::Borrowed(NOT_AN_INSTANCE)) },
-    }
+    // SAFETY: per the contract; `f` came from `CFrame::enter`.
+    unsafe { f.call_method(Cow::Borrowed(NOT_AN_INSTANCE)) }
 }
 
 /// Ends a closure with a fast path: its one result, its failure raised, or (`None`: the
@@ -77,7 +73,7 @@ unsafe extern "C-unwind" fn find_first_child(state: *mut ffi::lua_State) -> c_in
 
 /// Pushes the child of `h` named `name` (or nil), the children looked at charged to the
 /// budget.
-fn find_child(f: &CFrame, h: Handle, name: &str) -> Result<(), Fail> {
+fn find_child(f: &CFrame, h: Handle<'_>, name: &str) -> Result<(), Fail> {
     let (child, children) = on_live_instance(h, |w, id| {
         (w.find_first_child(id, name), w.get(id).map_or(0, |n| n.children().len()))
     })?;
@@ -85,7 +81,7 @@ fn find_child(f: &CFrame, h: Handle, name: &str) -> Result<(), Fail> {
         return Err(Cow::Borrowed(crate::budget::BUDGET_MESSAGE));
     }
     match child {
-        Some(child) => f.push_handle(child, h.world),
+        Some(child) => f.push_handle(child, h.world()),
         None => f.push_nil(),
     }
     Ok(())
@@ -108,11 +104,11 @@ unsafe extern "C-unwind" fn get_component(state: *mut ffi::lua_State) -> c_int {
 }
 
 /// Pushes the handle of component `name` of `h` (or nil when the instance lacks it).
-fn find_component(f: &CFrame, h: Handle, name: &str) -> Result<(), Fail> {
+fn find_component(f: &CFrame, h: Handle<'_>, name: &str) -> Result<(), Fail> {
     let found =
         on_live_instance(h, |w, id| w.components().component(name).filter(|&c| w.components().has(id, c)))?;
     match found {
-        Some(c) => f.push_component(h.instance(), c, h.world),
+        Some(c) => f.push_component(h.instance(), c, h.world()),
         None => f.push_nil(),
     }
     Ok(())
@@ -121,7 +117,7 @@ fn find_component(f: &CFrame, h: Handle, name: &str) -> Result<(), Fail> {
 /// Runs `f` on the world of `h` with `h`'s instance alive, guarded against panics: fails
 /// with the slot's message when the world is busy or absent, and with [`DESTROYED`] when the
 /// instance is gone.
-fn on_live_instance<R>(h: Handle, f: impl FnOnce(&Arena, Id) -> R) -> Result<R, Fail> {
+fn on_live_instance<R>(h: Handle<'_>, f: impl FnOnce(&Arena, Id) -> R) -> Result<R, Fail> {
     guarded(|| {
         let w = h.slot().borrow().map_err(Cow::Borrowed)?;
         let id = h.instance();

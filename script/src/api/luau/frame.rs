@@ -8,14 +8,20 @@
 //! unwind the Rust frames above the C function, which must own nothing with a destructor.
 //! Both consume the frame, so no borrowed argument outlives them.
 //!
-//! Invariants: bytes borrowed from an argument live as long as the frame borrow that gave
-//! them (arguments stay on the stack until the call returns); a frame pushes no more than the
-//! stack can hold (the VM guarantees `LUA_MINSTACK` free slots on entry, and a frame asks for
-//! more past that).
+//! Invariants: bytes borrowed from an argument, and handles read from one, live as long as
+//! the frame borrow that gave them (arguments stay on the stack until the call returns); a
+//! frame pushes no more than the stack can hold (the VM guarantees `LUA_MINSTACK` free slots
+//! on entry, and a frame asks for more past that).
+//!
+//! Out of memory: a push or a number-to-string key conversion allocates, and Luau raises when
+//! the VM's memory limit is reached. Owned values (a long name being pushed) may then be
+//! alive in the frames it unwinds. That is sound because the vendored Luau is built with C++
+//! exceptions (not `longjmp`) and the workspace unwinds on panic, so Rust runs their
+//! destructors as the error passes; `raise` and `call_method` keep their stricter contract
+//! so that it holds under either build.
 
-use super::userdata::{self, ComponentHandle, Handle};
+use super::userdata::{self, ComponentHandle, Handle, WorldRef};
 use super::values::{Arg, Fail, Read};
-use crate::state::WorldSlot;
 use arbor_core::{Id, Vec3, components::ComponentId};
 use mlua::ffi;
 use std::borrow::Cow;
@@ -23,8 +29,8 @@ use std::cell::Cell;
 use std::ffi::c_int;
 use std::panic::AssertUnwindSafe;
 
-/// Free stack slots Luau guarantees a C function on entry (`LUA_MINSTACK`).
-const MIN_STACK: u32 = 20;
+/// Free stack slots Luau guarantees a C function on entry.
+const MIN_STACK: u32 = ffi::LUA_MINSTACK as u32;
 
 /// The stack of one C function call the VM is running (see the module docs).
 pub(in crate::api) struct CFrame {
@@ -81,14 +87,14 @@ impl CFrame {
 
     /// Argument `idx` as an Instance handle, if it is one.
     #[inline(always)]
-    pub fn handle(&self, idx: c_int) -> Option<Handle> {
+    pub fn handle(&self, idx: c_int) -> Option<Handle<'_>> {
         // SAFETY: `idx` is an argument of the running call.
         self.has(idx).then(|| unsafe { userdata::handle_at(self.state, idx) }).flatten()
     }
 
     /// Argument `idx` as a component handle, if it is one.
     #[inline(always)]
-    pub fn component(&self, idx: c_int) -> Option<ComponentHandle> {
+    pub fn component(&self, idx: c_int) -> Option<ComponentHandle<'_>> {
         // SAFETY: `idx` is an argument of the running call.
         self.has(idx).then(|| unsafe { userdata::component_at(self.state, idx) }).flatten()
     }
@@ -250,26 +256,27 @@ impl CFrame {
         }
     }
 
-    /// Pushes a handle to instance `id` of the VM whose world slot is `world`.
+    /// Pushes a handle to instance `id` of the VM whose world slot is `world` (taken from a
+    /// handle this call was given, so this VM's).
     #[inline]
-    pub fn push_handle(&self, id: Id, world: *const WorldSlot) {
+    pub fn push_handle(&self, id: Id, world: WorldRef<'_>) {
         self.room();
-        // SAFETY: as in `push_nil`; the handle names the slot it was given (callers pass the
-        // slot of the handle they were called with, which is this VM's).
-        unsafe { userdata::push_handle(self.state, id, world) }
+        // SAFETY: as in `push_nil`; one of our C functions is running, so this VM's
+        // metatables are installed, and a `WorldRef` only comes from a handle of this VM.
+        unsafe { userdata::push_handle(self.state, id, userdata::raw_slot(world)) }
     }
 
     /// Pushes a handle to component `component` of `id`.
     #[inline]
-    pub fn push_component(&self, id: Id, component: ComponentId, world: *const WorldSlot) {
+    pub fn push_component(&self, id: Id, component: ComponentId, world: WorldRef<'_>) {
         self.room();
         // SAFETY: as in `push_handle`.
-        unsafe { userdata::push_component(self.state, id, component, world) }
+        unsafe { userdata::push_component(self.state, id, component, userdata::raw_slot(world)) }
     }
 
     /// Pushes a property read (`world`: the slot handles in it name).
     #[inline(always)]
-    pub fn push_read(&self, read: &Read, world: *const WorldSlot) {
+    pub fn push_read(&self, read: &Read, world: WorldRef<'_>) {
         match read {
             Read::Bool(b) => self.push_bool(*b),
             Read::Number(n) => self.push_number(*n),
@@ -283,13 +290,18 @@ impl CFrame {
     }
 
     /// Pushes `upvalues[upvalue][key]` of the running C closure (raw access; nil when that
-    /// upvalue is not a table).
+    /// upvalue is not a table, or `upvalue` is 0).
     #[inline]
-    pub fn push_upvalue_entry(&self, upvalue: c_int, key: ffi::lua_Integer) {
+    pub fn push_upvalue_entry(&self, upvalue: u8, key: ffi::lua_Integer) {
+        if upvalue == 0 {
+            // Index 0 would name the globals table, not an upvalue.
+            return self.push_nil();
+        }
         self.room();
-        let t = ffi::lua_upvalueindex(upvalue);
-        // SAFETY: the running function is a C closure; an upvalue index past its upvalues
-        // reads as nil, and `lua_rawgeti` is only used on a table.
+        let t = ffi::lua_upvalueindex(c_int::from(upvalue));
+        // SAFETY: the running function is a C closure and `1 <= upvalue <= 255`, so `t` is an
+        // upvalue pseudo-index; one past its upvalues reads as none. `lua_rawgeti` is only
+        // used on a table.
         unsafe {
             if ffi::lua_type(self.state, t) == ffi::LUA_TTABLE {
                 ffi::lua_rawgeti(self.state, t, key);
@@ -300,26 +312,36 @@ impl CFrame {
     }
 
     /// Calls upvalue 1 of the running closure, an mlua method returning
-    /// `(ok, value, is_instance)`, with the receiver's id in place of argument 1 and the other
-    /// arguments as given; returns the method's value (an id wrapped as a handle of `h`'s VM
-    /// when `is_instance`), or raises its failure at the calling script's line (like
+    /// `(ok, value, is_instance)`, with the receiver's id in place of argument 1 (which must
+    /// be an Instance handle: otherwise `not_a_handle` is raised) and the other arguments as
+    /// given; returns the method's value (an id wrapped as a handle of the receiver's VM when
+    /// `is_instance`), or raises its failure at the calling script's line (like
     /// `error(m, 2)`). Returns the number of results for the C function to return.
     ///
     /// # Safety
-    /// A Lua error (the method's own or its failure) unwinds the Rust frames between this
-    /// call and the C function's entry: none of them may own a value with a destructor.
+    /// The frame comes from [`enter`](Self::enter) in a closure whose upvalue 1 is such an
+    /// mlua method, and nothing was pushed on it. A Lua error (the method's own or its
+    /// failure) unwinds the Rust frames between this call and the C function's entry: none
+    /// of them may own a value with a destructor.
     #[inline]
-    pub unsafe fn call_method(self, h: Handle) -> c_int {
-        // SAFETY: per the contract. One slot is used for the function before the call (the
-        // frame pushed nothing, so LUA_MINSTACK slots are free); the call leaves exactly three
-        // results in place of function and arguments, and at most three more are pushed.
+    pub unsafe fn call_method(self, not_a_handle: Fail) -> c_int {
+        let Some(h) = self.handle(1) else {
+            // SAFETY: per the contract.
+            unsafe { self.raise(not_a_handle) }
+        };
+        let (id, world) = (h.instance(), userdata::raw_slot(h.world()));
+        debug_assert_eq!(self.pushed.get(), 0, "a method call starts from its arguments");
+        // SAFETY: per the contract. Argument 1 exists (it is the handle). One slot is used for
+        // the function before the call (LUA_MINSTACK slots are free); the call leaves exactly
+        // three results in place of function and arguments, and at most three more are pushed.
         unsafe {
             let state = self.state;
-            ffi::lua_pushnumber(state, h.id as f64);
+            ffi::lua_pushnumber(state, id.0 as f64);
             ffi::lua_replace(state, 1);
             ffi::lua_pushvalue(state, ffi::lua_upvalueindex(1));
             ffi::lua_insert(state, 1);
-            ffi::lua_call(state, self.args, 3);
+            let nargs = ffi::lua_gettop(state) - 1;
+            ffi::lua_call(state, nargs, 3);
             if ffi::lua_toboolean(state, -3) == 0 {
                 ffi::lua_pushvalue(state, -2);
                 ffi::luaL_where(state, 1);
@@ -329,7 +351,7 @@ impl CFrame {
             }
             if ffi::lua_toboolean(state, -1) != 0 && ffi::lua_type(state, -2) == ffi::LUA_TNUMBER {
                 // Ids are below 2^53, exact as numbers.
-                userdata::push_handle(state, Id(ffi::lua_tonumber(state, -2) as u64), h.world);
+                userdata::push_handle(state, Id(ffi::lua_tonumber(state, -2) as u64), world);
             } else {
                 ffi::lua_pushvalue(state, -2);
             }

@@ -7,13 +7,17 @@
 //! so a block of either tag always holds a valid value of its type.
 //!
 //! Invariant: the world slot a handle names is kept alive by the `Rc` in its VM's app data,
-//! which mlua drops only after `lua_close`; a [`Handle`] or [`ComponentHandle`] read from a
-//! VM is used only during the call that read it, so [`Handle::slot`] is always valid.
+//! which mlua drops only after `lua_close`. A [`Handle`] or [`ComponentHandle`] can only be
+//! read from a VM's stack (its fields are private), and it borrows the frame it was read
+//! from (`'f`), so it cannot outlive the call; [`Handle::slot`] is therefore always valid.
+//! A [`WorldRef`] names a world slot only as one of those handles gave it, so a handle
+//! pushed from one can only name its own VM's slot.
 
 use crate::state::{WorldSlot, world_slot};
 use arbor_core::{Id, components::ComponentId};
 use mlua::{Lua, Table, Value, ffi};
 use std::ffi::c_int;
+use std::marker::PhantomData;
 
 /// Luau userdata tag of Instance handles. mlua marks destructed userdata with tag 1 and
 /// allocates its own userdata untagged, so any tag from 2 to 127 is free.
@@ -25,26 +29,63 @@ pub const COMPONENT_TAG: c_int = 65;
 /// The contents of an Instance handle's block.
 #[repr(C)]
 #[derive(Clone, Copy)]
-pub(in crate::api) struct Handle {
+struct HandleBlock {
     /// The instance id.
-    pub id: u64,
+    id: u64,
     /// The world slot of the VM that created the handle (see the module docs).
-    pub world: *const WorldSlot,
+    world: *const WorldSlot,
 }
 
 /// The contents of a component handle's block.
 #[repr(C)]
 #[derive(Clone, Copy)]
-pub(in crate::api) struct ComponentHandle {
+struct ComponentBlock {
     /// The instance id.
-    pub id: u64,
+    id: u64,
     /// The world slot of the VM that made the handle (see the module docs).
-    pub world: *const WorldSlot,
+    world: *const WorldSlot,
     /// The component id.
-    pub component: u32,
+    component: u32,
 }
 
-impl Handle {
+/// The world slot a handle read from a VM names (see the module docs).
+#[derive(Clone, Copy)]
+pub(in crate::api) struct WorldRef<'f> {
+    slot: *const WorldSlot,
+    _frame: PhantomData<&'f WorldSlot>,
+}
+
+/// An Instance handle read from a VM's stack, valid for the call that read it.
+#[derive(Clone, Copy)]
+pub(in crate::api) struct Handle<'f> {
+    id: u64,
+    world: WorldRef<'f>,
+}
+
+/// A component handle read from a VM's stack, valid for the call that read it.
+#[derive(Clone, Copy)]
+pub(in crate::api) struct ComponentHandle<'f> {
+    id: u64,
+    world: WorldRef<'f>,
+    component: u32,
+}
+
+impl<'f> WorldRef<'f> {
+    #[inline]
+    fn new(slot: *const WorldSlot) -> Self {
+        WorldRef { slot, _frame: PhantomData }
+    }
+
+    /// The slot.
+    #[inline]
+    pub fn slot(self) -> &'f WorldSlot {
+        // SAFETY: a `WorldRef` is made only from a handle block read from a live VM, whose
+        // slot outlives every call into that VM (module invariant).
+        unsafe { &*self.slot }
+    }
+}
+
+impl<'f> Handle<'f> {
     /// The instance.
     #[inline]
     pub fn instance(&self) -> Id {
@@ -53,13 +94,18 @@ impl Handle {
 
     /// The world slot of the handle's VM.
     #[inline]
-    pub fn slot(&self) -> &WorldSlot {
-        // SAFETY: the slot outlives every handle read from its VM (module invariant).
-        unsafe { &*self.world }
+    pub fn slot(&self) -> &'f WorldSlot {
+        self.world.slot()
+    }
+
+    /// The world slot of the handle's VM, for pushing handles into the same VM.
+    #[inline]
+    pub fn world(&self) -> WorldRef<'f> {
+        self.world
     }
 }
 
-impl ComponentHandle {
+impl<'f> ComponentHandle<'f> {
     /// The instance.
     #[inline]
     pub fn instance(&self) -> Id {
@@ -74,9 +120,20 @@ impl ComponentHandle {
 
     /// The world slot of the handle's VM.
     #[inline]
-    pub fn slot(&self) -> &WorldSlot {
-        // SAFETY: as in `Handle::slot`.
-        unsafe { &*self.world }
+    pub fn slot(&self) -> &'f WorldSlot {
+        self.world.slot()
+    }
+
+    /// The world slot of the handle's VM, for pushing handles into the same VM.
+    #[inline]
+    pub fn world(&self) -> WorldRef<'f> {
+        self.world
+    }
+
+    /// Whether both name the same component of the same instance.
+    #[inline]
+    pub fn same(&self, other: &ComponentHandle<'_>) -> bool {
+        self.id == other.id && self.component == other.component
     }
 }
 
@@ -85,12 +142,13 @@ impl ComponentHandle {
 /// # Safety
 /// `state` is a live Lua thread and `idx` an acceptable index of its stack.
 #[inline]
-pub(in crate::api) unsafe fn handle_at(state: *mut ffi::lua_State, idx: c_int) -> Option<Handle> {
+/// The handle lives no longer than `'f`, which the caller ties to the call.
+pub(in crate::api) unsafe fn handle_at<'f>(state: *mut ffi::lua_State, idx: c_int) -> Option<Handle<'f>> {
     // SAFETY: per the caller's contract; null unless the value is a userdata with our tag.
-    let p = unsafe { ffi::lua_touserdatatagged(state, idx, INSTANCE_TAG) }.cast::<Handle>();
-    // SAFETY: blocks of INSTANCE_TAG hold a whole `Handle` (module docs); Luau aligns
+    let p = unsafe { ffi::lua_touserdatatagged(state, idx, INSTANCE_TAG) }.cast::<HandleBlock>();
+    // SAFETY: blocks of INSTANCE_TAG hold a whole `HandleBlock` (module docs); Luau aligns
     // userdata blocks for any scalar.
-    (!p.is_null()).then(|| unsafe { p.read() })
+    (!p.is_null()).then(|| unsafe { p.read() }).map(|b| Handle { id: b.id, world: WorldRef::new(b.world) })
 }
 
 /// The component handle at stack index `idx`, if that value is one.
@@ -98,42 +156,55 @@ pub(in crate::api) unsafe fn handle_at(state: *mut ffi::lua_State, idx: c_int) -
 /// # Safety
 /// As [`handle_at`].
 #[inline]
-pub(super) unsafe fn component_at(state: *mut ffi::lua_State, idx: c_int) -> Option<ComponentHandle> {
+pub(super) unsafe fn component_at<'f>(state: *mut ffi::lua_State, idx: c_int) -> Option<ComponentHandle<'f>> {
     // SAFETY: per the caller's contract; null unless the value is userdata with our tag.
-    let p = unsafe { ffi::lua_touserdatatagged(state, idx, COMPONENT_TAG) }.cast::<ComponentHandle>();
-    // SAFETY: blocks of COMPONENT_TAG hold a whole `ComponentHandle` (module docs).
-    (!p.is_null()).then(|| unsafe { p.read() })
+    let p = unsafe { ffi::lua_touserdatatagged(state, idx, COMPONENT_TAG) }.cast::<ComponentBlock>();
+    // SAFETY: blocks of COMPONENT_TAG hold a whole `ComponentBlock` (module docs).
+    (!p.is_null()).then(|| unsafe { p.read() }).map(|b| ComponentHandle {
+        id: b.id,
+        world: WorldRef::new(b.world),
+        component: b.component,
+    })
 }
 
 /// The handle in the block of a userdata of [`INSTANCE_TAG`] (Luau's direct access hands
 /// over the block, not the value).
 ///
 /// # Safety
-/// `block` is the block of a live userdata of [`INSTANCE_TAG`].
+/// `block` is the block of a live userdata of [`INSTANCE_TAG`], and the handle lives no
+/// longer than `'f`, which the caller ties to the call.
 #[inline]
-pub(in crate::api) unsafe fn handle_in_block(block: *mut std::ffi::c_void) -> Handle {
-    // SAFETY: per the caller's contract, the block holds a whole `Handle` (module docs).
-    unsafe { block.cast::<Handle>().read() }
+pub(in crate::api) unsafe fn handle_in_block<'f>(block: *mut std::ffi::c_void) -> Handle<'f> {
+    // SAFETY: per the caller's contract, the block holds a whole `HandleBlock` (module docs).
+    let b = unsafe { block.cast::<HandleBlock>().read() };
+    Handle { id: b.id, world: WorldRef::new(b.world) }
 }
 
 /// Pushes a handle to `id` in the VM whose world slot is `world`.
 ///
 /// # Safety
-/// `state` is a live thread with a free stack slot, and `world` is its VM's slot.
+/// `state` is a live thread of a VM where the Instance metatable is installed (`handle::install`),
+/// with a free stack slot, and `world` is that VM's slot.
 #[inline]
 pub(super) unsafe fn push_handle(state: *mut ffi::lua_State, id: Id, world: *const WorldSlot) {
-    // SAFETY: per the caller's contract. The new block gets the tag's metatable (if
-    // `install` set it) and is `size_of::<Handle>()` bytes, suitably aligned.
+    // SAFETY: per the caller's contract. The new block gets the tag's metatable and is
+    // `size_of::<HandleBlock>()` bytes, suitably aligned.
     unsafe {
-        let p = ffi::lua_newuserdatataggedwithmetatable(state, size_of::<Handle>(), INSTANCE_TAG);
-        p.cast::<Handle>().write(Handle { id: id.0, world });
+        let p = ffi::lua_newuserdatataggedwithmetatable(state, size_of::<HandleBlock>(), INSTANCE_TAG);
+        p.cast::<HandleBlock>().write(HandleBlock { id: id.0, world });
     }
+}
+
+/// The raw slot of a [`WorldRef`], for the pushes of this layer.
+#[inline]
+pub(super) fn raw_slot(world: WorldRef<'_>) -> *const WorldSlot {
+    world.slot
 }
 
 /// Pushes a handle to `(id, component)` in the VM whose world slot is `world`.
 ///
 /// # Safety
-/// As [`push_handle`].
+/// As [`push_handle`], with the Component metatable installed.
 #[inline]
 pub(super) unsafe fn push_component(
     state: *mut ffi::lua_State,
@@ -141,10 +212,11 @@ pub(super) unsafe fn push_component(
     component: ComponentId,
     world: *const WorldSlot,
 ) {
-    // SAFETY: as in `push_handle`, for a `ComponentHandle` block.
+    // SAFETY: as in `push_handle`, for a `ComponentBlock` (the Component metatable is
+    // installed by `component_handle::install`).
     unsafe {
-        let p = ffi::lua_newuserdatataggedwithmetatable(state, size_of::<ComponentHandle>(), COMPONENT_TAG);
-        p.cast::<ComponentHandle>().write(ComponentHandle {
+        let p = ffi::lua_newuserdatataggedwithmetatable(state, size_of::<ComponentBlock>(), COMPONENT_TAG);
+        p.cast::<ComponentBlock>().write(ComponentBlock {
             id: id.0,
             world,
             component: u32::from(component.0),
@@ -188,7 +260,7 @@ pub fn instance_id(lua: &Lua, v: &Value) -> Option<Id> {
             let handle = handle_at(state, -1);
             ffi::lua_pop(state, 1);
             match handle {
-                Some(h) => ffi::lua_pushnumber(state, h.id as f64),
+                Some(h) => ffi::lua_pushnumber(state, h.instance().0 as f64),
                 None => ffi::lua_pushnil(state),
             }
         })

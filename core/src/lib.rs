@@ -10,8 +10,8 @@
 //! [`ArenaBuilder`]. The root holds the arena, its errors and the values a caller touches.
 //! [`components`] holds game-defined components (schemas, rows, queries), [`place`] the
 //! place files, [`limits`] the limits the arena enforces, and [`raw`] the storage that
-//! `arbor-sim`'s passes read directly (pages, hot records, slots, logs). `docs/architecture.md` in the repository maps the crates and
-//! the invariants they keep.
+//! `arbor-sim`'s passes read directly (pages, hot records, slots, logs).
+//! `docs/architecture.md` in the repository maps the crates and the invariants they keep.
 
 mod arena;
 mod behaviors;

@@ -3,42 +3,36 @@
 //! A frame is entered once, at the top of the C function (the one unsafe step: only the VM
 //! may have called it). From then on its accessors read the call's arguments, checking each
 //! value's type before reading it and answering "absent" past the last argument, and its
-//! pushes make room before writing; so both are safe. Raising a Lua error ([`CFrame::raise`])
-//! and calling back into Lua ([`CFrame::call_method`]) stay unsafe for one reason: they
-//! unwind the Rust frames above the C function, which must own nothing with a destructor.
-//! Both consume the frame, so no borrowed argument outlives them.
+//! pushes go through Luau's own, which grow the stack first; so both are safe. Raising a Lua
+//! error ([`CFrame::raise`]) and calling back into Lua ([`CFrame::call_method`]) stay unsafe
+//! for one reason: they unwind the Rust frames above the C function, which must own nothing
+//! with a destructor. Both consume the frame, so no borrowed argument outlives them.
 //!
 //! Invariants: bytes borrowed from an argument, and handles read from one, live as long as
 //! the frame borrow that gave them (arguments stay on the stack until the call returns); a
-//! frame pushes no more than the stack can hold (the VM guarantees `LUA_MINSTACK` free slots
-//! on entry, and a frame asks for more past that).
+//! frame's pushes never write past the stack (every Luau push grows the stack first, and
+//! raises "stack overflow" when it cannot).
 //!
 //! Out of memory: a push or a number-to-string key conversion allocates, and Luau raises when
-//! the VM's memory limit is reached. Owned values (a long name being pushed) may then be
-//! alive in the frames it unwinds. That is sound because the vendored Luau is built with C++
-//! exceptions (not `longjmp`) and the workspace unwinds on panic, so Rust runs their
-//! destructors as the error passes; `raise` and `call_method` keep their stricter contract
-//! so that it holds under either build.
+//! the VM's memory limit is reached (or the stack cannot grow). Owned values (a long name
+//! being pushed) may then be alive in the frames it unwinds. That is sound because the
+//! vendored Luau is built with C++ exceptions (not `longjmp`) and the workspace unwinds on
+//! panic, so Rust runs their destructors as the error passes; `raise` and `call_method` keep
+//! their stricter contract so that it holds under either build.
 
 use super::userdata::{self, ComponentHandle, Handle, WorldRef};
 use super::values::{Arg, Fail, Read};
 use arbor_core::{Id, Vec3, components::ComponentId};
 use mlua::ffi;
 use std::borrow::Cow;
-use std::cell::Cell;
 use std::ffi::c_int;
 use std::panic::AssertUnwindSafe;
-
-/// Free stack slots Luau guarantees a C function on entry.
-const MIN_STACK: u32 = ffi::LUA_MINSTACK as u32;
 
 /// The stack of one C function call the VM is running (see the module docs).
 pub(in crate::api) struct CFrame {
     state: *mut ffi::lua_State,
     /// The call's arguments sit at stack indices `1..=args`.
     args: c_int,
-    /// Values pushed so far (room is asked for past `MIN_STACK`).
-    pushed: Cell<u32>,
 }
 
 impl CFrame {
@@ -53,7 +47,7 @@ impl CFrame {
     pub unsafe fn enter(state: *mut ffi::lua_State) -> CFrame {
         // SAFETY: per the caller's contract `state` is a live thread.
         let args = unsafe { ffi::lua_gettop(state) };
-        CFrame { state, args, pushed: Cell::new(0) }
+        CFrame { state, args }
     }
 
     /// The frame of a running metamethod, which the VM calls with `args` arguments (`__index`:
@@ -66,7 +60,7 @@ impl CFrame {
     /// As [`enter`](Self::enter), and `args <= 3`.
     #[inline(always)]
     pub unsafe fn enter_metamethod(state: *mut ffi::lua_State, args: c_int) -> CFrame {
-        CFrame { state, args, pushed: Cell::new(0) }
+        CFrame { state, args }
     }
 
     /// Whether `idx` is one of the call's arguments.
@@ -201,31 +195,16 @@ impl CFrame {
         }
     }
 
-    /// Makes room for one more pushed value.
-    #[inline(always)]
-    fn room(&self) {
-        let n = self.pushed.get();
-        // SAFETY: `lua_checkstack` only grows the running thread's stack; it does not raise.
-        if n >= MIN_STACK && unsafe { ffi::lua_checkstack(self.state, 1) } == 0 {
-            // No stack can be had (out of memory), and a Lua error would unwind frames that
-            // may own values: stop rather than write past the stack.
-            std::process::abort();
-        }
-        self.pushed.set(n + 1);
-    }
-
     /// Pushes nil.
     #[inline]
     pub fn push_nil(&self) {
-        self.room();
-        // SAFETY: `room` made a free slot on the running thread.
+        // SAFETY: a push on the running thread (Luau grows the stack for it).
         unsafe { ffi::lua_pushnil(self.state) }
     }
 
     /// Pushes a boolean.
     #[inline]
     pub fn push_bool(&self, b: bool) {
-        self.room();
         // SAFETY: as in `push_nil`.
         unsafe { ffi::lua_pushboolean(self.state, c_int::from(b)) }
     }
@@ -233,7 +212,6 @@ impl CFrame {
     /// Pushes a number.
     #[inline]
     pub fn push_number(&self, n: f64) {
-        self.room();
         // SAFETY: as in `push_nil`.
         unsafe { ffi::lua_pushnumber(self.state, n) }
     }
@@ -241,7 +219,6 @@ impl CFrame {
     /// Pushes a Luau vector.
     #[inline]
     pub fn push_vector(&self, v: Vec3) {
-        self.room();
         // SAFETY: as in `push_nil`.
         unsafe { ffi::lua_pushvector(self.state, v.x, v.y, v.z) }
     }
@@ -249,7 +226,6 @@ impl CFrame {
     /// Pushes a string (copied into Lua).
     #[inline]
     pub fn push_bytes(&self, bytes: &[u8]) {
-        self.room();
         // SAFETY: as in `push_nil`; Luau copies `bytes.len()` bytes from the pointer.
         unsafe {
             ffi::lua_pushlstring(self.state, bytes.as_ptr().cast(), bytes.len());
@@ -260,7 +236,6 @@ impl CFrame {
     /// handle this call was given, so this VM's).
     #[inline]
     pub fn push_handle(&self, id: Id, world: WorldRef<'_>) {
-        self.room();
         // SAFETY: as in `push_nil`; one of our C functions is running, so this VM's
         // metatables are installed, and a `WorldRef` only comes from a handle of this VM.
         unsafe { userdata::push_handle(self.state, id, userdata::raw_slot(world)) }
@@ -269,7 +244,6 @@ impl CFrame {
     /// Pushes a handle to component `component` of `id`.
     #[inline]
     pub fn push_component(&self, id: Id, component: ComponentId, world: WorldRef<'_>) {
-        self.room();
         // SAFETY: as in `push_handle`.
         unsafe { userdata::push_component(self.state, id, component, userdata::raw_slot(world)) }
     }
@@ -297,7 +271,6 @@ impl CFrame {
             // Index 0 would name the globals table, not an upvalue.
             return self.push_nil();
         }
-        self.room();
         let t = ffi::lua_upvalueindex(c_int::from(upvalue));
         // SAFETY: the running function is a C closure and `1 <= upvalue <= 255`, so `t` is an
         // upvalue pseudo-index; one past its upvalues reads as none. `lua_rawgeti` is only
@@ -330,7 +303,6 @@ impl CFrame {
             unsafe { self.raise(not_a_handle) }
         };
         let (id, world) = (h.instance(), userdata::raw_slot(h.world()));
-        debug_assert_eq!(self.pushed.get(), 0, "a method call starts from its arguments");
         // SAFETY: per the contract. Argument 1 exists (it is the handle). One slot is used for
         // the function before the call (LUA_MINSTACK slots are free); the call leaves exactly
         // three results in place of function and arguments, and at most three more are pushed.
@@ -368,10 +340,8 @@ impl CFrame {
     #[cold]
     #[inline(never)]
     pub unsafe fn raise(self, message: Fail) -> ! {
-        self.room();
-        self.room();
-        // SAFETY: `room` made two free slots; the message is copied into Lua and dropped
-        // before `lua_error` unwinds.
+        // SAFETY: pushes on the running thread (Luau grows the stack for them); the message is
+        // copied into Lua and dropped before `lua_error` unwinds.
         unsafe {
             ffi::lua_pushlstring(self.state, message.as_ptr().cast(), message.len());
             drop(message);

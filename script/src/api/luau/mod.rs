@@ -2,7 +2,7 @@
 //! the Instance and Component handles, their metamethods and the method trampolines.
 //!
 //! - [`CFrame`] (`frame`): the stack of one call the VM makes into one of our C functions.
-//!   Its accessors check a value's type before reading it and its pushes make room first,
+//!   Its accessors check a value's type before reading it and its pushes go through Luau's, which grow the stack first,
 //!   so they are safe; entering a frame and raising from one are the only unsafe steps, each
 //!   with one stated reason.
 //! - `userdata`: the blocks of the two handle types ([`Handle`], [`ComponentHandle`]), their

@@ -62,12 +62,21 @@ pub(in crate::api) struct Handle<'f> {
     world: WorldRef<'f>,
 }
 
-/// A component handle read from a VM's stack, valid for the call that read it.
+/// A component handle read from a VM's stack, valid for the call that read it: the
+/// instance's [`Handle`] (its id and world, through `Deref`) and the component.
 #[derive(Clone, Copy)]
 pub(in crate::api) struct ComponentHandle<'f> {
-    id: u64,
-    world: WorldRef<'f>,
+    of: Handle<'f>,
     component: u32,
+}
+
+impl<'f> std::ops::Deref for ComponentHandle<'f> {
+    type Target = Handle<'f>;
+
+    #[inline]
+    fn deref(&self) -> &Handle<'f> {
+        &self.of
+    }
 }
 
 impl<'f> WorldRef<'f> {
@@ -106,34 +115,16 @@ impl<'f> Handle<'f> {
 }
 
 impl<'f> ComponentHandle<'f> {
-    /// The instance.
-    #[inline]
-    pub fn instance(&self) -> Id {
-        Id(self.id)
-    }
-
     /// The component.
     #[inline]
     pub fn component(&self) -> ComponentId {
         ComponentId(self.component as u16)
     }
 
-    /// The world slot of the handle's VM.
-    #[inline]
-    pub fn slot(&self) -> &'f WorldSlot {
-        self.world.slot()
-    }
-
-    /// The world slot of the handle's VM, for pushing handles into the same VM.
-    #[inline]
-    pub fn world(&self) -> WorldRef<'f> {
-        self.world
-    }
-
     /// Whether both name the same component of the same instance.
     #[inline]
     pub fn same(&self, other: &ComponentHandle<'_>) -> bool {
-        self.id == other.id && self.component == other.component
+        self.of.id == other.of.id && self.component == other.component
     }
 }
 
@@ -161,8 +152,7 @@ pub(super) unsafe fn component_at<'f>(state: *mut ffi::lua_State, idx: c_int) ->
     let p = unsafe { ffi::lua_touserdatatagged(state, idx, COMPONENT_TAG) }.cast::<ComponentBlock>();
     // SAFETY: blocks of COMPONENT_TAG hold a whole `ComponentBlock` (module docs).
     (!p.is_null()).then(|| unsafe { p.read() }).map(|b| ComponentHandle {
-        id: b.id,
-        world: WorldRef::new(b.world),
+        of: Handle { id: b.id, world: WorldRef::new(b.world) },
         component: b.component,
     })
 }

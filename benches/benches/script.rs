@@ -13,6 +13,9 @@
 //! - `component_field`: one system over 10,000 matching instances reading and writing a
 //!   component field through `GetComponent` (and through a Component fetched once), vs the
 //!   same read-modify-write through attributes and through a plain Lua table per entity;
+//! - `emit`: one `Update` emitting a signal with one handler 1,000 times (a number payload,
+//!   and a small table `{ a = 1, b = { 2, 3 } }` that every handler receives a copy of), vs
+//!   the same loop calling the handler as a local function;
 //! - `jit` (with `--features jit` only): the same loops interpreted vs compiled by Luau's
 //!   native code generator, all with the budget interrupt installed.
 //!
@@ -269,9 +272,33 @@ fn jit(c: &mut Criterion) {
     group.finish();
 }
 
+fn emit(c: &mut Criterion) {
+    let mut group = c.benchmark_group("script/emit_x1k");
+    group.sample_size(20);
+    let body = |call: &str, payload: &str| {
+        format!(
+            "local sig = workspace:GetSignal('Bench') local n = 0 \
+             local function handler(v) n += 1 end sig:Connect(handler) \
+             local payload = {payload} \
+             function Update() for i = 1, 1000 do {call}(payload) end end"
+        )
+    };
+    for (name, payload) in [("number", "7"), ("table", "{ a = 1, b = { 2, 3 } }")] {
+        for (route, call) in [("emit", "sig:Emit"), ("local_call", "handler")] {
+            let source = body(call, payload);
+            let (mut sim, mut host) = started(&[("S", source.as_str())], 0);
+            group.bench_function(format!("{route}_{name}"), |b| {
+                b.iter(|| sim.with_context(|ctx| host.update(ctx, 1.0 / 60.0)))
+            });
+        }
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     update_dispatch,
+    emit,
     property,
     budget_overhead,
     find_first_child,

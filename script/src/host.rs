@@ -63,7 +63,8 @@ pub struct HostConfig {
     pub jit: bool,
     /// Where `game.Store` and `game.CloudStore` keep their data.
     pub stores: crate::store::StoreConfig,
-    /// The seed of Scripts' `math.random` (one generator for the VM). None: one is picked
+    /// The host's seed for Scripts' `math.random` (each script instance draws from a
+    /// generator of its own, seeded from this and the Script's id). None: one is picked
     /// from the clock at start, as Luau does; a recorded session keeps it
     /// ([`ScriptHost::random_seed`]) so a replay draws the same numbers.
     pub random_seed: Option<i32>,
@@ -135,7 +136,8 @@ pub struct ScriptHost {
     pub(crate) behaviors: crate::behavior::Behaviors,
     /// Ticks the behaviours' world clock was ahead when this host started (a resumed save).
     pub(crate) clock_offset: u64,
-    /// The seed `math.random` started from.
+    /// The seed every script instance's `math.random` generator is derived from (with the
+    /// Script's id, `api::random`).
     random_seed: i32,
 }
 
@@ -190,7 +192,6 @@ impl ScriptHost {
         });
         let base = api::install(&lua, arena.root(), arena.workspace(), &config.stores)?;
         let random_seed = config.random_seed.unwrap_or_else(clock_seed);
-        lua.globals().get::<Table>("math")?.get::<Function>("randomseed")?.call::<()>(random_seed)?;
         let check: Function = lua.named_registry_value::<Table>(api::instance::PRELUDE_KEY)?.get("check")?;
         budget::meter_library(&lua)?;
         lua.sandbox(true)?;
@@ -414,6 +415,8 @@ impl ScriptHost {
         let env = self.lua.create_table()?;
         env.raw_set("self", Instance(owner))?;
         env.raw_set("script", Instance(script))?;
+        let seed = api::random::instance_seed(self.random_seed, script);
+        env.raw_set("math", api::random::math_table(&self.lua, &self.base.raw_get("math")?, seed)?)?;
         let meta = self.lua.create_table()?;
         meta.raw_set("__index", self.base.clone())?;
         meta.raw_set("__metatable", "the environment is locked")?;

@@ -3,7 +3,8 @@
 //! Every entry is bounded by its own budget (`budget`), but a place with hundreds of scripts
 //! at full budget would still run for seconds per tick. The entries of one tick (starts,
 //! `Update`, systems, `PhysicsUpdate`, and the handlers they trigger) add up their units;
-//! once they pass the share, the host starts no further entry in that tick. The entries it
+//! once they pass the share, the host starts no further entry in that tick, and an `Emit`
+//! runs no handler (it raises; see `signals`). The entries it
 //! skipped are *deferred*: each phase keeps a cursor at the first instance it skipped and
 //! starts there next tick, so every script gets its turn (round robin) and no script is
 //! starved by the ones before it. Deferrals are counted and reported in the log, at most once
@@ -51,6 +52,7 @@ impl TickShare {
     /// Starts counting tick `tick` if the running count belongs to an earlier one (a phase
     /// driven without the tick's first phase).
     pub fn enter_phase(&mut self, tick: u64) {
+        budget::set_phase_limit(self.limit);
         if tick != self.tick {
             self.begin_tick(tick);
         }
@@ -59,12 +61,13 @@ impl TickShare {
     /// Starts a tick: no units used yet.
     pub fn begin_tick(&mut self, tick: u64) {
         budget::start_phase();
+        budget::set_phase_limit(self.limit);
         self.tick = tick;
     }
 
     /// Whether the tick's entries have used their share.
     pub fn exhausted(&self) -> bool {
-        budget::phase_used() >= self.limit
+        budget::phase_exhausted()
     }
 
     /// Where `phase` starts this tick, for `n` instances.

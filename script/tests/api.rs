@@ -401,3 +401,52 @@ fn methods_can_be_read_as_values_and_check_their_receiver() {
         ]
     );
 }
+
+#[test]
+fn the_physics_service_reads_and_writes_the_destroy_height() {
+    // 003 names Physics.FallenPartsDestroyHeight; there was no Physics global.
+    let mut place = Place::new();
+    let ws = place.workspace();
+    place.script(
+        "Main",
+        ws,
+        r#"
+        print(Physics.FallenPartsDestroyHeight, game.Physics == Physics)
+        Physics.FallenPartsDestroyHeight = -20
+        print(workspace:GetAttribute("FallenPartsDestroyHeight"), Physics.FallenPartsDestroyHeight)
+        workspace:SetAttribute("FallenPartsDestroyHeight", -30)
+        print(Physics.FallenPartsDestroyHeight)
+        print(pcall(function() Physics.FallenPartsDestroyHeight = 0/0 end))
+        print(pcall(function() Physics.FallenPartsDestroyHeight = "high" end))
+        print(pcall(function() return Physics.Gravity end))
+        print(pcall(function() Physics.Gravity = 1 end))
+        print(pcall(rawset, Physics, "FallenPartsDestroyHeight", 5))
+        print(pcall(setmetatable, Physics, {}))
+        print(Physics.FallenPartsDestroyHeight)
+        "#,
+    );
+    let mut running = place.start();
+    running.tick(1);
+    let p = "Workspace.Main";
+    assert_eq!(
+        running.log(),
+        vec![
+            format!("{p}: -500 true"),
+            format!("{p}: -20 -20"),
+            format!("{p}: -30"),
+            format!("{p}: false {p}:7: Physics.FallenPartsDestroyHeight must be a finite number, got nan"),
+            format!("{p}: false {p}:8: Physics.FallenPartsDestroyHeight must be a finite number, got 'high'"),
+            format!(
+                "{p}: false {p}:9: 'Gravity' is not a member of Physics (it has FallenPartsDestroyHeight)"
+            ),
+            format!(
+                "{p}: false {p}:10: 'Gravity' is not a member of Physics (it has FallenPartsDestroyHeight)"
+            ),
+            format!("{p}: false attempt to modify a readonly table"),
+            format!("{p}: false cannot change a protected metatable"),
+            format!("{p}: -30"),
+        ]
+    );
+    let height = running.sim.arena.attribute(ws, "FallenPartsDestroyHeight").cloned();
+    assert_eq!(height, Some(arbor_core::AttributeValue::Number(-30.0)), "the place setting follows");
+}

@@ -127,3 +127,67 @@ fn pairs_charges_the_entry_for_every_key() {
     assert!(log.iter().any(|l| l.contains("script exceeded its instruction budget")), "{log:?}");
     assert!(!log.iter().any(|l| l.contains("not stopped")), "{log:?}");
 }
+
+#[test]
+fn math_randomseed_in_one_script_does_not_fix_another_scripts_draws() {
+    // Scripts once shared the VM's one generator: a script calling math.randomseed(1) every
+    // tick made every other script draw the same numbers each tick.
+    let run = |fixer: bool| {
+        let mut place = Place::new();
+        let ws = place.workspace();
+        place.script(
+            "Roller",
+            ws,
+            "function Update() print(math.random(1, 1000000), math.random(1, 1000000)) end",
+        );
+        // After the roller, so the roller's id (and so its generator's seed) is the same.
+        if fixer {
+            place.script("Fixer", ws, "function Update() math.randomseed(1) end");
+        }
+        let mut running = place.start_with(HostConfig { random_seed: Some(7), ..Default::default() });
+        running.tick(3);
+        running.log()
+    };
+    let alone = run(false);
+    assert_eq!(alone.len(), 3);
+    assert_ne!(alone[0], alone[1], "draws go on from tick to tick");
+    assert_eq!(run(true), alone, "another script's randomseed changes nothing here");
+}
+
+#[test]
+fn each_script_draws_from_its_own_generator() {
+    // Two copies of one script draw different numbers; a script seeding itself draws Luau's
+    // own sequence for that seed, whatever the others do.
+    let mut place = Place::new();
+    let ws = place.workspace();
+    let source = "print(math.random(1, 1000000))";
+    place.script("A", ws, source);
+    place.script("B", ws, source);
+    place.script("Seeded", ws, "math.randomseed(42) print(math.random(1, 1000000), math.random())");
+    place.script(
+        "Errors",
+        ws,
+        "print(pcall(math.random, 0)) print(pcall(math.random, 2, 1)) print(pcall(math.random, 1, 2, 3))",
+    );
+    let mut running = place.start_with(HostConfig { random_seed: Some(7), ..Default::default() });
+    running.tick(1);
+    let log = running.log();
+    let value = |l: &String| l.split(": ").nth(1).unwrap().to_owned();
+    assert_ne!(value(&log[0]), value(&log[1]), "{log:?}");
+    let lua = mlua::Lua::new();
+    let luau: String = lua
+        .load(
+            "math.randomseed(42) return tostring(math.random(1, 1000000)) .. ' ' .. tostring(math.random())",
+        )
+        .eval()
+        .unwrap();
+    assert_eq!(log[2], format!("Workspace.Seeded: {luau}"));
+    assert_eq!(
+        &log[3..],
+        [
+            "Workspace.Errors: false invalid argument #1 to 'random' (interval is empty)",
+            "Workspace.Errors: false invalid argument #2 to 'random' (interval is empty)",
+            "Workspace.Errors: false wrong number of arguments",
+        ]
+    );
+}

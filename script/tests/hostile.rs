@@ -397,3 +397,79 @@ fn a_memory_limit_too_small_for_the_sandbox_is_a_clear_error() {
     let roomy = arbor_script::HostConfig { memory_limit: 64 << 20, ..Default::default() };
     assert!(arbor_script::ScriptHost::new(&arena, roomy).is_ok());
 }
+
+#[test]
+fn an_emit_payload_reaches_no_receiver_with_the_senders_metatable() {
+    // A function hidden in a payload's metatable once reached the receiver, which called it
+    // without knowing (here it would have errored the receiver five times and disabled it).
+    let mut place = Place::new();
+    let ws = place.workspace();
+    place.script(
+        "Receiver",
+        ws,
+        r#"
+        workspace:GetSignal("Data"):Connect(function(t)
+            print("got", t.gold, t.missing, getmetatable(t) == nil)
+        end)
+        "#,
+    );
+    place.script(
+        "Sender",
+        ws,
+        r#"
+        local trap = setmetatable({ gold = 5 }, { __index = function() error("trapped") end })
+        function Update() workspace:GetSignal("Data"):Emit(trap) end
+        "#,
+    );
+    let mut running = place.start();
+    running.tick(2);
+    assert_eq!(running.log(), vec!["Workspace.Receiver: got 5 nil true"; 2]);
+}
+
+#[test]
+fn a_receiver_cannot_freeze_or_rewire_the_senders_table() {
+    // Handlers once got the sender's own tables: a receiver freezing it or setting a
+    // metatable on it made every later write or read of the sender fail.
+    let mut place = Place::new();
+    let ws = place.workspace();
+    place.script(
+        "Receiver",
+        ws,
+        r#"
+        workspace:GetSignal("State"):Connect(function(t)
+            table.freeze(t.inner)
+            setmetatable(t, { __index = function() return "hijacked" end })
+            t.extra = 1
+        end)
+        workspace:GetSignal("State"):Connect(function(t)
+            print("second handler sees", getmetatable(t) == nil, table.isfrozen(t.inner), t.extra)
+        end)
+        "#,
+    );
+    place.script(
+        "Sender",
+        ws,
+        r#"
+        local state = { inner = { n = 0 } }
+        state.self = state
+        function Update()
+            workspace:GetSignal("State"):Emit(state)
+            state.inner.n += 1
+            state.fresh = state.inner.n
+            print("sender", state.inner.n, state.self == state)
+        end
+        "#,
+    );
+    let mut running = place.start();
+    running.tick(2);
+    assert_eq!(
+        running.log(),
+        vec![
+            "Workspace.Receiver: second handler sees true false nil",
+            "Workspace.Sender: sender 1 true",
+            "Workspace.Receiver: second handler sees true false nil",
+            "Workspace.Sender: sender 2 true",
+        ]
+    );
+    assert_eq!(running.host.borrow().error_count(), 0);
+}

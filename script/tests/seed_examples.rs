@@ -192,24 +192,83 @@ fn every_kind_of_script_error_is_counted() {
 }
 
 #[test]
-fn a_handler_that_emits_its_own_signal_twice_ends_with_the_first_entrys_budget() {
-    // Before handlers drew from their emitter this recursed into 2^197 budgets and hung.
+fn a_handler_that_emits_its_own_signal_twice_stops_at_the_ticks_share() {
+    // Each handler has a budget of its own, so the cascade (2^32 handlers deep) is bounded by
+    // the tick's share: once it is used, Emit runs no handler, and the next tick goes on.
     let log = run_main(
         |_| {},
         r#"
         local sig = workspace:GetSignal("Loop")
-        sig:Connect(function() for i = 1, 2 do pcall(sig.Emit, sig) end end)
+        local calls, last = 0, nil
+        sig:Connect(function()
+            calls += 1
+            for i = 1, 2 do
+                local ok, err = pcall(sig.Emit, sig)
+                if not ok then last = err end
+            end
+        end)
         local ticks = 0
         function Update()
             ticks += 1
             if ticks == 1 then sig:Emit() end
+            if ticks == 2 then print(calls > 1000, last) end
             if ticks == 3 then print("still ticking") end
         end
         "#,
         3,
     );
-    assert!(log.iter().any(|l| l.contains("script exceeded its instruction budget")), "{log:?}");
+    assert!(log[0].starts_with("Workspace.Main: true "), "{log:?}");
+    assert!(
+        log[0].contains(
+            "Emit: the scripts of this tick have used their share of it; no handler runs until the next tick"
+        ),
+        "{log:?}"
+    );
     assert_eq!(log.last().map(String::as_str), Some("Workspace.Main: still ticking"), "{log:?}");
+}
+
+#[test]
+fn a_runaway_handler_aborts_itself_and_not_its_emitter() {
+    // 002: "each signal invocation dispatched across threads gets its own fresh budget". The
+    // handler once drew on the top-level chunk's budget and took the chunk down with it.
+    let log = run_main(
+        |_| {},
+        r#"
+        local sig = workspace:GetSignal("Spin")
+        sig:Connect(function() while true do end end)
+        sig:Emit()
+        print("the chunk goes on")
+        function Update() print("and runs its hooks") end
+        "#,
+        1,
+    );
+    let p = "Workspace.Main";
+    assert_eq!(log.len(), 3, "{log:?}");
+    assert!(
+        log[0].starts_with(&format!("{p}: error: {p}:3: script exceeded its instruction budget")),
+        "{log:?}"
+    );
+    assert_eq!(&log[1..], [format!("{p}: the chunk goes on"), format!("{p}: and runs its hooks")]);
+}
+
+#[test]
+fn a_handler_has_a_full_budget_whatever_its_emitter_has_left() {
+    // The emitter spends about 900k of its 1M units, then emits; the handler spends 500k of
+    // its own. Both finish: neither draws on the other.
+    let log = run_main(
+        |_| {},
+        r#"
+        local function spend(n) local x = 0 for i = 1, n do x += 1 end return x end
+        local sig = workspace:GetSignal("Work")
+        sig:Connect(function() spend(250000) print("handler done") end)
+        spend(450000)
+        sig:Emit()
+        print("emitter done")
+        "#,
+        1,
+    );
+    let p = "Workspace.Main";
+    assert_eq!(log, vec![format!("{p}: handler done"), format!("{p}: emitter done")]);
 }
 
 #[test]

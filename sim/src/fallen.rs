@@ -5,7 +5,9 @@
 //! The scan is incremental: it checks the parts written (or entering the world) since the
 //! last scan, and the parts under every logged node with children (a written model, a moved
 //! folder or character), through the part-write log; it falls
-//! back to every in-world part when the log's history is unavailable. Parts of a `Character`
+//! back to every in-world part when the log's history is unavailable, and when the destroy
+//! height changed since the last scan (parts resting below a raised height fall now,
+//! although nothing wrote them). Parts of a `Character`
 //! are skipped until the character carries the `DiedAnnounced` tag (the players issue sets
 //! it when the death is announced).
 
@@ -23,6 +25,8 @@ pub const DIED_ANNOUNCED: &str = "DiedAnnounced";
 #[derive(Clone, Debug, Default)]
 pub struct FallenParts {
     since: u64,
+    /// The destroy height of the last scan (its bits; `None` before the first).
+    height_scanned: Option<u64>,
 }
 
 impl FallenParts {
@@ -37,10 +41,13 @@ impl FallenParts {
     /// Destroys fallen parts; returns how many were destroyed.
     pub fn scan(&mut self, arena: &mut Arena, transforms: &WorldTransforms) -> usize {
         let height = Self::destroy_height(arena);
-        let mut candidates: Vec<Id> = match arena.part_writes_since(self.since) {
-            Ok(ids) => ids.collect(),
-            Err(_) => arena.family(Family::Parts).to_vec(),
+        let height_changed = self.height_scanned.replace(height.to_bits()) != Some(height.to_bits());
+        let history = if height_changed && self.since > 0 {
+            None
+        } else {
+            arena.part_writes_since(self.since).ok().map(Iterator::collect::<Vec<Id>>)
         };
+        let mut candidates: Vec<Id> = history.unwrap_or_else(|| arena.family(Family::Parts).to_vec());
         self.since = arena.revisions().global;
         let roots: Vec<Id> = candidates
             .iter()

@@ -512,6 +512,24 @@ fn moving_a_folder_below_the_destroy_height_reaps_its_loose_parts() {
 }
 
 #[test]
+fn raising_the_destroy_height_reaps_parts_that_rest_below_it() {
+    // A part nothing writes is not in the part-write log: the scan once missed it when the
+    // height was raised above it.
+    let mut w = World::new();
+    let ws = w.ws();
+    let resting = w.part(ws, Vec3::new(0.0, 5.0, 0.0), Vec3::ONE, false);
+    let mut fallen = arbor_sim::FallenParts::default();
+    let dirty = w.arena.take_dirty_transforms();
+    w.transforms.update(&w.arena, &dirty, PassMode::default());
+    assert_eq!(fallen.scan(&mut w.arena, &w.transforms), 0);
+    assert_eq!(fallen.scan(&mut w.arena, &w.transforms), 0, "nothing written, nothing fell");
+    let height = Some(arbor_core::AttributeValue::Number(10.0));
+    w.arena.set_attribute(ws, arbor_sim::FALLEN_PARTS_DESTROY_HEIGHT, height).unwrap();
+    assert_eq!(fallen.scan(&mut w.arena, &w.transforms), 1);
+    assert!(w.arena.get(resting).is_none());
+}
+
+#[test]
 fn a_huge_part_beside_a_cylinder_is_clamped_and_the_world_keeps_stepping() {
     // A 1e20-stud part overlapping a cylinder panicked inside parry's EPA.
     let mut w = World::new();

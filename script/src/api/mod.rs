@@ -1,6 +1,7 @@
 //! The script-facing API: builds the sandboxed base environment every script instance reads
 //! its globals from — safe libraries, `print`/`warn`, `Vector3`, `game` (with `Workspace`,
-//! `Prefabs.Spawn`, `Components.Define`, `Systems.Register`, `Session`, `Store`, `CloudStore`), `workspace`, `handles` —
+//! `Prefabs.Spawn`, `Components.Define`, `Systems.Register`, `Session`, `Store`, `CloudStore`,
+//! `Behaviors`, `Physics`), `workspace`, `handles`, `Physics` —
 //! installs the Instance metatable and methods
 //! (`handle`, `instance`) and the prelude that gives Signal handles their metamethods.
 //!
@@ -23,7 +24,9 @@ pub mod handle;
 pub mod instance;
 mod luau;
 mod ordered_pairs;
+mod physics;
 pub mod props;
+pub(crate) mod random;
 pub mod trampoline;
 
 use crate::log::Level;
@@ -130,6 +133,7 @@ pub fn install(lua: &Lua, root: Id, workspace: Id, stores: &crate::store::StoreC
         base.raw_set(*name, globals.raw_get::<Value>(*name)?)?;
     }
     ordered_pairs::install(lua, &base)?;
+    random::install(lua, prelude.get("check")?)?;
     let tostring: Function = globals.get("tostring")?;
     let to_s = tostring.clone();
     base.raw_set(
@@ -182,8 +186,11 @@ pub fn install(lua: &Lua, root: Id, workspace: Id, stores: &crate::store::StoreC
     game.raw_set("Session", crate::session::session_table(lua, root, &|f| checked(lua, &prelude, f))?)?;
     game.raw_set("CloudStore", cloud)?;
     game.raw_set("Behaviors", behaviors_table(lua, &prelude)?)?;
+    let physics = physics::physics_service(lua, prelude.get("check")?)?;
+    game.raw_set("Physics", physics.clone())?;
     game.set_readonly(true);
     base.raw_set("game", game)?;
+    base.raw_set("Physics", physics)?;
     base.raw_set("workspace", ws.clone())?;
 
     let handle = lua.create_function(|lua, (_, name): (Value, mlua::LuaString)| {

@@ -29,17 +29,19 @@
 //! later interrupt in the same entry raises again, so a `pcall` around the loop catches one
 //! error but the code after it (or the next iteration) fails at its next check.
 //!
-//! **Nested entries draw from the entry that triggered them.** A handler run inside an
-//! `Emit` gets [`ENTRY_BUDGET`] or what its emitter has left, whichever is less, and what it
-//! uses is taken from the emitter ([`enter_nested`], [`leave_nested`]). So an entry with
-//! everything it triggers runs at most one budget's worth of units: a handler that emits its
-//! own signal twice ends when the first entry's budget does, not after 2^depth budgets. A
-//! handler that overran leaves its emitter exhausted too, so the emitter stops at its next
-//! check (its `pcall` cannot continue, as above). An `Emit` from outside any entry (engine
-//! code) gives each handler a fresh budget.
+//! **Every signal handler is an entry of its own** (`002`: "each signal invocation
+//! dispatched across threads gets its own fresh budget"; `003`: handlers "run under the
+//! instruction budget of the script that created the connection"). A handler run inside
+//! an `Emit` gets a fresh [`ENTRY_BUDGET`] ([`enter_handler`]), in the connecting script's
+//! memory category; what it uses is not taken from its emitter, and a handler that overran
+//! aborts itself alone ([`leave_handler`] gives the emitter back what it had). Cascades are
+//! bounded by the tick instead: every handler entry counts towards the tick's units with
+//! [`HANDLER_DISPATCH_UNITS`] on top, and an `Emit` made after the tick's share is used runs
+//! no handler ([`phase_exhausted`]); handlers nest at most 32 deep (`signals`).
 //!
-//! **Phases.** The units every entry of a tick phase used add up ([`phase_used`]); the host
-//! stops starting entries once they pass its tick share (see `host`).
+//! **Phases.** The units every entry of a tick phase used add up ([`phase_used`]), handlers
+//! included; the host stops starting entries once they pass its tick share (see `host`,
+//! [`set_phase_limit`]).
 //!
 //! The interrupt and the allocation hook are plain `extern "C"` functions installed through
 //! `mlua::ffi`; the counter is thread-local.
@@ -91,9 +93,15 @@ thread_local! {
     static COSTS: Cell<CostTable> = const { Cell::new(CostTable::SCRIPT) };
     /// Units used by the entries of the running phase.
     static PHASE_USED: Cell<i64> = const { Cell::new(0) };
+    /// Units the entries of the running tick may use together ([`UNLIMITED`] outside a
+    /// host's tick).
+    static PHASE_LIMIT: Cell<i64> = const { Cell::new(UNLIMITED) };
     /// Logical bytes the running behaviour transaction may still allocate ([`UNLIMITED`]
     /// outside one).
     static TX_BYTES_LEFT: Cell<i64> = const { Cell::new(UNLIMITED) };
+    /// Where the allocation that took the transaction over its bytes ran (the error is
+    /// raised at the next interrupt, but reported at that line).
+    static TX_OVER_AT: Cell<Option<layout::FramePoint>> = const { Cell::new(None) };
 }
 
 /// The error of a behaviour transaction over its logical memory budget.
@@ -115,6 +123,7 @@ pub struct TransactionBudget {
 pub fn enter_transaction(units: i64, bytes: i64) -> TransactionBudget {
     let enclosing = REMAINING.with(|r| r.replace(units));
     let bytes_enclosing = TX_BYTES_LEFT.with(|b| b.replace(bytes));
+    TX_OVER_AT.with(|o| o.set(None));
     TransactionBudget { enclosing, granted: units, bytes_enclosing, bytes_granted: bytes }
 }
 
@@ -122,6 +131,7 @@ pub fn enter_transaction(units: i64, bytes: i64) -> TransactionBudget {
 pub fn leave_transaction(t: TransactionBudget) -> (i64, i64) {
     let left = REMAINING.with(|r| r.replace(t.enclosing));
     let bytes_left = TX_BYTES_LEFT.with(|b| b.replace(t.bytes_enclosing));
+    TX_OVER_AT.with(|o| o.set(None));
     let used = used_of(t.granted, left);
     if t.enclosing == UNLIMITED {
         PHASE_USED.with(|p| p.set(p.get().saturating_add(used)));
@@ -212,6 +222,11 @@ unsafe extern "C-unwind" fn budget_interrupt(state: *mut ffi::lua_State, gc: c_i
         }
     }
     if TX_BYTES_LEFT.with(Cell::get) < 0 {
+        // The line that went over is the allocation's: report it there, not here.
+        if let Some(point) = TX_OVER_AT.with(Cell::take) {
+            // SAFETY: the VM passes its running thread at an interrupt; an error follows.
+            unsafe { layout::rewind(state, point) };
+        }
         // SAFETY: as below.
         unsafe { raise_at(state, c"the transaction exceeded its memory budget") }
     }
@@ -262,7 +277,13 @@ unsafe extern "C-unwind" fn charge_allocation(
         let left = b.get();
         if left != UNLIMITED {
             let grown = i64::try_from(nsize.saturating_sub(osize)).unwrap_or(i64::MAX);
-            b.set(left.saturating_sub(grown));
+            let now = left.saturating_sub(grown);
+            b.set(now);
+            if left >= 0 && now < 0 {
+                // SAFETY: the VM passes the allocating thread to its allocation hook.
+                let at = unsafe { layout::luau_frame(state, osize) };
+                TX_OVER_AT.with(|o| o.set(at));
+            }
         }
     });
     // SAFETY: the VM passes the allocating thread.
@@ -295,44 +316,48 @@ pub fn enter() -> i64 {
     REMAINING.with(|r| r.replace(ENTRY_BUDGET))
 }
 
-/// Starts an entry nested in the running one (a signal handler inside `Emit`): it is granted
-/// [`ENTRY_BUDGET`] or the enclosing entry's remaining units, whichever is less. Returns the
-/// enclosing remaining units and the grant, for [`leave_nested`].
-pub fn enter_nested() -> (i64, i64) {
-    REMAINING.with(|r| {
-        let enclosing = r.get();
-        let granted = if enclosing == UNLIMITED { ENTRY_BUDGET } else { enclosing.clamp(0, ENTRY_BUDGET) };
-        r.set(granted);
-        (enclosing, granted)
-    })
+/// Units a handler entry counts towards its tick on top of what its code used: the
+/// engine's work to dispatch it (finding it, switching attribution, copying the payload's
+/// structure), about as long as that many VM instructions run (`docs/perf/scripts.md`).
+pub const HANDLER_DISPATCH_UNITS: i64 = 200;
+
+/// What a signal handler's entry replaced, for [`leave_handler`].
+#[derive(Clone, Copy, Debug)]
+#[must_use]
+pub struct HandlerEntry {
+    enclosing: i64,
+}
+
+/// Starts a signal handler's entry: a fresh [`ENTRY_BUDGET`] of its own, whatever the entry
+/// that emitted has left.
+pub fn enter_handler() -> HandlerEntry {
+    HandlerEntry { enclosing: REMAINING.with(|r| r.replace(ENTRY_BUDGET)) }
+}
+
+/// Ends a signal handler's entry: the emitter gets back exactly what it had (the handler's
+/// units are not taken from it, and its overrun does not exhaust it). The units the handler
+/// used, with [`HANDLER_DISPATCH_UNITS`], count towards the running tick; returns them.
+pub fn leave_handler(h: HandlerEntry) -> i64 {
+    let left = REMAINING.with(|r| r.replace(h.enclosing));
+    let used = used_of(ENTRY_BUDGET, left) + HANDLER_DISPATCH_UNITS;
+    PHASE_USED.with(|p| p.set(p.get().saturating_add(used)));
+    used
+}
+
+/// Runs `f` without counting what it runs against the running entry (its instructions and
+/// allocations); for engine work the caller charges itself, by a cost it computed first.
+/// Memory shares still hold inside it.
+pub fn unmetered<T>(f: impl FnOnce() -> T) -> T {
+    let enclosing = REMAINING.with(|r| r.replace(UNLIMITED));
+    let out = f();
+    REMAINING.with(|r| r.set(enclosing));
+    out
 }
 
 /// Units an entry granted `granted` used, given what it has `left` (one more than the grant
 /// if it overran).
 fn used_of(granted: i64, left: i64) -> i64 {
     granted - left.max(0) + i64::from(left < 0)
-}
-
-/// Ends a nested entry: the units it used are taken from the enclosing entry (which is left
-/// exhausted if the nested one overran). Returns the units used.
-pub fn leave_nested((enclosing, granted): (i64, i64)) -> i64 {
-    REMAINING.with(|r| {
-        let left = r.get();
-        let used = used_of(granted, left);
-        let rest = if enclosing == UNLIMITED {
-            UNLIMITED
-        } else if left < 0 {
-            -1
-        } else {
-            enclosing - used
-        };
-        r.set(rest);
-        if enclosing == UNLIMITED {
-            // An engine-started handler is a top-level entry of the phase.
-            PHASE_USED.with(|p| p.set(p.get().saturating_add(used)));
-        }
-        used
-    })
 }
 
 /// Ends an entry, restoring the enclosing entry's remaining units (from [`enter`]); returns
@@ -352,8 +377,20 @@ pub fn start_phase() {
     PHASE_USED.with(|p| p.set(0));
 }
 
-/// Units the top-level entries of the running phase used so far (nested entries count in
-/// the entry that triggered them).
+/// Sets the units the running tick's entries may use together (the host's tick share), for
+/// [`phase_exhausted`].
+pub fn set_phase_limit(limit: i64) {
+    PHASE_LIMIT.with(|l| l.set(limit));
+}
+
+/// Whether the running tick's entries have used the units [`set_phase_limit`] gave them: a
+/// signal emitted then runs no handler.
+pub fn phase_exhausted() -> bool {
+    phase_used() >= PHASE_LIMIT.with(Cell::get)
+}
+
+/// Units the entries of the running phase used so far (top-level entries and signal
+/// handlers alike).
 pub fn phase_used() -> i64 {
     PHASE_USED.with(Cell::get)
 }

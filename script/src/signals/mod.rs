@@ -1,7 +1,10 @@
 //! Signals: `instance:GetSignal(name)` returns a [`Signal`]; `:Connect(fn)` registers a
-//! handler; `:Emit(...)` runs every handler synchronously, in connection order, each
-//! attributed to the script that connected it and drawing on the budget of the entry that
-//! emitted (at most one entry budget each), so an emit cascade cannot outrun its first entry.
+//! handler; `:Emit(...)` runs every handler synchronously, in connection order, each as an
+//! entry of its own: a fresh instruction budget, attributed (log lines, memory) to the script
+//! that connected it (`budget::enter_handler`). A handler that overruns aborts itself, never
+//! its emitter. Cascades are bounded by the tick: every handler's units count towards the
+//! tick's share, and an `Emit` made once the share is used raises [`TICK_SHARE_USED`]
+//! instead of running handlers.
 //!
 //! There is no `Disconnect`: connections go when the connecting script instance retires or
 //! the target leaves the world (see `host`). Once the target is destroyed, `GetSignal`,
@@ -9,11 +12,15 @@
 //! tick too, before the host drops the connections — and a handler that destroys the target
 //! stops the handlers after it. `Emit` accepts pure data only — nil, booleans,
 //! numbers, strings, vectors, Instances and tables of those; a function or coroutine raises
-//! at once. Emitting with no listeners logs a warning. Errors inside handlers are logged and
+//! at once — and each handler receives its own deep copy, without metatables (`payload`).
+//! Emitting with no listeners logs a warning. Errors inside handlers are logged and
 //! do not count towards the consecutive error counter; the handler stays connected.
 //! Handlers nest at most [`MAX_EMIT_DEPTH`] deep: an `Emit` deeper raises [`EMIT_TOO_DEEP`].
 //! A script instance holds at most [`MAX_CONNECTIONS_PER_SCRIPT`] connections; an `Emit`
-//! pays one unit per connection it scans for handlers.
+//! pays one unit per connection it scans for handlers and one per 16 bytes of the payload
+//! walk; each handler pays for its own copy.
+
+mod payload;
 
 use crate::api::convert::{Status, error_text, fail, ok, type_name};
 use crate::api::props::DESTROYED;
@@ -22,6 +29,7 @@ use crate::log::Level;
 use crate::state::{Running, full_name, running_stack, with_state, with_world};
 use arbor_core::Id;
 use mlua::{Function, Lua, MultiValue, Result, UserData, UserDataFields, Value};
+use payload::Payload;
 use std::cell::Cell;
 use std::sync::Arc;
 
@@ -127,51 +135,13 @@ thread_local! {
     static EMIT_DEPTH: Cell<u32> = const { Cell::new(0) };
 }
 
-/// What a purity check has walked: the tables seen and the pairs read (the work charged to
-/// the emitting entry).
-#[derive(Default)]
-struct PurityWalk {
-    seen: rustc_hash::FxHashSet<usize>,
-    pairs: usize,
-}
-
-/// Checks that `v` is pure data; returns a description of the first offending value.
-fn impure(lua: &Lua, v: &Value, depth: usize, walk: &mut PurityWalk) -> Option<String> {
-    match v {
-        Value::Nil
-        | Value::Boolean(_)
-        | Value::Integer(_)
-        | Value::Number(_)
-        | Value::String(_)
-        | Value::Vector(_) => None,
-        Value::UserData(_) if crate::api::convert::instance_id(lua, v).is_some() => None,
-        Value::Table(t) => {
-            let p = t.to_pointer() as usize;
-            if depth > 32 {
-                return Some("a table nested deeper than 32 levels".to_owned());
-            }
-            if !walk.seen.insert(p) {
-                return None; // checked already (a table may appear many times)
-            }
-            for pair in t.clone().pairs::<Value, Value>() {
-                let Ok((k, v)) = pair else { return Some("an unreadable table".to_owned()) };
-                walk.pairs += 1;
-                if let Some(bad) =
-                    impure(lua, &k, depth + 1, walk).or_else(|| impure(lua, &v, depth + 1, walk))
-                {
-                    return Some(bad);
-                }
-            }
-            None
-        }
-        Value::Function(_) => Some("a function".to_owned()),
-        Value::Thread(_) => Some("a coroutine".to_owned()),
-        other => Some(format!("a {}", type_name(lua, other))),
-    }
-}
+/// The error of an `Emit` made after the scripts of the tick used their share of it.
+pub const TICK_SHARE_USED: &str =
+    "Emit: the scripts of this tick have used their share of it; no handler runs until the next tick";
 
 /// Registers `Connect` and `Emit` (`raw.signal`) on `table`.
 pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
+    payload::install(lua)?;
     table.set(
         "Connect",
         lua.create_function(|lua, (this, handler): (Value, Value)| -> Result<Status> {
@@ -212,16 +182,16 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
             if EMIT_DEPTH.with(Cell::get) >= MAX_EMIT_DEPTH {
                 return fail(lua, EMIT_TOO_DEEP);
             }
-            let payload: MultiValue = args.collect();
-            let mut walk = PurityWalk::default();
-            for (i, v) in payload.iter().enumerate() {
-                if let Some(bad) = impure(lua, v, 0, &mut walk) {
-                    return fail(lua, format!("Emit accepts pure data only: argument {} is {bad}", i + 1));
-                }
+            if budget::phase_exhausted() {
+                return fail(lua, TICK_SHARE_USED);
             }
+            let payload = match Payload::check(lua, args.collect())? {
+                Ok(p) => p,
+                Err(m) => return fail(lua, m),
+            };
             // The walk is paid for after it ran: the payload was paid for when it was built,
             // and emitting it again in a loop fails at the next emit.
-            if budget::charge(walk.pairs.saturating_mul(16), 0).is_err() {
+            if budget::charge(payload.pairs.saturating_mul(16), 0).is_err() {
                 return fail(lua, budget::BUDGET_MESSAGE);
             }
             // Finding the handlers scans every connection.
@@ -240,15 +210,10 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
                 )?;
                 return ok(lua, Value::Nil);
             }
-            for (handler, owner) in handlers {
-                // A handler may destroy the target: the ones after it are connected to a
-                // destroyed instance and do not run.
-                if !with_world(lua, |w| w.contains(signal.target))? {
-                    break;
-                }
-                run_handler(lua, &handler, owner, payload.clone())?;
+            match run_handlers(lua, &signal, handlers, &payload)? {
+                0 => ok(lua, Value::Nil),
+                skipped => fail(lua, format!("{TICK_SHARE_USED} ({skipped} handlers did not run)")),
             }
-            ok(lua, Value::Nil)
         })?,
     )?;
     Ok(())
@@ -274,27 +239,56 @@ pub(crate) fn has_handlers(lua: &Lua, signal: &Signal) -> Result<bool> {
     Ok(!handlers_of(lua, signal)?.is_empty())
 }
 
-/// Runs the handlers of `signal` with `args` from engine code (outside any entry: each
-/// handler gets a fresh budget); errors are logged. No handler, no warning.
+/// Runs the handlers of `signal` with `args` from engine code (outside any entry); errors
+/// are logged, and so are handlers the tick's share left out. No handler, no warning.
 pub(crate) fn fire(lua: &Lua, signal: &Signal, args: MultiValue) -> Result<()> {
-    for (handler, owner) in handlers_of(lua, signal)? {
-        run_handler(lua, &handler, owner, args.clone())?;
+    let handlers = handlers_of(lua, signal)?;
+    let skipped = run_handlers(lua, signal, handlers, &Payload::engine(args))?;
+    if skipped > 0 {
+        let text = format!(
+            "{}: the scripts of this tick have used their share of it; {skipped} handlers did not run",
+            signal.name
+        );
+        with_state(lua, |s| s.log.push(Level::Warn, text))?;
     }
     Ok(())
 }
 
-/// Runs one handler, attributed to `owner`, on the budget of the entry that emitted (see
-/// `budget`: a nested entry draws from the one that triggered it); errors are logged.
-fn run_handler(lua: &Lua, handler: &Function, owner: Running, args: MultiValue) -> Result<()> {
+/// Runs `handlers` of `signal` in order, each with its own copy of `payload`, until the
+/// target is destroyed (the handlers after that are connected to a destroyed instance) or
+/// the tick's share is used. Returns how many the share left out.
+fn run_handlers(
+    lua: &Lua,
+    signal: &Signal,
+    handlers: Vec<(Function, Running)>,
+    payload: &Payload,
+) -> Result<usize> {
+    let n = handlers.len();
+    for (i, (handler, owner)) in handlers.into_iter().enumerate() {
+        if !with_world(lua, |w| w.contains(signal.target))? {
+            break;
+        }
+        if budget::phase_exhausted() {
+            return Ok(n - i);
+        }
+        run_handler(lua, &handler, owner, payload)?;
+    }
+    Ok(0)
+}
+
+/// Runs one handler as an entry of its own, attributed to `owner`: a fresh budget and
+/// `owner`'s memory category, in which its copy of `payload` is made and metered. Errors
+/// are logged; what the handler used counts towards the tick, not towards its emitter.
+fn run_handler(lua: &Lua, handler: &Function, owner: Running, payload: &Payload) -> Result<()> {
     let name = owner.name.clone();
     let stack = running_stack(lua)?;
     let category = budget::enter_category(lua, budget::category_of(owner.key));
     stack.push(owner);
-    let nested = budget::enter_nested();
+    let entry = budget::enter_handler();
     EMIT_DEPTH.with(|d| d.set(d.get() + 1));
-    let result = handler.call::<()>(args);
+    let result = payload.copy(lua).and_then(|args| handler.call::<()>(args));
     EMIT_DEPTH.with(|d| d.set(d.get() - 1));
-    budget::leave_nested(nested);
+    budget::leave_handler(entry);
     stack.pop();
     budget::enter_category(lua, category);
     with_state(lua, |s| {

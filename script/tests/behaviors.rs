@@ -465,7 +465,10 @@ fn the_unit_budget_stops_the_same_code_at_the_same_point() {
         let mid = (lo + hi) / 2;
         if fits(mid) { lo = mid } else { hi = mid }
     }
-    assert!(lo > 20_000 && lo < 100_000, "{lo}");
+    // Each iteration runs `FORNLOOP` and the checked `x += i` (the add, then loading,
+    // calling and keeping the result of its check): 5 units.
+    assert!(lo > 15_000 && lo < 100_000, "{lo}");
+    assert!(lo < 20_000, "the check of `+` is metered: {lo}");
     assert!(fits(lo));
     let r = ready_reports(&counted(src, lo + 1));
     assert!(r[0].message.contains("script exceeded its instruction budget"), "{r:?}");
@@ -713,4 +716,309 @@ fn a_closed_binding_starts_again_as_a_new_instance_after_a_migration() {
     assert!(log(&running).iter().filter(|l| l.contains("v1 ready")).count() >= 2, "{:?}", log(&running));
     running.sim.run(60 * 4);
     assert!(log(&running).iter().any(|l| l.contains("v1 sale")));
+}
+
+// ---------------------------------------------------------------------------------------
+// Issue 31: checked arithmetic, full call stacks, budget lines, checked saves, one error at
+// the moment's limit.
+
+/// The 1-based line of `src` holding `needle`.
+fn line_of(src: &str, needle: &str) -> u32 {
+    src.lines().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("{needle} in {src}")) as u32 + 1
+}
+
+/// A behaviour whose `ready` runs `body` (one statement per line) with a memory slot `n`
+/// and a `number` slot `r`.
+fn ready_source(body: &str) -> String {
+    format!(
+        "return {{\n\thost = 'Part',\n\tmemory = {{ n = 0, r = {{ type = 'number', value = 0 }} }},\n\tready = function(self)\n{body}\n\tend,\n}}\n"
+    )
+}
+
+#[test]
+fn a_division_by_zero_or_a_nan_is_an_error_where_it_happens() {
+    let cases = [
+        ("\t\tlocal x = 10 / 0", "'/' gave infinity (a division by zero or an overflow made it)"),
+        ("\t\tlocal x = 7 // 0", "'//' gave infinity (a division by zero"),
+        ("\t\tlocal x = 7 % 0", "'%' gave NaN"),
+        ("\t\tlocal x = 0 / 0", "'/' gave NaN (not a number"),
+        ("\t\tlocal z = 0\n\t\tlocal x = 1 / (5 / z)", "'/' gave infinity"),
+        ("\t\tif 1 / 0 > 5 then print('big') end", "'/' gave infinity"),
+        ("\t\tlocal big = 1e308\n\t\tlocal x = big * 10", "'*' gave infinity (an overflow made it)"),
+        ("\t\tlocal x = 10\n\t\tx /= 0", "'/' gave infinity"),
+        ("\t\tself.memory.r = 1\n\t\tself.memory.r /= 0", "'/' gave infinity"),
+        ("\t\tlocal v = Vector3.new(1, 2, 3) / 0", "'/' gave infinity"),
+        ("\t\tlocal x = math.sqrt(-1)", "math.sqrt gave NaN"),
+        ("\t\tlocal x = tonumber('1e999')", "tonumber gave infinity"),
+    ];
+    for (body, expected) in cases {
+        let src = ready_source(body);
+        let r = ready_reports(&src);
+        assert_eq!(r.len(), 1, "{body}: {r:?}");
+        assert!(r[0].message.contains(expected), "{body}: {}", r[0]);
+        let last = body.lines().last().unwrap().trim();
+        assert_eq!(r[0].line, Some(line_of(&src, last)), "{body}: {}", r[0]);
+        assert_eq!(r[0].stack.first().map(|s| s.ends_with("in ready")), Some(true), "{}", r[0]);
+    }
+    // Finite arithmetic is untouched: its results, metamethods, string coercion and Luau's
+    // own errors (at their own line) are as before.
+    let fine = ready_source(
+        "\t\tlocal t = setmetatable({}, { __div = function() return 'meta' end })\n\
+         \t\tlocal s = 0\n\t\tfor i = 1, 10 do s += i end\n\
+         \t\tself.memory.n = 7 // 2 + 5 % 3 + 2 ^ 3 + s - '1' * 2\n\
+         \t\tself.memory.n += 1\n\t\tself.memory.r = -1 / 4\n\
+         \t\tprint(t / 2, self.memory.n, self.memory.r, math.sqrt(16), math.huge > 1)",
+    );
+    let (place, _) = hosts_place("Limit", &fine, 1);
+    let mut running = place.start();
+    running.sim.step();
+    assert!(running.host.borrow_mut().take_behavior_reports().is_empty(), "{:?}", log(&running));
+    assert!(log(&running).iter().any(|l| l.ends_with("meta\t67\t-0.25\t4\ttrue")), "{:?}", log(&running));
+    let nil_add = ready_source("\t\tlocal x = nil\n\t\tlocal y = x + 1");
+    let r = ready_reports(&nil_add);
+    assert!(r[0].message.contains("attempt to perform arithmetic (add) on nil and number"), "{}", r[0]);
+    assert_eq!(r[0].line, Some(line_of(&nil_add, "x + 1")));
+}
+
+#[test]
+fn an_infinite_literal_or_a_reserved_name_does_not_load() {
+    for (src, expected) in [
+        (
+            "return { host = 'Part', memory = { x = { type = 'number', value = 1e999 } } }",
+            "Bad:1: the number 1e999 is infinity",
+        ),
+        (
+            "local __arbor_div = 1\nreturn {}",
+            "Bad:1: '__arbor_div': names starting with '__arbor' are reserved",
+        ),
+    ] {
+        let (place, _) = hosts_place("Bad", src, 1);
+        let mut running = place.start();
+        running.sim.step();
+        let text = log(&running).join("\n");
+        assert!(text.contains("behaviour 'Bad': load error") && text.contains(expected), "{src}: {text}");
+    }
+}
+
+#[test]
+fn an_error_in_small_local_helpers_keeps_every_frame_in_the_stack() {
+    let src = "local function c(x)\n\terror('deep ' .. x)\nend\nlocal function b(x)\n\tc(x)\nend\n\
+               local function a(x)\n\tb(x)\nend\nreturn { host = 'Part', ready = function(self)\n\ta(1)\nend }\n";
+    let r = ready_reports(src);
+    assert_eq!(r.len(), 1, "{r:?}");
+    let expected: Vec<String> = [("error('deep", "c"), ("\tc(x)", "b"), ("\tb(x)", "a"), ("\ta(1)", "ready")]
+        .iter()
+        .map(|(needle, f)| format!("Limit:{} in {f}", line_of(src, needle)))
+        .collect();
+    assert_eq!(r[0].stack, expected, "{}", r[0]);
+    assert_eq!(r[0].line, Some(line_of(src, "error('deep")));
+}
+
+#[test]
+fn a_memory_overrun_is_reported_at_the_line_that_allocated() {
+    // A library call that allocates, and an instruction that does (a concatenation), each
+    // followed by lines without a call, a return or a loop (where the budget is checked).
+    for (body, over) in [
+        ("\t\tlocal s = string.rep('x', 1100000)", "string.rep"),
+        ("\t\tlocal s = string.rep('x', 400000)\n\t\tlocal t = s .. s", "s .. s"),
+    ] {
+        let src = ready_source(&format!(
+            "{body}\n\t\tlocal a = 1\n\t\tlocal b = 2\n\t\tlocal c = 3\n\t\tlocal d = 4\n\t\tprint(a, b, c, d)"
+        ));
+        let (mut place, _) = hosts_place("Limit", &src, 1);
+        place.arena.behaviors_mut().settings.units_per_transaction = 10_000_000;
+        let mut running = place.start();
+        running.sim.step();
+        let r = running.host.borrow_mut().take_behavior_reports();
+        assert_eq!(r.len(), 1, "{r:?}");
+        assert!(r[0].message.contains("the transaction exceeded its memory budget"), "{}", r[0]);
+        assert_eq!(r[0].line, Some(line_of(&src, over)), "{}", r[0]);
+        assert_eq!(r[0].stack.first(), Some(&format!("Limit:{} in ready", line_of(&src, over))), "{}", r[0]);
+    }
+}
+
+#[test]
+fn the_moment_limit_counts_as_one_error() {
+    let src = r#"
+return {
+	host = "Part",
+	events = { Ping = {} },
+	ready = function(self) if self.host.Name == "H0" then self:Send(workspace:FindFirstChild("H1"), "Ping") end end,
+	on = { Ping = function(self)
+		local other = self.host.Name == "H0" and "H1" or "H0"
+		self:Send(workspace:FindFirstChild(other), "Ping")
+		self:Send(workspace:FindFirstChild(other), "Ping")
+	end },
+}
+"#;
+    let (mut place, _) = hosts_place("Pinger", src, 2);
+    place.arena.behaviors_mut().settings.transactions_per_moment = 10;
+    let mut running = place.start();
+    running.sim.step();
+    assert_eq!(running.host.borrow_mut().take_behavior_reports().len(), 1);
+    assert_eq!(running.host.borrow().error_count(), 1, "{:?}", log(&running));
+    assert!(log(&running).iter().any(|l| l.contains("still queued at the moment's limit")));
+}
+
+#[test]
+fn the_moment_limit_during_starts_reports_once_and_starts_the_rest_next_moment() {
+    let src = r#"
+return {
+	host = "Part",
+	events = { Hi = {} },
+	ready = function(self) print("ready", self.host.Name) self:Raise("Hi") end,
+	on = { Hi = function(self) print("hi", self.host.Name) end },
+}
+"#;
+    let (mut place, _) = hosts_place("Greeter", src, 4);
+    place.arena.behaviors_mut().settings.transactions_per_moment = 2;
+    let mut running = place.start();
+    running.sim.step();
+    let reports = running.host.borrow_mut().take_behavior_reports();
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    assert_eq!((reports[0].entry.as_str(), reports[0].binding.as_str()), ("start", "Workspace.H2.Greeter"));
+    assert_eq!(running.host.borrow().error_count(), 1, "{:?}", log(&running));
+    let text = log(&running).join("\n");
+    assert!(
+        text.contains("2 deliveries still queued at the moment's limit were not delivered: event Hi ×2"),
+        "{text}"
+    );
+    assert!(!text.contains("ready\tH3"), "{text}");
+    running.sim.step();
+    let text = log(&running).join("\n");
+    assert!(text.contains("ready\tH3") && text.contains("hi\tH3"), "H3 starts in the next moment: {text}");
+    let stats = running.host.borrow().behavior_stats();
+    assert_eq!((stats.running, stats.closed), (3, 1));
+}
+
+/// A save of `SHOP_V1` after 150 ticks, changed by `edit`, resumed: the error, and the world
+/// and behaviours after the failed resume.
+fn resume_edited(edit: impl Fn(&mut serde_json::Value)) -> (String, Running) {
+    let (_, place_text, state) = run_and_save(SHOP_V1, 150);
+    let mut doc: serde_json::Value = serde_json::from_str(&state).unwrap();
+    edit(&mut doc);
+    resume_text(&place_text, &doc.to_string())
+}
+
+fn resume_text(place_text: &str, state: &str) -> (String, Running) {
+    let arena = arbor_core::load_json(place_text).unwrap();
+    let mut running = Place { arena }.start();
+    let before = running.sim.arena.world_hash();
+    let e = {
+        let Running { sim, host } = &mut running;
+        host.borrow_mut().resume_behaviors(&mut sim.arena, state).unwrap_err().to_string()
+    };
+    // Nothing was restored: no binding, the world as it was.
+    assert_eq!(running.host.borrow().behavior_stats(), arbor_script::BehaviorStats::default(), "{e}");
+    assert_eq!(running.sim.arena.world_hash(), before, "{e}");
+    (e, running)
+}
+
+/// A change to a save document.
+type SaveEdit = Box<dyn Fn(&mut serde_json::Value)>;
+
+#[test]
+fn a_resumed_save_is_checked_like_a_place_file() {
+    let cases: Vec<(SaveEdit, &str)> = vec![
+        (
+            Box::new(|d| d["bindings"][1]["state"] = "Nowhere".into()),
+            "bindings[1].state: 'Nowhere' is not one of the states of 'Shop'",
+        ),
+        (
+            Box::new(|d| {
+                d["bindings"][1]["timers"] = serde_json::json!([{ "name": "Tick", "due": 5, "seq": 0 }])
+            }),
+            "bindings[1].timers[0].name: 'Tick' is not a declared event of 'Shop'",
+        ),
+        (
+            Box::new(|d| {
+                let timer = serde_json::json!({ "name": "Sale", "due": 5, "seq": 0 });
+                d["bindings"][0]["timers"] = serde_json::Value::Array(vec![timer; 1_000_000]);
+            }),
+            "bindings[0].timers: 1000000 started timers, more than the 16 one instance may have",
+        ),
+        (
+            Box::new(|d| d["bindings"][1]["key"] = d["bindings"][0]["key"].clone()),
+            "is also the key of bindings[0]",
+        ),
+        (
+            Box::new(|d| d["bindings"][1]["memory"]["sold"] = serde_json::json!({ "string": "many" })),
+            "bindings[1].memory.sold: memory 'sold' is int, not string",
+        ),
+        (
+            Box::new(|d| d["bindings"][1]["memory"]["stolen"] = serde_json::json!({ "int": 1 })),
+            "bindings[1].memory.stolen: 'stolen' is not declared in the memory of 'Shop'",
+        ),
+        (
+            Box::new(
+                |d| d["bindings"][0]["timers"] = serde_json::json!([{ "name": "Sale", "due": 5, "seq": 0 }, { "name": "Sale", "due": 6, "seq": 0 }]),
+            ),
+            "bindings[0].timers[1].seq: 0 is also the seq of timers[0]",
+        ),
+        (
+            Box::new(|d| d["tick"] = u64::MAX.into()),
+            "tick: 18446744073709551615 is more than the largest count",
+        ),
+    ];
+    for (edit, expected) in cases {
+        let (e, mut running) = resume_edited(edit);
+        assert!(e.contains(expected), "{expected}\n{e}");
+        // The world goes on as if no save had been given: its instances start as new ones.
+        running.sim.step();
+        assert_eq!(running.host.borrow().behavior_stats().running, 2, "{e}");
+    }
+    // A key repeated inside an object (JSON keeps the last one) is refused with its path.
+    let (_, place_text, state) = run_and_save(SHOP_V1, 150);
+    let repeated = state.replacen("\"memory\": {", "\"memory\": {\n        \"sold\": { \"int\": 99 },", 1);
+    assert_ne!(repeated, state);
+    let (e, _) = resume_text(&place_text, &repeated);
+    assert!(e.contains("bindings[0].memory: duplicate key 'sold'"), "{e}");
+}
+
+#[test]
+fn the_example_behaviours_run_with_checked_arithmetic() {
+    let text = include_str!("../../places/behaviors.place.json");
+    let run = |text: &str| {
+        let mut running = Place { arena: arbor_core::load_json(text).unwrap() }.start();
+        running.sim.run(700);
+        let reports = running.host.borrow_mut().take_behavior_reports();
+        (log(&running), reports)
+    };
+    let (lines, reports) = run(text);
+    assert!(reports.is_empty(), "{reports:?}");
+    assert!(
+        lines.iter().any(|l| l == "Workspace.Door.DoorBehavior: door opened, time\t1\tat minute\t4"),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l == "Workspace.Shop.ShopBehavior: sold out; sold\t5"), "{lines:?}");
+    // The documented report: Luau's own arithmetic error, at its line and column.
+    let broken = text
+        .replace("self.memory.opens = self.memory.opens + 1", "self.memory.opens = self.memory.opens + nil");
+    assert_ne!(broken, text);
+    let (_, reports) = run(&broken);
+    assert_eq!(reports[0].location(), "Door:21:5", "{}", reports[0]);
+    assert!(
+        reports[0].message.starts_with("attempt to perform arithmetic (add) on number and nil"),
+        "{}",
+        reports[0]
+    );
+}
+
+#[test]
+fn a_refused_save_undoes_what_compiling_its_saved_sources_did() {
+    // The saved source's chunk writes to the world each time it runs; the place's source is
+    // another one, so resuming compiles (runs) the saved one before it finds the bad state.
+    let counting = SHOP_V1.replacen(
+        "return {",
+        "pcall(function() local h = workspace:FindFirstChild('H0') h:SetAttribute('Loads', (h:GetAttribute('Loads') or 0) + 1) end)\nreturn {",
+        1,
+    );
+    let (_, place_text, state) = run_and_save(&counting, 150);
+    let changed = place_text.replace("v1 open", "v9 open");
+    assert_ne!(changed, place_text);
+    let mut doc: serde_json::Value = serde_json::from_str(&state).unwrap();
+    doc["bindings"][1]["state"] = "Nowhere".into();
+    // `resume_text` checks that the world is as it was.
+    let (e, _) = resume_text(&changed, &doc.to_string());
+    assert!(e.contains("bindings[1].state: 'Nowhere' is not one of the states of 'Shop'"), "{e}");
 }

@@ -2,7 +2,8 @@
 //! `self.fields`, `self.props`, and the methods `Goto`, `State`, `Raise`, `Send`,
 //! `StartTimer`, `StopTimer`, `Random`, `Now`, `Log`), the sandboxed environment of
 //! behaviour chunks (no wall clock, no shared random generator, `print` into the
-//! transaction's log), and `game.Behaviors.Send` for Scripts.
+//! transaction's log, `math` functions and `tonumber` that raise rather than give NaN or
+//! infinity, the arithmetic checks `__arbor_checks`), and `game.Behaviors.Send` for Scripts.
 //!
 //! Every write crosses the determinism rules (`value`) and is recorded in the open
 //! transaction (`runtime::Tx`) so it can be undone; world writes go through the arena, whose
@@ -53,12 +54,32 @@ end
 local math2 = table.clone(math)
 math2.random = unavailable("math.random", "use self:Random() (one seeded generator per instance)")
 math2.randomseed = math2.random
+-- NaN and infinity are errors where they arise: the library functions that can make them
+-- from finite arguments raise at their caller's line.
+local huge = math.huge
+local function finite(label, r)
+	if r ~= r then error(label .. " gave NaN (not a number; an invalid operation made it)", 3) end
+	if r == huge or r == -huge then
+		error(label .. " gave infinity (an overflow or a division by zero made it)", 3)
+	end
+	return r
+end
+for _, name in { "acos", "asin", "cosh", "deg", "exp", "fmod", "ldexp", "lerp", "log", "log10", "map", "pow", "sinh", "sqrt" } do
+	local f, label = math[name], "math." .. name
+	if f then math2[name] = function(...) return finite(label, f(...)) end end
+end
+local tonumber0 = tonumber
+local function tonumber2(...)
+	local r = tonumber0(...)
+	if r == nil then return nil end
+	return finite("tonumber", r)
+end
 local os2 = {
 	time = unavailable("os.time", "use self:Now() (the world clock)"),
 	clock = unavailable("os.clock", "use self:Now() (the world clock)"),
 	date = unavailable("os.date", "use self:Now() (the world clock)"),
 }
-return make, table.freeze(math2), table.freeze(os2)
+return make, table.freeze(math2), table.freeze(os2), tonumber2
 "#;
 
 /// What the behaviour API installed: the `self` factory and the environment's base.
@@ -431,7 +452,7 @@ pub fn install(lua: &Lua, base: &Table, check: Function) -> Result<BehaviorApi> 
         ok(lua, mlua::Value::Nil)
     })?;
     prims.raw_set("log", log)?;
-    let (make_self, math, os): (Function, Table, Table) =
+    let (make_self, math, os, tonumber): (Function, Table, Table, Function) =
         lua.load(BEHAVIOR_PRELUDE).set_name("=arbor-behaviors").call((check, prims.clone()))?;
     let methods_log: Function = lua
         .load("local log, check = ... return function(...) check(log(...)) end")
@@ -444,6 +465,8 @@ pub fn install(lua: &Lua, base: &Table, check: Function) -> Result<BehaviorApi> 
     env_base.raw_set("math", math)?;
     env_base.raw_set("os", os)?;
     env_base.raw_set("print", methods_log)?;
+    env_base.raw_set("tonumber", tonumber)?;
+    env_base.raw_set("__arbor_checks", super::arith::checks_table(lua)?)?;
     let meta = lua.create_table()?;
     meta.raw_set("__index", base.clone())?;
     env_base.set_metatable(Some(meta))?;

@@ -74,7 +74,9 @@ impl ScriptHost {
 
     /// Opens a behaviour save for the world in `arena` (the place saved with it), before
     /// the first tick: bindings with unchanged definitions go on where they were, changed
-    /// ones migrate. The world clock goes on from the saved tick.
+    /// ones migrate. The world clock goes on from the saved tick. The save is checked whole
+    /// first: a refused one ([`ResumeError::Invalid`] names the path in the file) restores
+    /// nothing and leaves the world as it was.
     pub fn resume_behaviors(&mut self, arena: &mut Arena, text: &str) -> Result<(), ResumeError> {
         let world = std::mem::take(arena);
         let (world, result) = self.behaviors.resume(&self.lua, world, text);

@@ -7,16 +7,23 @@
 //! - `runtime`: every instance and queue, in the VM's app data; `api`: what handlers see.
 //! - `transaction`: one transaction, undone whole on an error; `moment`: one tick's round
 //!   of deliveries; `report`: error reports; `save`: saves that resume, and migrations.
+//! - `rewrite` and `arith`: checked arithmetic (a NaN or an infinity is an error at the
+//!   operation that made it).
+//!
+//! Behaviours compile at optimisation level 1: level 2 inlines small local functions, and an
+//! inlined helper has no frame of its own, so an error report's call stack would lose it.
 //!
 //! [`Behaviors`] holds the Rust-side handles of the installed API; the host runs a moment at
 //! the end of each tick's Update phase.
 
 mod api;
+mod arith;
 mod binding;
 mod definition;
 mod hosting;
 mod moment;
 mod report;
+mod rewrite;
 mod runtime;
 mod save;
 mod transaction;
@@ -83,14 +90,18 @@ impl Behaviors {
         Ok(me)
     }
 
-    /// Compiles behaviour `name`: runs its chunk (metered, in a behaviour environment) and
-    /// reads the definition it returns.
+    /// Compiles behaviour `name`: checks its arithmetic (`rewrite`), runs its chunk (metered,
+    /// in a behaviour environment) and reads the definition it returns.
     pub fn compile(&self, lua: &Lua, name: &str, source: Arc<str>) -> runtime::Compiled {
-        let code = mlua::chunk::Compiler::new()
-            .set_optimization_level(2)
-            .set_debug_level(1)
-            .compile(&*source)
-            .map_err(|e| error_text(&e))?;
+        // Level 1: no inlining, so every Luau function keeps its frame in error reports.
+        let compiler = mlua::chunk::Compiler::new().set_optimization_level(1).set_debug_level(1);
+        // Luau reads the source as written first, so a syntax error is reported as Luau
+        // words it, and the rewrite only ever sees valid Luau.
+        compiler.compile(&*source).map_err(|e| error_text(&e))?;
+        let checked = rewrite::rewrite(&source).map_err(|e| format!("{name}:{}: {}", e.line, e.message))?;
+        let code = compiler.compile(&checked.text).map_err(|e| {
+            format!("the behaviour does not compile once its arithmetic is checked: {}", error_text(&e))
+        })?;
         let env = lua.create_table().map_err(|e| e.to_string())?;
         let meta = lua.create_table().map_err(|e| e.to_string())?;
         meta.raw_set("__index", self.env_base.clone()).map_err(|e| e.to_string())?;

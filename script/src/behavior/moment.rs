@@ -6,8 +6,10 @@
 //! transaction, events raised by committed ones joining the back of the queue, until it is
 //! empty or the moment's transaction limit is reached.
 //!
-//! At the limit the transaction that would go over fails (its binding closes) and what is
-//! still queued is dropped and reported by type and count; the next moment starts afresh.
+//! At the limit the transaction that would go over fails (its binding closes: one error
+//! report, the moment's only error) and what is still queued is dropped and logged, as a
+//! warning, by type and count; the next moment starts afresh. Instances bound in the moment
+//! whose start did not run yet start first in the next one.
 
 use super::Behaviors;
 use super::binding::{Binding, BindingState, Counters, check_binding, named_behavior, seeded_rng};
@@ -191,12 +193,15 @@ impl Behaviors {
         self.remove_departed(lua);
         let limit = with_runtime(lua, |rt| rt.settings.transactions_per_moment as u64).unwrap_or(0);
         let mut count = 0u64;
-        let started = self.bind_new(lua);
+        let mut starts = with_runtime(lua, |rt| std::mem::take(&mut rt.pending_starts)).unwrap_or_default();
+        starts.extend(self.bind_new(lua));
         let mut held = Vec::new();
-        for &b in &started {
+        let mut over = None;
+        for (k, &b) in starts.iter().enumerate() {
             if count >= limit {
-                let delivery = Delivery { binding: b, entry: Entry::Start };
-                self.over_the_limit(lua, delivery, limit);
+                over = Some(Delivery { binding: b, entry: Entry::Start });
+                let rest = starts[k + 1..].to_vec();
+                let _ = with_runtime(lua, |rt| rt.pending_starts = rest);
                 break;
             }
             if transaction::run(lua, &self.wrapper, b, Entry::Start, Publish::Hold(&mut held))
@@ -212,6 +217,11 @@ impl Behaviors {
             let deliveries = transaction::deliveries_of(rt, outside);
             rt.queue.extend(deliveries);
         });
+        if let Some(delivery) = over {
+            // The limit came during the starts: this moment delivers nothing more.
+            self.over_the_limit(lua, delivery, limit);
+            return;
+        }
         loop {
             let next = with_runtime(lua, |rt| rt.queue.pop_front()).ok().flatten();
             let Some(delivery) = next else { break };
@@ -258,7 +268,9 @@ impl Behaviors {
                 "behaviours: {total} deliveries still queued at the moment's limit were not delivered: {}",
                 kinds.join(", ")
             );
-            let _ = with_state(lua, |s| s.log.push(Level::Error, line));
+            // The binding that went over is the moment's one error (reported above); the
+            // deliveries it cost are a consequence, logged as a warning.
+            let _ = with_state(lua, |s| s.log.push(Level::Warn, line));
         }
     }
 }

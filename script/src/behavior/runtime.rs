@@ -112,6 +112,9 @@ pub struct Runtime {
     pub definitions: BTreeMap<String, Compiled>,
     /// `Behavior` instances refused (by their check), so they are reported once.
     pub refused: FxHashMap<Id, String>,
+    /// Bound instances whose start transaction has not run: the moment's transaction limit
+    /// came first. They start first in the next moment.
+    pub pending_starts: Vec<BindingIndex>,
     /// The running moment's deliveries.
     pub queue: VecDeque<Delivery>,
     /// Events sent from outside behaviours (Scripts), delivered in the next moment.
@@ -156,6 +159,7 @@ impl Runtime {
             by_host: FxHashMap::default(),
             definitions: BTreeMap::new(),
             refused: FxHashMap::default(),
+            pending_starts: Vec::new(),
             queue: VecDeque::new(),
             outside: Vec::new(),
             tx: None,

@@ -14,19 +14,29 @@
 //! the binding goes on with its saved definition and state and is not closed. A binding
 //! closed in the save starts again as a new instance under a changed definition; under the
 //! same definition it stays closed.
+//!
+//! A save is input like a place file, and is checked like one before anything is restored:
+//! its shape (no unknown or repeated keys), the world clock and counters (at most 2^53),
+//! each binding's key (a persistent id, used once, of a `Behavior` instance), state (one of
+//! its definition's), memory (every slot, each of its slot's kind, finite), and started
+//! timers (declared events, at most the game's timers per instance, none on a closed
+//! binding). An error names the path in the file (`bindings[3].timers[0].name: ...`), and
+//! leaves the runtime and the world as they were.
 
 use super::Behaviors;
 use super::binding::{Binding, BindingState, Counters, StartedTimer};
-use super::definition::fnv1a;
+use super::definition::{Definition, fnv1a};
 use super::runtime::{Entry, with_runtime};
 use super::transaction::{self, Outcome, Publish};
-use super::value::Value;
+use super::value::{Kind, Value};
 use crate::api::instance::Instance;
 use crate::state::with_world;
-use arbor_core::{Arena, Id, PersistentId, raw::SplitMix64};
+use arbor_core::{Arena, Class, Id, NodeFlags, PersistentId, raw::SplitMix64};
 use mlua::Lua;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::marker::PhantomData;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -36,12 +46,255 @@ pub const BEHAVIOR_STATE_FORMAT: &str = "arbor-behavior-state";
 /// Why a save could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum ResumeError {
-    /// Not a behaviour state document, or damaged.
+    /// Not a behaviour state document, or damaged (malformed JSON, a value of the wrong
+    /// shape, an unknown or repeated key).
     #[error("not a behaviour save: {0}")]
     Format(String),
+    /// A well-formed save whose content is refused; `path` is where, e.g.
+    /// `bindings[3].timers[0].name`.
+    #[error("{path}: {message}")]
+    Invalid {
+        /// Path of the offending value in the save.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// Behaviours are already running: a save opens before the first tick.
+    #[error("a behaviour save opens before the first tick, and behaviours are already running")]
+    Running,
+    /// The VM could not build a restored binding's `self` (out of memory).
+    #[error("the VM could not restore a binding: {0}")]
+    Vm(String),
     /// The runtime or world was busy (a bug, or called inside a tick).
     #[error("the behaviour runtime is busy")]
     Busy,
+}
+
+/// The largest tick, world minute or counter a save may hold: 2^53, up to which a double
+/// (the world clock's arithmetic) counts exactly.
+const MAX_COUNT: u64 = 1 << 53;
+
+fn invalid(path: String, message: impl Into<String>) -> ResumeError {
+    ResumeError::Invalid { path, message: message.into() }
+}
+
+fn at_most(path: &str, n: u64) -> Result<(), ResumeError> {
+    if n > MAX_COUNT {
+        return Err(invalid(path.to_owned(), format!("{n} is more than the largest count, 2^53")));
+    }
+    Ok(())
+}
+
+/// A binding's key: the hexadecimal persistent id of its `Behavior` instance.
+fn parse_key(key: &str) -> Option<u128> {
+    if key.is_empty() || key.len() > 32 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    u128::from_str_radix(key, 16).ok()
+}
+
+/// The checks of a saved binding that need no definition: counts, and started timers.
+fn check_shape(at: &str, saved: &SavedBinding, timers_per_instance: usize) -> Result<(), ResumeError> {
+    if saved.timers.len() > timers_per_instance {
+        let message = format!(
+            "{} started timers, more than the {timers_per_instance} one instance may have",
+            saved.timers.len()
+        );
+        return Err(invalid(format!("{at}.timers"), message));
+    }
+    if saved.closed && !saved.timers.is_empty() {
+        return Err(invalid(format!("{at}.timers"), "a closed binding has no started timers"));
+    }
+    at_most(&format!("{at}.startMinute"), saved.start_minute)?;
+    let c = &saved.counters;
+    at_most(&format!("{at}.counters.committed"), c.committed)?;
+    at_most(&format!("{at}.counters.timersStarted"), c.timers_started)?;
+    at_most(&format!("{at}.counters.eventsRaised"), c.events_raised)?;
+    for (j, t) in saved.timers.iter().enumerate() {
+        at_most(&format!("{at}.timers[{j}].due"), t.due)?;
+        if t.seq >= c.timers_started {
+            let message = format!("{} is not below counters.timersStarted ({})", t.seq, c.timers_started);
+            return Err(invalid(format!("{at}.timers[{j}].seq"), message));
+        }
+        if let Some(k) = saved.timers[..j].iter().position(|o| o.seq == t.seq) {
+            return Err(invalid(
+                format!("{at}.timers[{j}].seq"),
+                format!("{} is also the seq of timers[{k}]", t.seq),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Why a saved value does not fit `kind`, if it does not.
+fn misfit(v: &Value, kind: Kind) -> Option<String> {
+    if v.kind() != kind {
+        return Some(format!("is {}, not {}", kind.name(), v.kind().name()));
+    }
+    let finite = match v {
+        Value::Number(n) => n.is_finite(),
+        Value::Vector3(p) => p.iter().all(|c| c.is_finite()),
+        _ => true,
+    };
+    (!finite).then(|| "is not finite (NaN and infinity are errors in behaviours)".to_owned())
+}
+
+/// A saved binding's state, checked against its saved definition `def`.
+fn saved_state(at: &str, saved: &SavedBinding, def: &Definition) -> Result<BindingState, ResumeError> {
+    if let Some(state) = &saved.state
+        && !def.states.contains_key(state)
+    {
+        return Err(invalid(
+            format!("{at}.state"),
+            format!("'{state}' is not one of the states of '{}'", def.name),
+        ));
+    }
+    for name in saved.memory.keys() {
+        if def.memory_slot(name).is_none() {
+            let message = format!("'{name}' is not declared in the memory of '{}'", def.name);
+            return Err(invalid(format!("{at}.memory.{name}"), message));
+        }
+    }
+    let mut memory = Vec::with_capacity(def.memory.len());
+    for (name, kind, _) in &def.memory {
+        let v = saved
+            .memory
+            .get(name)
+            .ok_or_else(|| invalid(format!("{at}.memory"), format!("memory '{name}' is missing")))?;
+        if let Some(why) = misfit(v, *kind) {
+            return Err(invalid(format!("{at}.memory.{name}"), format!("memory '{name}' {why}")));
+        }
+        memory.push(v.clone());
+    }
+    for (j, t) in saved.timers.iter().enumerate() {
+        if !def.events.contains_key(&t.name) {
+            let message = format!(
+                "'{}' is not a declared event of '{}' (a started timer delivers one)",
+                t.name, def.name
+            );
+            return Err(invalid(format!("{at}.timers[{j}].name"), message));
+        }
+    }
+    let mut timers = saved.timers.clone();
+    timers.sort_by_key(|t| (t.due, t.seq));
+    Ok(BindingState {
+        memory,
+        state: saved.state.clone(),
+        timers,
+        rng: SplitMix64(saved.rng),
+        counters: saved.counters,
+    })
+}
+
+/// A malformed save's error, with the path of the value it is in.
+fn syntax_error(text: &str, e: &serde_json::Error) -> ResumeError {
+    let full = e.to_string();
+    let message = match full.rfind(" at line ") {
+        Some(i) => &full[..i],
+        None => full.as_str(),
+    };
+    let path = json_path(text, e.line(), e.column());
+    let place = format!("(line {}, column {})", e.line(), e.column());
+    ResumeError::Format(if path.is_empty() {
+        format!("{message} {place}")
+    } else {
+        format!("{path}: {message} {place}")
+    })
+}
+
+/// The path (`bindings[2].memory`) of the JSON value that byte column `column` of line
+/// `line` (both 1-based) of `text` is in.
+fn json_path(text: &str, line: usize, column: usize) -> String {
+    enum Frame {
+        Object(Option<String>),
+        Array(usize),
+    }
+    let line_start =
+        if line <= 1 { 0 } else { text.match_indices('\n').nth(line - 2).map_or(text.len(), |(i, _)| i + 1) };
+    let end = (line_start + column).min(text.len());
+    let b = text.as_bytes();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut last_string = String::new();
+    let mut i = 0;
+    while i < end {
+        match b[i] {
+            b'"' => {
+                let start = i + 1;
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                last_string = text.get(start..i.min(b.len())).unwrap_or_default().to_owned();
+            }
+            b':' => {
+                if let Some(Frame::Object(key)) = stack.last_mut() {
+                    *key = Some(std::mem::take(&mut last_string));
+                }
+            }
+            b',' => match stack.last_mut() {
+                Some(Frame::Object(key)) => *key = None,
+                Some(Frame::Array(n)) => *n += 1,
+                None => {}
+            },
+            b'{' => stack.push(Frame::Object(None)),
+            b'[' => stack.push(Frame::Array(0)),
+            b'}' | b']' => {
+                stack.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut path = String::new();
+    for frame in &stack {
+        match frame {
+            Frame::Object(Some(key)) => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(key);
+            }
+            Frame::Object(None) => break,
+            Frame::Array(n) => path.push_str(&format!("[{n}]")),
+        }
+    }
+    path
+}
+
+/// A JSON object read into a map, refusing a key given twice (serde's maps keep the last).
+fn unique_map<'de, D: Deserializer<'de>, V: Deserialize<'de>>(d: D) -> Result<BTreeMap<String, V>, D::Error> {
+    struct Unique<V>(PhantomData<V>);
+    impl<'de, V: Deserialize<'de>> Visitor<'de> for Unique<V> {
+        type Value = BTreeMap<String, V>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if out.contains_key(&key) {
+                    return Err(de::Error::custom(format_args!("duplicate key '{key}'")));
+                }
+                let value = map.next_value::<V>()?;
+                out.insert(key, value);
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_map(Unique(PhantomData))
+}
+
+/// A saved binding, checked and ready to restore.
+struct Restore {
+    node: Id,
+    host: Id,
+    def: Rc<Definition>,
+    live: BindingState,
+    start_minute: u64,
+    closed: bool,
+    handle: mlua::Table,
+    /// The place's changed definition it migrates to once restored.
+    migrate_to: Option<Rc<Definition>>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -52,6 +305,7 @@ struct SavedBinding {
     behavior: String,
     hash: String,
     state: Option<String>,
+    #[serde(deserialize_with = "unique_map")]
     memory: BTreeMap<String, Value>,
     timers: Vec<StartedTimer>,
     rng: u64,
@@ -76,6 +330,7 @@ struct SaveDoc {
     tick: u64,
     /// The last world minute whose timers were queued.
     minute: Option<u64>,
+    #[serde(deserialize_with = "unique_map")]
     sources: BTreeMap<String, SavedSource>,
     bindings: Vec<SavedBinding>,
 }
@@ -91,7 +346,11 @@ impl Behaviors {
         let doc = with_runtime(lua, |rt| -> Result<SaveDoc, ResumeError> {
             let mut sources = BTreeMap::new();
             let mut bindings = Vec::new();
-            for b in rt.bindings.iter().filter(|b| !b.removed) {
+            // A binding whose start has not run yet is not saved: a resumed world checks
+            // and starts its instance as a new one.
+            let pending = &rt.pending_starts;
+            let saved = rt.bindings.iter().enumerate().filter(|(i, b)| !b.removed && !pending.contains(i));
+            for (_, b) in saved {
                 let pid = arena.persistent_id(b.node).map_err(|e| ResumeError::Format(e.to_string()))?;
                 sources.entry(b.def.name.clone()).or_insert_with(|| SavedSource {
                     hash: hex(b.def.hash),
@@ -131,10 +390,13 @@ impl Behaviors {
 
     /// Opens the save `text` for the world in `arena` (the place saved beside it). Must run
     /// before the first tick. Returns the tick the world clock goes on after.
+    ///
+    /// The whole save is checked before anything is restored: on an error the runtime and
+    /// the world are as they were.
     pub fn resume(&self, lua: &Lua, arena: Arena, text: &str) -> (Arena, Result<u64, ResumeError>) {
         let doc: SaveDoc = match serde_json::from_str(text) {
             Ok(d) => d,
-            Err(e) => return (arena, Err(ResumeError::Format(e.to_string()))),
+            Err(e) => return (arena, Err(syntax_error(text, &e))),
         };
         if doc.format != BEHAVIOR_STATE_FORMAT || doc.version != 1 {
             return (
@@ -147,103 +409,160 @@ impl Behaviors {
             Err(_) => return (arena, Err(ResumeError::Busy)),
         };
         slot.put(arena);
-        let result = self.resume_in_world(lua, &doc);
+        // Checking compiles saved sources, whose chunks run: whatever they do to the world is
+        // undone if the save is refused.
+        let scope = with_world(lua, |w| w.begin_undo().is_ok()).unwrap_or(false);
+        let planned = self.plan(lua, &doc);
+        if scope {
+            let _ = with_world(lua, |w| if planned.is_ok() { w.commit_undo() } else { w.rollback_undo() });
+        }
+        let result = planned.map(|plan| self.restore(lua, &doc, plan));
         let arena = slot.take().expect("the world put in above");
         (arena, result.map(|()| doc.tick))
     }
 
-    fn resume_in_world(&self, lua: &Lua, doc: &SaveDoc) -> Result<(), ResumeError> {
-        let _ = with_runtime(lua, |rt| {
+    /// Checks every saved binding against the world and its saved definition, and prepares
+    /// what restoring it takes; changes nothing.
+    fn plan(&self, lua: &Lua, doc: &SaveDoc) -> Result<Vec<Restore>, ResumeError> {
+        let (running, settings, current) =
+            with_runtime(lua, |rt| (!rt.bindings.is_empty(), rt.settings, rt.definitions.clone()))
+                .map_err(|_| ResumeError::Busy)?;
+        if running {
+            return Err(ResumeError::Running);
+        }
+        at_most("tick", doc.tick)?;
+        if let Some(m) = doc.minute {
+            at_most("minute", m)?;
+        }
+        for (name, s) in &doc.sources {
+            let hash = hex(fnv1a(s.source.as_bytes()));
+            if s.hash != hash {
+                let message = format!("'{}' is not the hash of its source ({hash})", s.hash);
+                return Err(invalid(format!("sources.{name}.hash"), message));
+            }
+        }
+        // Saved definitions, compiled once per behaviour (`None`: it cannot be restored).
+        let mut defs: BTreeMap<&str, Option<Rc<Definition>>> = BTreeMap::new();
+        let mut keys: BTreeMap<u128, usize> = BTreeMap::new();
+        let mut plan = Vec::new();
+        let first_index = with_runtime(lua, |rt| rt.bindings.len()).map_err(|_| ResumeError::Busy)?;
+        for (i, saved) in doc.bindings.iter().enumerate() {
+            let at = format!("bindings[{i}]");
+            let pid = parse_key(&saved.key).ok_or_else(|| {
+                invalid(format!("{at}.key"), format!("'{}' is not a persistent id (hexadecimal)", saved.key))
+            })?;
+            if let Some(j) = keys.insert(pid, i) {
+                return Err(invalid(
+                    format!("{at}.key"),
+                    format!("'{}' is also the key of bindings[{j}]", saved.key),
+                ));
+            }
+            check_shape(&at, saved, settings.timers_per_instance as usize)?;
+            let found = with_world(lua, |w| {
+                w.find_persistent(PersistentId(pid)).and_then(|node| w.get(node)).map(|n| {
+                    let named = super::binding::named_behavior(w, n.id()).ok();
+                    (n.id(), n.class(), n.flags().contains(NodeFlags::IN_WORLD), named)
+                })
+            })
+            .map_err(|_| ResumeError::Busy)?;
+            // Its instance is gone, or out of the world: the binding is dropped.
+            let Some((node, class, in_world, named)) = found else { continue };
+            if class != Class::Behavior {
+                let message = format!("the instance with this persistent id is a {class}, not a Behavior");
+                return Err(invalid(format!("{at}.key"), message));
+            }
+            // Out of the world, or now naming another behaviour: it starts as a new instance.
+            if !in_world || named.as_deref() != Some(saved.behavior.as_str()) {
+                continue;
+            }
+            // The save does not hold its source (one source per behaviour is saved, and a
+            // binding whose migration was cancelled runs another): it starts as new.
+            let Some(source) = doc.sources.get(&saved.behavior).filter(|s| s.hash == saved.hash) else {
+                continue;
+            };
+            let def = defs
+                .entry(saved.behavior.as_str())
+                .or_insert_with(|| match current.get(&saved.behavior) {
+                    Some(Ok(d)) if hex(d.hash) == saved.hash => Some(d.clone()),
+                    _ => self.compile(lua, &saved.behavior, Arc::from(source.source.as_str())).ok(),
+                })
+                .clone();
+            // A saved source that no longer compiles: it starts as a new instance.
+            let Some(def) = def else { continue };
+            let live = saved_state(&at, saved, &def)?;
+            let checked = with_world(lua, |w| {
+                let host = w.get(node).and_then(|n| n.parent()).unwrap_or(Id::NONE);
+                super::binding::check_binding(w, node, &def).ok().map(|props| (host, props))
+            })
+            .map_err(|_| ResumeError::Busy)?;
+            // It no longer fits its saved definition: it starts as a new instance.
+            let Some((host, props)) = checked else { continue };
+            let handle = self
+                .make_handle(lua, first_index + plan.len(), host, &def, &props)
+                .map_err(|e| ResumeError::Vm(crate::api::convert::error_text(&e)))?;
+            let migrate_to = match current.get(&saved.behavior) {
+                Some(Ok(new_def)) if new_def.hash != def.hash => Some(new_def.clone()),
+                _ => None,
+            };
+            plan.push(Restore {
+                node,
+                host,
+                def,
+                live,
+                start_minute: saved.start_minute,
+                closed: saved.closed,
+                handle,
+                migrate_to,
+            });
+        }
+        Ok(plan)
+    }
+
+    /// Restores the checked bindings, then migrates those whose definition changed.
+    fn restore(&self, lua: &Lua, doc: &SaveDoc, plan: Vec<Restore>) {
+        let migrations = with_runtime(lua, |rt| {
             rt.minute = doc.minute;
             rt.now = doc.minute.unwrap_or(0);
             rt.tick = doc.tick;
-        });
-        for saved in &doc.bindings {
-            let pid =
-                u128::from_str_radix(&saved.key, 16).map_err(|e| ResumeError::Format(format!("key: {e}")))?;
-            let Some(node) =
-                with_world(lua, |w| w.find_persistent(PersistentId(pid))).map_err(|_| ResumeError::Busy)?
-            else {
-                continue;
-            };
-            self.resume_binding(lua, node, saved, doc);
-        }
-        Ok(())
-    }
-
-    /// Restores (or migrates) one saved binding onto `node`.
-    fn resume_binding(&self, lua: &Lua, node: Id, saved: &SavedBinding, doc: &SaveDoc) {
-        let current = with_runtime(lua, |rt| rt.definitions.get(&saved.behavior).cloned()).ok().flatten();
-        let old_def = match doc.sources.get(&saved.behavior) {
-            Some(s) if hex(fnv1a(s.source.as_bytes())) == saved.hash => match current.as_ref() {
-                Some(Ok(d)) if hex(d.hash) == saved.hash => Ok(d.clone()),
-                _ => self.compile(lua, &saved.behavior, Arc::from(s.source.as_str())),
-            },
-            _ => Err("the save does not hold this behaviour's source".to_owned()),
-        };
-        let Ok(old_def) = old_def else { return };
-        let live = BindingState {
-            memory: old_def
-                .memory
-                .iter()
-                .map(|(n, k, init)| {
-                    saved.memory.get(n).filter(|v| v.kind() == *k).cloned().unwrap_or_else(|| init.clone())
-                })
-                .collect(),
-            state: saved.state.clone(),
-            timers: saved.timers.clone(),
-            rng: SplitMix64(saved.rng),
-            counters: saved.counters,
-        };
-        let host =
-            with_world(lua, |w| w.get(node).and_then(|n| n.parent())).ok().flatten().unwrap_or(Id::NONE);
-        let props =
-            with_world(lua, |w| super::binding::check_binding(w, node, &old_def)).ok().and_then(|r| r.ok());
-        let Some(props) = props else { return };
-        let Some(index) = self.push_binding(
-            lua,
-            node,
-            host,
-            old_def.clone(),
-            props,
-            live,
-            saved.start_minute,
-            saved.closed,
-        ) else {
-            return;
-        };
-        match current {
-            Some(Ok(new_def)) if new_def.hash != old_def.hash => {
-                self.migrate(lua, index, new_def);
+            let mut migrations = Vec::new();
+            for r in plan {
+                let binding = Binding {
+                    node: r.node,
+                    host: r.host,
+                    def: r.def,
+                    live: r.live,
+                    start_minute: r.start_minute,
+                    closed: r.closed,
+                    removed: false,
+                    handle: r.handle,
+                };
+                let index = rt.push(binding);
+                if let Some(new_def) = r.migrate_to {
+                    migrations.push((index, new_def));
+                }
             }
-            _ => {}
+            migrations
+        })
+        .unwrap_or_default();
+        for (index, new_def) in migrations {
+            self.migrate(lua, index, new_def);
         }
     }
 
-    /// Adds a binding with the given state (no start transaction); returns its index.
-    #[allow(clippy::too_many_arguments)]
-    fn push_binding(
+    /// The `self` table of the binding that will have index `index`.
+    fn make_handle(
         &self,
         lua: &Lua,
-        node: Id,
+        index: usize,
         host: Id,
-        def: Rc<super::definition::Definition>,
-        props: Vec<Value>,
-        live: BindingState,
-        start_minute: u64,
-        closed: bool,
-    ) -> Option<usize> {
-        let props_table = lua.create_table().ok()?;
-        for (p, v) in def.properties.iter().zip(&props) {
-            let _ = v.to_lua(lua).and_then(|v| props_table.raw_set(p.name.as_str(), v));
+        def: &Definition,
+        props: &[Value],
+    ) -> mlua::Result<mlua::Table> {
+        let props_table = lua.create_table()?;
+        for (p, v) in def.properties.iter().zip(props) {
+            props_table.raw_set(p.name.as_str(), v.to_lua(lua)?)?;
         }
-        let index = with_runtime(lua, |rt| rt.bindings.len()).ok()?;
-        let handle: mlua::Table = self.make_self.call((index, Instance(host), props_table)).ok()?;
-        with_runtime(lua, |rt| {
-            rt.push(Binding { node, host, def, live, start_minute, closed, removed: false, handle });
-        })
-        .ok()?;
-        Some(index)
+        self.make_self.call((index, Instance(host), props_table))
     }
 
     /// Moves binding `index` to `new_def`: a closed binding starts again as a new instance; an

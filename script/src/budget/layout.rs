@@ -30,7 +30,7 @@ pub fn check_version() -> Result<(), String> {
     }
 }
 
-/// The head of Luau's `lua_State`, up to the current call frame.
+/// The head of Luau's `lua_State`, up to the size of its call-info array.
 #[repr(C)]
 struct LuaStateHead {
     tt: u8,
@@ -44,6 +44,14 @@ struct LuaStateHead {
     base: *mut c_void,
     global: *mut c_void,
     ci: *const CallInfo,
+    stack_last: *mut c_void,
+    stack: *mut c_void,
+    end_ci: *const CallInfo,
+    /// The call-info array: `base_ci[0]` is the thread's base (C) frame.
+    base_ci: *const CallInfo,
+    stacksize: c_int,
+    /// Entries of the call-info array.
+    size_ci: c_int,
 }
 
 /// Luau's `CallInfo`.
@@ -147,6 +155,84 @@ pub unsafe fn interrupted_weight(state: *mut ffi::lua_State) -> u32 {
             p.userdata = build_table(head.global as usize, p.code, size);
         }
         *p.userdata.cast::<u32>().add(at - 1)
+    }
+}
+
+/// A Luau frame's place, to go back to: the thread, the frame's depth in its call-info array,
+/// its prototype and its saved pc.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FramePoint {
+    thread: usize,
+    depth: usize,
+    proto: usize,
+    pc: usize,
+}
+
+/// The place of `state`'s innermost Luau frame, from the allocation hook: `None` if `state`
+/// runs no Luau function, or if the allocation (from `osize` bytes) may be the call-info
+/// array's own reallocation, whose old frames the VM has freed but not yet moved.
+///
+/// # Safety
+/// `state` is the thread the VM passed to its allocation hook, of a Luau that passed
+/// [`check_version`]. The hook is called after the block is allocated and before the VM
+/// stores it: a reallocated stack is not read here (no frame's `func` is), and a
+/// reallocated call-info array is recognised by its size and not read.
+pub unsafe fn luau_frame(state: *mut ffi::lua_State, osize: usize) -> Option<FramePoint> {
+    // SAFETY: per the contract, the head mirrors the live state; unless the call-info array
+    // is being reallocated (refused above the reads), `base_ci..=ci` are its live frames,
+    // whose `p` and `savedpc` are plain fields of the array.
+    unsafe {
+        let head = &*state.cast::<LuaStateHead>();
+        let size = std::mem::size_of::<CallInfo>();
+        let array_bytes = usize::try_from(head.size_ci).ok()?.checked_mul(size)?;
+        if osize != 0 && osize == array_bytes {
+            return None;
+        }
+        let mut ci = head.ci;
+        while ci > head.base_ci {
+            let frame = &*ci;
+            if !frame.p.is_null() && !frame.savedpc.is_null() {
+                return Some(FramePoint {
+                    thread: state as usize,
+                    depth: (ci as usize - head.base_ci as usize) / size,
+                    proto: frame.p as usize,
+                    pc: frame.savedpc as usize,
+                });
+            }
+            ci = ci.sub(1);
+        }
+        None
+    }
+}
+
+/// At an interrupt: if `state`'s current frame is the frame `point` names (same thread,
+/// depth and prototype, and the pc within its code), moves its saved pc back to `point`'s,
+/// so the error raised next names that line; returns whether it did.
+///
+/// # Safety
+/// `state` is the running thread the VM passed to its interrupt, of a Luau that passed
+/// [`check_version`]; the caller raises an error right after (the frame does not run on).
+pub unsafe fn rewind(state: *mut ffi::lua_State, point: FramePoint) -> bool {
+    // SAFETY: per the contract, `ci` is the current, valid frame; its prototype is live.
+    unsafe {
+        let head = &*state.cast::<LuaStateHead>();
+        let ci = head.ci.cast_mut();
+        let size = std::mem::size_of::<CallInfo>();
+        if state as usize != point.thread
+            || (*ci).p as usize != point.proto
+            || (*ci).p.is_null()
+            || (ci as usize - head.base_ci as usize) / size != point.depth
+        {
+            return false;
+        }
+        let p = &*(*ci).p;
+        let code = p.code as usize;
+        let end = code + usize::try_from(p.sizecode).unwrap_or(0) * 4;
+        if point.pc <= code || point.pc > end {
+            return false;
+        }
+        (*ci).savedpc = point.pc as *const u32;
+        true
     }
 }
 

@@ -8,6 +8,9 @@
 //! | `replication/capture_100k_1pct` | `Mirror::capture` after 1,000 moves (shared by every client) | — |
 //! | `replication/per_client_100k_1pct` | `ClientView::update` + `build` + the ack, per client, 16 clients | `full_scan`: each client's held instances captured and compared with its last-sent copy, changed ones encoded |
 //! | `replication/per_client_idle` | the same with nothing changed | `full_scan` with nothing changed |
+//! | `replication/refocus_one_cell` | one settled view's focus moved one cell and back among the parts (two `ClientView::update`s streaming a strip of parts out and in) | — |
+//! | `replication/refocus_far_3e5` | a view away from the parts jumping between (−3·10⁵, −3·10⁵) and (3·10⁵, 3·10⁵) studs and back | — |
+//! | `replication/refocus_wire_edge` | the same between opposite corners of the wire's range (±2³¹/256 studs: what a hostile client can send) | — |
 //!
 //! Setup prints bytes per moved part and view memory per client (`docs/perf/networking.md`).
 
@@ -216,6 +219,34 @@ fn replication(c: &mut Criterion) {
             })
         });
     }
+    // Refocus: each iteration moves one view's focus there and back (two updates, the
+    // mirror unchanged, the changes of its last capture already taken).
+    server.capture();
+    for v in &mut views {
+        send_and_ack(&server, v);
+    }
+    let edge = (1u64 << 31) as f32 / arbor_net::POSITION_STEPS;
+    for (name, from, to) in [
+        ("refocus_one_cell", Vec3::new(600.0, 0.0, 0.0), Vec3::new(664.0, 0.0, 0.0)),
+        ("refocus_far_3e5", Vec3::new(-3.0e5, 0.0, -3.0e5), Vec3::new(3.0e5, 0.0, 3.0e5)),
+        ("refocus_wire_edge", Vec3::new(-edge, 0.0, -edge), Vec3::new(edge, 0.0, edge)),
+    ] {
+        let mut view = ClientView::new(from, RADIUS);
+        settle(&mut server, std::slice::from_mut(&mut view));
+        group.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                let t = Instant::now();
+                for _ in 0..iters {
+                    view.set_focus(to);
+                    view.update(&server.arena, &server.mirror);
+                    view.set_focus(from);
+                    view.update(&server.arena, &server.mirror);
+                }
+                t.elapsed()
+            })
+        });
+    }
+
     // Last: it leaves the views behind the mirror.
     group.bench_function("capture_100k_1pct", |b| {
         b.iter_custom(|iters| {

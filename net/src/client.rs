@@ -5,6 +5,12 @@
 //! A test shim sits between the transport and the decoder: [`Client::set_snapshot_loss`]
 //! drops that fraction of arriving snapshot messages (seeded), as a lossy network would.
 //!
+//! When the connection ends, [`Client::update`] says why once and for good: a kick as
+//! [`NetError::Kicked`] with the server's reason (the kick message arrives before the
+//! transport's disconnection, and is read even when both come in one update), anything
+//! else as [`NetError::Disconnected`]; [`Client::disconnect_reason`] keeps the text and
+//! [`Client::is_connected`] is false from then on.
+//!
 //! Invariants: a client never sends a client-local id; a message that does not decode
 //! counts as an error and is dropped (the server is trusted, the network is not).
 
@@ -32,17 +38,43 @@ pub struct ClientStats {
     pub malformed: u64,
 }
 
+/// How a connection ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Ended {
+    /// The server kicked this client with this reason.
+    Kicked(String),
+    /// The connection ended for this reason (a drop, a timeout, a refused token, a goodbye).
+    Disconnected(String),
+}
+
+impl Ended {
+    fn error(&self) -> NetError {
+        match self {
+            Ended::Kicked(reason) => NetError::Kicked { reason: reason.clone() },
+            Ended::Disconnected(reason) => NetError::Disconnected(reason.clone()),
+        }
+    }
+
+    fn reason(&self) -> &str {
+        match self {
+            Ended::Kicked(r) | Ended::Disconnected(r) => r,
+        }
+    }
+}
+
 /// A replica client.
 pub struct Client {
     renet: RenetClient,
     transport: Box<dyn ClientTransport>,
     replica: Replica,
-    focus: Option<Vec3>,
+    /// The focus as sent: wire grid units.
+    focus: Option<[i32; 3]>,
     movement: [i8; 2],
     buttons: u8,
     user_id: Option<u64>,
     radius: Option<f32>,
     kicked: Option<String>,
+    ended: Option<Ended>,
     character: Option<arbor_core::Id>,
     loss: Option<(f64, u64)>,
     stats: ClientStats,
@@ -77,6 +109,7 @@ impl Client {
             user_id: None,
             radius: None,
             kicked: None,
+            ended: None,
             character: None,
             loss: None,
             stats: ClientStats::default(),
@@ -89,9 +122,16 @@ impl Client {
         self.loss = (fraction > 0.0).then_some((fraction, seed.max(1)));
     }
 
-    /// Sets where the streaming range is centred (sent with every input).
+    /// Sets where the streaming range is centred (sent with every input, quantised, so
+    /// within ±[`WORLD_EXTENT`](arbor_sim::WORLD_EXTENT)).
     pub fn set_focus(&mut self, focus: Vec3) {
-        self.focus = Some(focus);
+        self.focus = Some(quantize_position(focus));
+    }
+
+    /// Sets the focus as raw wire grid units, unclamped: anything a modified client could
+    /// send (for tests of the server's input handling).
+    pub fn set_focus_grid(&mut self, grid: [i32; 3]) {
+        self.focus = Some(grid);
     }
 
     /// Sets the movement intent (X and Z, -127..=127) and buttons (bit 0: jump).
@@ -100,14 +140,21 @@ impl Client {
         self.buttons = buttons;
     }
 
-    /// Whether the connection is up.
+    /// Whether the connection is up (false once [`update`](Self::update) reported its end).
     pub fn is_connected(&self) -> bool {
-        self.renet.is_connected()
+        self.ended.is_none() && self.renet.is_connected()
     }
 
     /// Whether the connection is closed.
     pub fn is_disconnected(&self) -> bool {
-        self.renet.is_disconnected()
+        self.ended.is_some() || self.renet.is_disconnected()
+    }
+
+    /// Why the connection ended, once [`update`](Self::update) reported it: the server's
+    /// reason for a kick, else the transport's (`connection terminated by server`, a
+    /// timeout, an expired token...).
+    pub fn disconnect_reason(&self) -> Option<&str> {
+        self.ended.as_ref().map(Ended::reason)
     }
 
     /// The user id the server welcomed this client as.
@@ -162,56 +209,83 @@ impl Client {
         self.renet.disconnect();
         let _ = self.transport.send(&mut self.renet);
         self.transport.disconnect();
+        self.ended.get_or_insert_with(|| Ended::Disconnected("disconnected by this client".to_owned()));
     }
 
     /// Receives and applies what arrived, then sends the ack and inputs. Call it every
-    /// frame with the time since the last call.
+    /// frame with the time since the last call. Once the connection ended it returns why,
+    /// every call: [`NetError::Kicked`] with the server's reason, or
+    /// [`NetError::Disconnected`].
     pub fn update(&mut self, dt: Duration) -> Result<(), NetError> {
+        if let Some(ended) = &self.ended {
+            return Err(ended.error());
+        }
         self.renet.update(dt);
-        self.transport.receive(dt, &mut self.renet)?;
+        let received = self.transport.receive(dt, &mut self.renet);
+        // What arrived before a disconnection is read first: a kick's reason comes just
+        // before the server drops the connection, often in the same update.
         if self.renet.is_connected() {
-            while let Some(bytes) = self.renet.receive_message(CONTROL) {
-                match Control::decode(&bytes) {
-                    Ok(Control::Welcome { user_id, radius, .. }) => {
-                        self.user_id = Some(user_id);
-                        self.radius = Some(radius);
-                    }
-                    Ok(Control::Kick { reason }) => self.kicked = Some(reason),
-                    Ok(Control::Character { id }) => self.character = id,
-                    Err(_) => self.stats.malformed += 1,
-                }
-            }
-            while let Some(bytes) = self.renet.receive_message(SNAPSHOTS) {
-                self.stats.snapshots += 1;
-                self.stats.snapshot_bytes += bytes.len() as u64;
-                if self.lose() {
-                    self.stats.dropped += 1;
-                    continue;
-                }
-                match self.replica.apply(&bytes) {
-                    Ok(Applied::Applied { .. } | Applied::Stale) => {}
-                    Err(_) => self.stats.malformed += 1,
-                }
-            }
+            self.read_messages();
+        }
+        if let Some(reason) = self.transport.disconnect_reason() {
+            self.renet.disconnect_due_to_transport();
+            return Err(self.end(reason));
+        }
+        if let Some(reason) = self.renet.disconnect_reason() {
+            self.transport.disconnect();
+            return Err(self.end(reason.to_string()));
+        }
+        received?;
+        if self.renet.is_connected() {
             let (ack, ack_bits) = self.replica.ack();
-            let input = Input {
-                ack,
-                ack_bits,
-                focus: self.focus.map(quantize_position),
-                movement: self.movement,
-                buttons: self.buttons,
-            };
+            let input =
+                Input { ack, ack_bits, focus: self.focus, movement: self.movement, buttons: self.buttons };
             self.renet.send_message(INPUTS, input.encode());
         }
-        if self.renet.is_disconnected() {
-            let reason = self
-                .kicked
-                .clone()
-                .or_else(|| self.renet.disconnect_reason().map(|r| r.to_string()))
-                .unwrap_or_else(|| "disconnected".to_owned());
-            return Err(NetError::Disconnected(reason));
+        let sent = self.transport.send(&mut self.renet);
+        if self.kicked.is_some() {
+            // The acknowledgement of the kick went out with this send: leave.
+            self.transport.disconnect();
+            return Err(self.end("kicked".to_owned()));
         }
-        self.transport.send(&mut self.renet)
+        sent
+    }
+
+    /// Reads the control and snapshot messages that arrived.
+    fn read_messages(&mut self) {
+        while let Some(bytes) = self.renet.receive_message(CONTROL) {
+            match Control::decode(&bytes) {
+                Ok(Control::Welcome { user_id, radius, .. }) => {
+                    self.user_id = Some(user_id);
+                    self.radius = Some(radius);
+                }
+                Ok(Control::Kick { reason }) => self.kicked = Some(reason),
+                Ok(Control::Character { id }) => self.character = id,
+                Err(_) => self.stats.malformed += 1,
+            }
+        }
+        while let Some(bytes) = self.renet.receive_message(SNAPSHOTS) {
+            self.stats.snapshots += 1;
+            self.stats.snapshot_bytes += bytes.len() as u64;
+            if self.lose() {
+                self.stats.dropped += 1;
+                continue;
+            }
+            match self.replica.apply(&bytes) {
+                Ok(Applied::Applied { .. } | Applied::Stale) => {}
+                Err(_) => self.stats.malformed += 1,
+            }
+        }
+    }
+
+    /// Records the end of the connection (a kick's reason wins over the transport's) and
+    /// returns the error [`update`](Self::update) reports.
+    fn end(&mut self, transport_reason: String) -> NetError {
+        let ended = match &self.kicked {
+            Some(reason) => Ended::Kicked(reason.clone()),
+            None => Ended::Disconnected(transport_reason),
+        };
+        self.ended.insert(ended).error()
     }
 
     fn lose(&mut self) -> bool {

@@ -15,6 +15,13 @@ pub enum NetError {
     /// The connection ended; the reason says why.
     #[error("disconnected: {0}")]
     Disconnected(String),
+    /// The server kicked this client (`game.Session.Kick`, a refused join, bad input, a
+    /// shutdown) and said why.
+    #[error("kicked: {reason}")]
+    Kicked {
+        /// The server's reason.
+        reason: String,
+    },
     /// A connect token or key could not be read.
     #[error("bad {what}: {why}")]
     BadCredential {

@@ -35,7 +35,8 @@ pub use quantize::{
 pub use replica::{Applied, Replica, ReplicaStats, SERVER_ROOT, SERVER_WORKSPACE};
 pub use server::{
     CLIENT_BUDGET, ClientReport, DEFAULT_CLIENT_BUDGET, DEFAULT_STREAMING_RADIUS, JOINS_PER_NETWORK_TICK,
-    MAX_INPUTS_PER_TICK, NetConfig, NetEvent, NetServer, NetStats, STREAMING_RADIUS, Security, check_roots,
+    KICK_GRACE, MAX_INPUTS_PER_TICK, NetConfig, NetEvent, NetServer, NetStats, SHUTDOWN_REASON,
+    STREAMING_RADIUS, Security, check_roots,
 };
 pub use state::{EntityState, Groups, WireValue};
 pub use transport::{

@@ -172,6 +172,16 @@ impl Mirror {
         self.cells.get(&cell).into_iter().flat_map(|s| s.iter().copied())
     }
 
+    /// How many cells hold a top part (at most the number of top parts).
+    pub fn occupied_cells(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// The cells holding top parts, with their top parts.
+    pub(crate) fn occupied(&self) -> impl Iterator<Item = (Cell, &FxHashSet<Id>)> + '_ {
+        self.cells.iter().map(|(&c, s)| (c, s))
+    }
+
     /// What the last capture changed.
     pub fn changes(&self) -> &Changes {
         &self.changes

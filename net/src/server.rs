@@ -6,15 +6,24 @@
 //! character, captures the [`Mirror`], brings every [`ClientView`] up to date and sends each
 //! client its messages under its byte budget.
 //!
+//! A kick ([`NetServer::kick`]) sends the reason as a reliable control message and keeps the
+//! connection only until the client acknowledges it (or [`KICK_GRACE`] passes), so the
+//! reason reaches the client before the transport drops it; meanwhile the client is no
+//! longer served (no snapshots, its inputs dropped unread).
+//!
 //! Invariants: one client's bad input (a message that does not decode, an ack of a snapshot
 //! never sent, a flood) disconnects that client alone and never touches another's view; at
-//! most [`MAX_INPUTS_PER_TICK`] inputs are read per client per tick.
+//! most [`MAX_INPUTS_PER_TICK`] inputs are read per client per tick; a client's focus is
+//! clamped to the world ([`ClientView::set_focus`]), so no input makes a refocus walk more
+//! cells than the mirror holds.
 
 use crate::error::NetError;
 use crate::message::{Control, Input};
 use crate::mirror::Mirror;
 use crate::replica::{SERVER_ROOT, SERVER_WORKSPACE};
-use crate::transport::{self, CONTROL, INPUTS, PROTOCOL_ID, SNAPSHOTS, ServerKey, ServerTransport};
+use crate::transport::{
+    self, CONTROL, INPUTS, PROTOCOL_ID, SERVER_CONTROL_BYTES, SNAPSHOTS, ServerKey, ServerTransport,
+};
 use crate::view::{ClientView, ViewStats};
 use arbor_core::{Arena, AttributeValue};
 use arbor_sim::{MoveInput, Players, TickContext, TickHooks};
@@ -31,6 +40,13 @@ pub const JOINS_PER_NETWORK_TICK: usize = 2;
 
 /// Inputs read per client per tick; the rest of a flood is dropped unread.
 pub const MAX_INPUTS_PER_TICK: usize = 8;
+
+/// How long a kicked client has to acknowledge the kick's reason before it is dropped
+/// anyway (the reliable channel resends every 200 ms).
+pub const KICK_GRACE: Duration = Duration::from_secs(1);
+
+/// The reason a client hears when the server shuts down.
+pub const SHUTDOWN_REASON: &str = "the server is shutting down";
 
 /// Number attribute of the Workspace: the streaming radius in studs.
 pub const STREAMING_RADIUS: &str = "StreamingRadius";
@@ -98,6 +114,14 @@ struct Slot {
     told_character: Option<arbor_core::Id>,
 }
 
+/// A kicked client whose connection stays until it acknowledges the reason.
+struct Kicked {
+    /// When it is dropped even without the acknowledgement.
+    deadline: Instant,
+    /// Whether the transport was asked to drop it.
+    dropped: bool,
+}
+
 /// One client's figures, for reports.
 #[derive(Clone, Copy, Debug)]
 pub struct ClientReport {
@@ -123,6 +147,7 @@ pub struct NetServer {
     transport: Box<dyn ServerTransport>,
     mirror: Mirror,
     clients: BTreeMap<u64, Slot>,
+    kicked: BTreeMap<u64, Kicked>,
     events: VecDeque<NetEvent>,
     stats: NetStats,
     local_addr: SocketAddr,
@@ -159,6 +184,7 @@ impl NetServer {
             transport,
             mirror: Mirror::new(),
             clients: BTreeMap::new(),
+            kicked: BTreeMap::new(),
             events: VecDeque::new(),
             stats: NetStats::default(),
             local_addr,
@@ -238,17 +264,54 @@ impl NetServer {
         (self.mirror.heap_bytes(), self.clients.values().map(|s| s.view.heap_bytes()).sum())
     }
 
-    /// Disconnects `user_id`, telling it `reason`.
+    /// Disconnects `user_id`, telling it `reason`: the client stops being served at once
+    /// (a [`NetEvent::Disconnected`] with reason `kicked: {reason}` is queued), is sent the
+    /// reason on the reliable control channel, and is dropped once it acknowledges it or
+    /// after [`KICK_GRACE`]. Kicking a client already kicked does nothing.
     pub fn kick(&mut self, user_id: u64, reason: &str) {
-        if self.renet.is_connected(user_id) {
-            self.renet.send_message(user_id, CONTROL, Control::Kick { reason: reason.to_owned() }.encode());
-            self.transport.send(&mut self.renet);
-            self.renet.disconnect(user_id);
+        if !self.renet.is_connected(user_id) || self.kicked.contains_key(&user_id) {
+            return;
+        }
+        self.clients.remove(&user_id);
+        self.renet.send_message(user_id, CONTROL, Control::Kick { reason: reason.to_owned() }.encode());
+        self.transport.send(&mut self.renet);
+        self.kicked.insert(user_id, Kicked { deadline: Instant::now() + KICK_GRACE, dropped: false });
+        self.events.push_back(NetEvent::Disconnected { user_id, reason: format!("kicked: {reason}") });
+    }
+
+    /// Kicked clients still connected (waiting to acknowledge their kick).
+    pub fn kicked_count(&self) -> usize {
+        self.kicked.len()
+    }
+
+    /// Drops the kicked clients that acknowledged their kick (every reliable control message
+    /// acked) or whose grace ran out; drains what they sent, unread.
+    fn drop_kicked(&mut self) {
+        let now = Instant::now();
+        for (&id, k) in self.kicked.iter_mut() {
+            while self.renet.receive_message(id, INPUTS).is_some() {}
+            while self.renet.receive_message(id, CONTROL).is_some() {}
+            let acked = self.renet.channel_available_memory(id, CONTROL) == SERVER_CONTROL_BYTES;
+            if !k.dropped && (acked || now >= k.deadline) {
+                k.dropped = true;
+                self.renet.disconnect(id);
+            }
         }
     }
 
-    /// Disconnects everyone (on shutdown).
+    /// Disconnects everyone (on shutdown), telling each client [`SHUTDOWN_REASON`] first.
     pub fn shutdown(&mut self) {
+        let ids: Vec<u64> = self.renet.clients_id();
+        for id in ids {
+            if !self.kicked.contains_key(&id) {
+                self.renet.send_message(
+                    id,
+                    CONTROL,
+                    Control::Kick { reason: SHUTDOWN_REASON.to_owned() }.encode(),
+                );
+            }
+        }
+        self.transport.send(&mut self.renet);
         self.transport.disconnect_all(&mut self.renet);
     }
 
@@ -280,12 +343,18 @@ impl NetServer {
                     self.events.push_back(NetEvent::Connected { user_id: client_id });
                 }
                 ServerEvent::ClientDisconnected { client_id, reason } => {
-                    self.clients.remove(&client_id);
-                    self.events
-                        .push_back(NetEvent::Disconnected { user_id: client_id, reason: reason.to_string() });
+                    // A kicked client's event was queued by the kick.
+                    if self.kicked.remove(&client_id).is_none() {
+                        self.clients.remove(&client_id);
+                        self.events.push_back(NetEvent::Disconnected {
+                            user_id: client_id,
+                            reason: reason.to_string(),
+                        });
+                    }
                 }
             }
         }
+        self.drop_kicked();
         let ids: Vec<u64> = self.clients.keys().copied().collect();
         for id in ids {
             if let Err(e) = self.read_inputs(arena, id) {

@@ -28,6 +28,10 @@ pub const CONTROL: u8 = 1;
 /// Client → server: inputs and acks.
 pub const INPUTS: u8 = 0;
 
+/// Bytes of unacknowledged messages the server's control channel holds per client: when
+/// its available memory is back to this, the client acknowledged every control message.
+pub(crate) const SERVER_CONTROL_BYTES: usize = 64 << 10;
+
 /// The renet connection layout both sides must share.
 pub fn connection_config() -> ConnectionConfig {
     let reliable = SendType::ReliableOrdered { resend_time: Duration::from_millis(200) };
@@ -41,7 +45,7 @@ pub fn connection_config() -> ConnectionConfig {
             },
             ChannelConfig {
                 channel_id: CONTROL,
-                max_memory_usage_bytes: 64 << 10,
+                max_memory_usage_bytes: SERVER_CONTROL_BYTES,
                 send_type: reliable.clone(),
             },
         ],
@@ -93,6 +97,9 @@ pub trait ClientTransport {
     fn send(&mut self, client: &mut RenetClient) -> Result<(), NetError>;
     /// Says goodbye to the server.
     fn disconnect(&mut self);
+    /// Why the transport's connection ended (the server dropped it, a timeout, a refused
+    /// token...), once it has.
+    fn disconnect_reason(&self) -> Option<String>;
 }
 
 impl ClientTransport for NetcodeClientTransport {
@@ -106,6 +113,10 @@ impl ClientTransport for NetcodeClientTransport {
 
     fn disconnect(&mut self) {
         NetcodeClientTransport::disconnect(self);
+    }
+
+    fn disconnect_reason(&self) -> Option<String> {
+        NetcodeClientTransport::disconnect_reason(self).map(|r| r.to_string())
     }
 }
 
@@ -179,7 +190,9 @@ pub fn unhex(text: &str) -> Option<Vec<u8>> {
 }
 
 /// Issues a connect token for `user_id` to the servers at `addresses`, valid for
-/// `expire_seconds`; the client times out after `timeout_seconds` of silence.
+/// `expire_seconds`; the client times out after `timeout_seconds` of silence. An expiry
+/// the token cannot hold (now plus `expire_seconds` past 2^64 − 1 seconds since the Unix
+/// epoch) is refused rather than wrapped into the past.
 pub fn issue_token(
     key: &ServerKey,
     user_id: u64,
@@ -187,8 +200,19 @@ pub fn issue_token(
     expire_seconds: u64,
     timeout_seconds: i32,
 ) -> Result<ConnectToken, NetError> {
+    let now = unix_now();
+    if now.as_secs().checked_add(expire_seconds).is_none() {
+        return Err(bad(
+            "token",
+            &format!(
+                "an expiry of {expire_seconds} seconds is past what a token can hold (at most {} seconds from now: \
+                 a token stores its expiry as seconds since 1970 in 64 bits)",
+                u64::MAX - now.as_secs()
+            ),
+        ));
+    }
     ConnectToken::generate(
-        unix_now(),
+        now,
         PROTOCOL_ID,
         expire_seconds,
         user_id,
@@ -271,5 +295,21 @@ mod tests {
         assert_eq!(back, token);
         assert_eq!(back.client_id, 42);
         assert!(token_from_hex("zz").is_err());
+    }
+
+    #[test]
+    fn an_expiry_past_what_a_token_holds_is_refused_and_the_longest_one_is_in_the_future() {
+        let key = ServerKey::generate();
+        let addr = vec!["127.0.0.1:4000".parse().unwrap()];
+        let err = issue_token(&key, 7, addr.clone(), u64::MAX, 5).unwrap_err().to_string();
+        assert!(err.contains("past what a token can hold"), "{err}");
+        let now = unix_now().as_secs();
+        // The longest expiry that fits (with a minute's slack for the clock moving on).
+        let longest = u64::MAX - now - 60;
+        let token = issue_token(&key, 7, addr, longest, 5).unwrap();
+        assert!(token.expire_timestamp > token.create_timestamp);
+        assert!(token.expire_timestamp >= now + longest);
+        let back = token_from_hex(&token_to_hex(&token)).unwrap();
+        assert_eq!(back.expire_timestamp, token.expire_timestamp);
     }
 }

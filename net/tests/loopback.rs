@@ -2,7 +2,10 @@
 //! netcode tokens. Every loop is bounded in steps (and so in time).
 
 use arbor_core::{Arena, Class, Id};
-use arbor_net::{Client, ClientAuth, NetConfig, NetEvent, NetServer, Security, ServerKey, issue_token};
+use arbor_net::{
+    Client, ClientAuth, NetConfig, NetError, NetEvent, NetServer, SHUTDOWN_REASON, Security, ServerKey,
+    dequantize_position, issue_token,
+};
 use arbor_sim::{SimConfig, Simulation};
 use glam::Vec3;
 use std::cell::RefCell;
@@ -188,4 +191,132 @@ fn at_most_the_configured_number_of_clients_connect() {
     w.run(&mut refs, 300, |_, _| false);
     assert_eq!(w.net.borrow().client_count(), 4);
     assert_eq!(cs.iter().filter(|c| c.is_connected()).count(), 4);
+}
+
+/// Steps the server and updates `client` until its update fails (its connection ended) or
+/// `steps` run out; `others` are updated too, their errors ignored.
+fn until_error(
+    w: &mut World,
+    client: &mut Client,
+    others: &mut [&mut Client],
+    steps: usize,
+) -> Option<NetError> {
+    for _ in 0..steps {
+        w.sim.step();
+        if let Err(e) = client.update(DT) {
+            return Some(e);
+        }
+        for c in others.iter_mut() {
+            let _ = c.update(DT);
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    None
+}
+
+#[test]
+fn a_kicked_client_hears_the_reason_and_no_longer_counts_as_connected() {
+    let mut w = world(5, false);
+    let addr = w.net.borrow().local_addr();
+    let mut kicked = Client::connect(ClientAuth::Insecure { user_id: 21, server: addr }).unwrap();
+    let mut other = Client::connect(ClientAuth::Insecure { user_id: 22, server: addr }).unwrap();
+    assert!(w.run(&mut [&mut kicked, &mut other], 300, |_, cs| cs.iter().all(|c| c.is_connected())));
+    w.net.borrow_mut().take_events();
+
+    // `game.Session.Kick(21, "spamming the chat")`, as a script calls it.
+    assert!(w.sim.players.kick(21, Some("spamming the chat")));
+    let error =
+        until_error(&mut w, &mut kicked, &mut [&mut other], 300).expect("the kicked client's update fails");
+    assert!(matches!(&error, NetError::Kicked { reason } if reason == "spamming the chat"), "{error}");
+    assert_eq!(error.to_string(), "kicked: spamming the chat");
+    assert_eq!(kicked.disconnect_reason(), Some("spamming the chat"));
+    assert_eq!(kicked.kick_reason(), Some("spamming the chat"));
+    assert!(!kicked.is_connected() && kicked.is_disconnected());
+    // The end is reported on every later update too, never as a success.
+    assert!(matches!(kicked.update(DT), Err(NetError::Kicked { .. })));
+
+    // The server lets it go and keeps the other client.
+    assert!(w.run(&mut [&mut other], 300, |w, _| w.net.borrow().kicked_count() == 0));
+    assert_eq!(w.net.borrow().client_count(), 1);
+    assert!(other.is_connected());
+    let events = w.net.borrow_mut().take_events();
+    assert_eq!(
+        events,
+        vec![NetEvent::Disconnected { user_id: 21, reason: "kicked: spamming the chat".to_owned() }]
+    );
+}
+
+#[test]
+fn a_kicked_client_that_never_answers_is_dropped_after_the_grace() {
+    let mut w = world(5, false);
+    let addr = w.net.borrow().local_addr();
+    let mut c = Client::connect(ClientAuth::Insecure { user_id: 31, server: addr }).unwrap();
+    assert!(w.run(&mut [&mut c], 300, |_, cs| cs[0].is_connected()));
+    w.net.borrow_mut().kick(31, "go away");
+    assert_eq!(w.net.borrow().client_count(), 0, "a kicked client is no longer served");
+    assert_eq!(w.net.borrow().kicked_count(), 1);
+    // The client is frozen (never updated again): it acknowledges nothing. 1,000 steps of at
+    // least 2 ms outlast the one-second grace.
+    assert!(w.run(&mut [], 1000, |w, _| w.net.borrow().kicked_count() == 0), "the silent client stayed");
+    let events = w.net.borrow_mut().take_events();
+    let leaves: Vec<&NetEvent> =
+        events.iter().filter(|e| matches!(e, NetEvent::Disconnected { .. })).collect();
+    assert_eq!(leaves, [&NetEvent::Disconnected { user_id: 31, reason: "kicked: go away".to_owned() }]);
+}
+
+#[test]
+fn a_server_shutting_down_tells_its_clients_why() {
+    let mut w = world(5, false);
+    let addr = w.net.borrow().local_addr();
+    let mut c = Client::connect(ClientAuth::Insecure { user_id: 41, server: addr }).unwrap();
+    assert!(w.run(&mut [&mut c], 300, |_, cs| cs[0].is_connected()));
+    w.net.borrow_mut().shutdown();
+    let mut error = None;
+    for _ in 0..300 {
+        if let Err(e) = c.update(DT) {
+            error = Some(e);
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let error = error.expect("the client saw the shutdown");
+    assert!(matches!(&error, NetError::Kicked { reason } if reason == SHUTDOWN_REASON), "{error}");
+    assert!(!c.is_connected());
+}
+
+#[test]
+fn a_focus_at_the_edges_of_the_wire_is_clamped_to_the_world_and_refocuses_stay_cheap() {
+    let parts = 50;
+    let mut w = world(parts, false);
+    let addr = w.net.borrow().local_addr();
+    // A client without a character: its focus is what it sends.
+    let mut c = Client::connect(ClientAuth::Insecure { user_id: 9, server: addr }).unwrap();
+    assert!(w.run(&mut [&mut c], 600, |w, cs| w.settled(cs[0])), "did not converge");
+    let extent = arbor_sim::WORLD_EXTENT;
+    let jumps = [
+        [i32::MIN, i32::MIN, i32::MIN],
+        [i32::MAX, i32::MAX, i32::MAX],
+        [i32::MIN, 0, i32::MAX],
+        [i32::MAX, i32::MIN, i32::MIN],
+        [0, 0, 0],
+    ];
+    for grid in jumps {
+        c.set_focus_grid(grid);
+        let want = dequantize_position(grid).clamp(glam::Vec3::splat(-extent), glam::Vec3::splat(extent));
+        let before = w.net.borrow().view(9).unwrap().stats().refocuses;
+        // Every jump lands in another cell, so the view refocuses once, then settles.
+        let moved = w.run(&mut [&mut c], 300, |w, cs| {
+            w.net.borrow().view(9).is_some_and(|v| v.focus() == want && v.stats().refocuses == before + 1)
+                && w.settled(cs[0])
+        });
+        assert!(moved, "focus {grid:?} was not taken as {want} and settled");
+        assert!(c.is_connected(), "an extreme focus is not an error");
+    }
+    let net = w.net.borrow();
+    let stats = net.view(9).unwrap().stats();
+    assert_eq!(stats.refocuses, jumps.len() as u64, "{stats:?}");
+    // Never more cells per refocus than there are top parts (50 parts in at most 50 cells).
+    assert!(stats.refocus_cells <= stats.refocuses * parts as u64, "{stats:?}");
+    // Back at the origin the client holds the whole place again.
+    assert_eq!(c.replica().len(), parts + 2);
 }

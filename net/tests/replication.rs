@@ -312,6 +312,164 @@ proptest! {
     }
 }
 
+/// A place with parts near the origin, near the world's edge, past it and far past it.
+fn far_flung_place() -> (Arena, Vec<Id>) {
+    let (mut arena, mut ids) = place(24);
+    let ws = arena.workspace();
+    for (i, at) in [
+        Vec3::new(9.0e5, 0.0, 9.0e5),
+        Vec3::new(-9.9e5, 3.0, 9.9e5),
+        Vec3::new(-1.0e6, 0.0, -1.0e6),
+        Vec3::new(5.0e6, 0.0, 0.0),
+        Vec3::new(1.0e30, 0.0, -1.0e30),
+        Vec3::new(-f32::MAX, 0.0, f32::MAX),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let p = arena.create(Class::Part, &format!("Far{i}"), Some(ws)).unwrap();
+        arena.set_position(p, at).unwrap();
+        ids.push(p);
+    }
+    (arena, ids)
+}
+
+/// The top parts of the pipe's arena (replicated parts with no part above them).
+fn top_parts(pipe: &Pipe) -> Vec<Id> {
+    let arena = &pipe.arena;
+    let is_part = |id: Id| arena.get(id).is_some_and(|n| n.class() == Class::Part);
+    replicated(arena).into_iter().filter(|&id| is_part(id) && !arena.ancestors(id).any(is_part)).collect()
+}
+
+/// Checks, after convergence, that the view holds exactly the top parts in range (worked
+/// out here from the definition: whole cells within the radius of the focus's cell), that
+/// the replica agrees, and that refocuses looked at no more cells than there are top parts.
+fn check_range(pipe: &Pipe, radius: f32) -> Result<(), TestCaseError> {
+    let radius = if radius.is_finite() { f64::from(radius.max(0.0)) } else { 0.0 };
+    let focus = arbor_net::cell_of(pipe.view.focus());
+    let tops = top_parts(pipe);
+    for &p in &tops {
+        let world = pipe.transforms.get(&pipe.arena, p).map_or(Vec3::ZERO, |t| t.position);
+        let cell = arbor_net::cell_of(world);
+        let d = |a: i32, b: i32| (i64::from(a) - i64::from(b)) as f64 * f64::from(arbor_net::CELL_SIZE);
+        let (dx, dz) = (d(cell.0, focus.0), d(cell.1, focus.1));
+        let in_range = dx * dx + dz * dz <= radius * radius;
+        prop_assert_eq!(
+            pipe.view.holds(p),
+            in_range,
+            "part {:?} at {} (cell {:?}), focus cell {:?}",
+            p,
+            world,
+            cell,
+            focus
+        );
+        prop_assert_eq!(pipe.replica.state(p).is_some(), in_range);
+    }
+    prop_assert_eq!(pipe.replica.world_hash(), pipe.truth_hash());
+    let stats = pipe.view.stats();
+    prop_assert!(
+        stats.refocus_cells <= stats.refocuses * tops.len() as u64,
+        "{:?}, {} top parts",
+        stats,
+        tops.len()
+    );
+    Ok(())
+}
+
+/// Where a focus lands: clamped to the world on every axis, or unchanged if not finite.
+fn expected_focus(before: Vec3, asked: Vec3) -> Vec3 {
+    let e = arbor_sim::WORLD_EXTENT;
+    if asked.is_finite() { asked.clamp(Vec3::splat(-e), Vec3::splat(e)) } else { before }
+}
+
+#[test]
+fn foci_and_radii_at_the_extremes_are_clamped_and_stream_the_parts_in_range() {
+    let e = arbor_sim::WORLD_EXTENT;
+    let foci = [
+        Vec3::splat(f32::NAN),
+        Vec3::new(f32::INFINITY, 0.0, 0.0),
+        Vec3::new(f32::MAX, f32::MAX, f32::MAX),
+        Vec3::new(-f32::MAX, 0.0, -f32::MAX),
+        Vec3::new(1.0e6, 0.0, 1.0e6),
+        Vec3::new(-1.0e6, 0.0, -1.0e6),
+        Vec3::new(8.0e6, 0.0, -8.0e6),
+        Vec3::new(f32::NEG_INFINITY, f32::NAN, 1.0),
+        Vec3::new(9.0e5, 0.0, 9.0e5),
+        Vec3::ZERO,
+    ];
+    for radius in [0.0, -5.0, 1024.0, 3.0e5, 1.0e6, 3.0e6, f32::MAX, f32::INFINITY, f32::NAN] {
+        let (arena, _) = far_flung_place();
+        let mut pipe = Pipe::new(arena, radius);
+        pipe.converge(200);
+        check_range(&pipe, radius).unwrap();
+        for focus in foci {
+            let want = expected_focus(pipe.view.focus(), focus);
+            pipe.view.set_focus(focus);
+            assert_eq!(pipe.view.focus(), want, "radius {radius}, focus {focus}");
+            assert!(pipe.view.focus().abs().max_element() <= e);
+            pipe.converge(200);
+            check_range(&pipe, radius).unwrap_or_else(|err| panic!("radius {radius}, focus {focus}: {err}"));
+        }
+        assert!(pipe.view.stats().refocuses >= 5, "radius {radius}: {:?}", pipe.view.stats());
+    }
+    // A view made at a non-finite or far focus starts clamped too.
+    assert_eq!(arbor_net::ClientView::new(Vec3::splat(f32::NAN), 10.0).focus(), Vec3::ZERO);
+    assert_eq!(arbor_net::ClientView::new(Vec3::splat(-f32::MAX), 10.0).focus(), Vec3::splat(-e));
+}
+
+fn coordinate() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        4 => -2.0e6f32..2.0e6,
+        1 => -3000.0f32..3000.0,
+        1 => Just(f32::NAN),
+        1 => Just(f32::INFINITY),
+        1 => Just(f32::NEG_INFINITY),
+        1 => Just(f32::MAX),
+        1 => Just(-f32::MAX),
+        1 => Just(1.0e6f32),
+        1 => Just(-1.0e6f32),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Foci anywhere (non-finite, past the world, far jumps) and radii at the extremes,
+    /// between edits and under loss: the view keeps exactly the parts in range, the replica
+    /// converges, and no refocus looks at more cells than there are top parts.
+    #[test]
+    fn foci_and_radii_at_the_extremes_converge_and_refocus_cheaply(
+        steps in proptest::collection::vec(
+            ((coordinate(), coordinate(), coordinate()), proptest::collection::vec(edit(), 0..3)),
+            1..10,
+        ),
+        radius in prop_oneof![
+            Just(0.0f32), Just(700.0f32), Just(1.0e6f32), Just(f32::MAX), Just(f32::INFINITY),
+            Just(f32::NAN), 0.0f32..5.0e6,
+        ],
+        loss in 0.0f64..0.3,
+        seed in any::<u64>(),
+    ) {
+        let (arena, mut ids) = far_flung_place();
+        let mut pipe = Pipe::new(arena, radius);
+        pipe.seed(seed);
+        pipe.loss = loss;
+        for ((x, y, z), edits) in &steps {
+            let focus = Vec3::new(*x, *y, *z);
+            let want = expected_focus(pipe.view.focus(), focus);
+            pipe.view.set_focus(focus);
+            prop_assert_eq!(pipe.view.focus(), want);
+            for e in edits {
+                apply(&mut pipe.arena, &mut ids, e);
+            }
+            pipe.step();
+        }
+        pipe.converge(300);
+        check_range(&pipe, radius)?;
+        prop_assert_eq!(pipe.replica.stats().hash_mismatches, 0);
+    }
+}
+
 #[test]
 fn components_replicate_whether_written_one_field_or_a_chunk_at_a_time_but_lifetimes_do_not() {
     use arbor_core::components::{FieldDef, FieldType, FieldValue, Query, Schema};

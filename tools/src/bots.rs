@@ -1,9 +1,13 @@
 //! `arbor bots N --connect ADDR`: N replica clients in this process, each moving its
 //! streaming focus on a circle, reporting per-client bytes/s, snapshots/s, round-trip time
-//! and world-hash checks, with a progress display while they join. Exits with status 1 if
-//! any replica's hash ever differed from the server's.
+//! and world-hash checks, with a progress display while they join. A bot whose connection
+//! the server ends (a kick, a drop, a timeout) is reported at once with the reason and no
+//! longer counted as connected. User ids outside `game.Session`'s range (or past 2^64) are
+//! refused up front. Exits with status 1 if any replica's hash ever differed from the
+//! server's.
 
 use arbor_net::{Client, ClientAuth, ServerKey, issue_token};
+use arbor_sim::players::MAX_USER_ID;
 use glam::Vec3;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::net::SocketAddr;
@@ -27,7 +31,7 @@ pub struct BotsArgs {
     /// Seconds to run after starting.
     #[arg(long, default_value_t = 20.0, value_parser = crate::args::seconds)]
     pub seconds: f64,
-    /// The first bot's user id (the others follow).
+    /// The first bot's user id (the others follow); every id must be from 1 to 2^53 − 1.
     #[arg(long, default_value_t = 1_000_000)]
     pub first_user: u64,
     /// Radius of each bot's circle, in studs (0: stand still).
@@ -36,6 +40,7 @@ pub struct BotsArgs {
 }
 
 struct Bot {
+    user: u64,
     client: Client,
     centre: Vec3,
     phase: f32,
@@ -51,6 +56,7 @@ pub fn run(args: BotsArgs) -> Result<(), String> {
     if args.count == 0 || args.count > 1024 {
         return Err("the bot count must be from 1 to 1024 (netcode's client limit)".to_owned());
     }
+    let users = user_ids(args.first_user, args.count)?;
     let key = if args.insecure {
         None
     } else {
@@ -59,8 +65,7 @@ pub fn run(args: BotsArgs) -> Result<(), String> {
         Some(ServerKey::from_hex(text.trim()).map_err(|e| e.to_string())?)
     };
     let mut bots = Vec::with_capacity(args.count);
-    for i in 0..args.count {
-        let user = args.first_user + i as u64;
+    for (i, user) in users.enumerate() {
         let auth = match &key {
             Some(k) => ClientAuth::Token(Box::new(
                 issue_token(k, user, vec![args.connect], 120, 10).map_err(|e| e.to_string())?,
@@ -71,6 +76,7 @@ pub fn run(args: BotsArgs) -> Result<(), String> {
         let centre = Vec3::new(angle.cos(), 0.0, angle.sin()) * (i as f32).sqrt() * 60.0;
         let client = Client::connect(auth).map_err(|e| e.to_string())?;
         bots.push(Bot {
+            user,
             client,
             centre,
             phase: angle,
@@ -99,6 +105,8 @@ pub fn run(args: BotsArgs) -> Result<(), String> {
             let jump = u8::from((t + bot.phase).rem_euclid(2.0) < 0.1);
             bot.client.set_movement([((a.cos()) * 100.0) as i8, ((a.sin()) * 100.0) as i8], jump);
             if let Err(e) = bot.client.update(dt) {
+                // The connection is over (the client reports its end once and for good).
+                joining.suspend(|| println!("bot {}: {e}", bot.user));
                 bot.error = Some(e.to_string());
             }
             if bot.owned_after.is_none() && bot.client.local_character().is_some() {
@@ -136,13 +144,33 @@ pub fn run(args: BotsArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// The user ids of `count` bots from `first`, or why they are not valid ids.
+fn user_ids(first: u64, count: usize) -> Result<std::ops::RangeInclusive<u64>, String> {
+    let last = (count as u64).checked_sub(1).and_then(|n| first.checked_add(n));
+    match last {
+        Some(last) if first >= 1 && last < MAX_USER_ID => Ok(first..=last),
+        _ => {
+            let ids = match last {
+                Some(last) if last == first => format!("user id {first}"),
+                Some(last) => format!("user ids {first} to {last}"),
+                None => format!("user ids from {first} past the largest 64-bit number"),
+            };
+            Err(format!(
+                "--first-user {first} with {count} bot{} gives {ids}: ids are from 1 to {} (game.Session refuses others)",
+                if count == 1 { "" } else { "s" },
+                MAX_USER_ID - 1
+            ))
+        }
+    }
+}
+
 /// One line per figure over every bot since the last summary.
 fn summary(bots: &mut [Bot], secs: f64, total: f64) -> String {
     let mut rates = Vec::new();
     let mut snaps = 0u64;
     let (mut checks, mut mismatches, mut held) = (0u64, 0u64, 0usize);
     let mut rtt = 0.0;
-    let connected = bots.iter().filter(|b| b.client.is_connected()).count();
+    let connected = bots.iter().filter(|b| b.error.is_none() && b.client.is_connected()).count();
     for b in bots.iter_mut() {
         let s = b.client.stats();
         rates.push((s.snapshot_bytes - b.last_bytes) as f64 / secs);
@@ -179,4 +207,20 @@ fn summary(bots: &mut [Bot], secs: f64, total: f64) -> String {
         rtt / n * 1000.0,
         held as f64 / n,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn user_ids_past_the_sessions_range_or_wrapping_are_refused() {
+        assert_eq!(user_ids(1_000_000, 3), Ok(1_000_000..=1_000_002));
+        assert_eq!(user_ids(MAX_USER_ID - 2, 2), Ok(MAX_USER_ID - 2..=MAX_USER_ID - 1));
+        for (first, count) in [(0, 1), (u64::MAX, 1), (u64::MAX - 1, 3), (MAX_USER_ID - 1, 2)] {
+            let e = user_ids(first, count).unwrap_err();
+            assert!(e.contains(&format!("--first-user {first}")) && e.contains("ids are from 1 to"), "{e}");
+        }
+        assert!(user_ids(u64::MAX - 1, 3).unwrap_err().contains("past the largest 64-bit number"));
+    }
 }

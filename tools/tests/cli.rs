@@ -226,3 +226,119 @@ fn serve_listens_securely_with_a_key_file_that_token_then_signs_with() {
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("WARNING: --insecure"), "{stderr}");
 }
+
+/// Writes a key file of 32 bytes of hex in `dir`; returns its path.
+fn key_file(dir: &std::path::Path) -> PathBuf {
+    let key = dir.join("server.key");
+    std::fs::write(&key, format!("{}\n", "ab".repeat(32))).unwrap();
+    key
+}
+
+#[test]
+fn token_refuses_an_expiry_past_what_a_token_holds_and_user_ids_sessions_refuse() {
+    let dir = scratch("token-range");
+    let key = key_file(&dir);
+    let key = key.to_str().unwrap();
+    let (out, stdout, stderr) =
+        arbor(&["token", "--user", "42", "--key", key, "--expire", &u64::MAX.to_string()]);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stderr.contains("past what a token can hold"), "{stderr}");
+    assert!(stdout.is_empty() && !stderr.contains("panicked"), "{stdout}{stderr}");
+    // A long expiry that fits is a token that expires in the future.
+    let (out, token, stderr) = arbor(&["token", "--user", "42", "--key", key, "--expire", "1000000000000"]);
+    assert!(out.status.success(), "{stderr}");
+    let token = arbor_net::token_from_hex(token.trim()).unwrap();
+    assert!(token.expire_timestamp > token.create_timestamp + 999_999_999_000, "{token:?}");
+    for user in ["0", "9007199254740992", &u64::MAX.to_string()] {
+        let (out, stdout, stderr) = arbor(&["token", "--user", user, "--key", key]);
+        assert_eq!(out.status.code(), Some(1), "--user {user}: {stdout}{stderr}");
+        assert!(stderr.contains("ids are from 1 to 9007199254740991"), "{stderr}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bots_refuse_user_ids_that_wrap_or_fall_outside_the_sessions_range() {
+    // Nothing listens on the address: the ids are refused before any bot connects.
+    for (first, count) in [("18446744073709551614", "3"), ("18446744073709551615", "1"), ("0", "2")] {
+        let (out, stdout, stderr) = arbor(&[
+            "bots",
+            count,
+            "--connect",
+            "127.0.0.1:9",
+            "--insecure",
+            "--seconds",
+            "0.5",
+            "--first-user",
+            first,
+        ]);
+        assert_eq!(out.status.code(), Some(1), "--first-user {first}: {stdout}{stderr}");
+        assert!(stderr.contains(&format!("--first-user {first} with {count} bot")), "{stderr}");
+        assert!(stderr.contains("ids are from 1 to 9007199254740991"), "{stderr}");
+        assert!(!stderr.contains("panicked") && !stdout.contains("connected"), "{stdout}{stderr}");
+    }
+}
+
+#[test]
+fn bots_print_why_the_server_kicked_them_and_stop_counting_them_as_connected() {
+    use std::io::{BufRead, BufReader};
+    let dir = scratch("bots-kick");
+    let place = place_with_source_file(
+        &dir,
+        "game.Session.PlayerJoined:Connect(function(userId)\n  game.Session.Kick(userId, 'no bots today')\nend)\n",
+    );
+    let mut server = Command::new(env!("CARGO_BIN_EXE_arbor"))
+        .args(["serve", place.to_str().unwrap(), "--listen", "127.0.0.1:0", "--insecure", "--ticks", "480"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start arbor serve");
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let mut addr = None;
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        if let Some(rest) = line.strip_prefix("listening on ") {
+            addr = rest.split_whitespace().next().map(str::to_owned);
+            break;
+        }
+    }
+    let addr = addr.expect("the server listens");
+    // The rest of the server's output, read as it comes so the pipe never fills.
+    let rest = std::thread::spawn(move || lines.map(|l| l.unwrap()).collect::<Vec<String>>());
+    let (out, stdout, stderr) =
+        arbor(&["bots", "2", "--connect", &addr, "--insecure", "--seconds", "3", "--wander", "0"]);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    for user in [1_000_000, 1_000_001] {
+        assert!(stdout.contains(&format!("bot {user}: kicked: no bots today")), "{stdout}");
+    }
+    assert!(stdout.contains(": 0/2 connected;"), "kicked bots do not count as connected: {stdout}");
+    assert!(stdout.contains("2 bots lost their connection (first: kicked: no bots today)"), "{stdout}");
+    assert!(server.wait().unwrap().success());
+    let served = rest.join().unwrap().join("\n");
+    assert!(served.contains("user 1000000 left: kicked: no bots today"), "{served}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_unwritable_save_or_record_path_fails_at_start() {
+    // Both once failed only when the server stopped, so the whole session was lost.
+    let missing = scratch("unwritable").join("no-such-dir").join("s.json");
+    let missing = missing.to_str().unwrap();
+    let (out, stdout, stderr) = arbor(&["run", "--ticks", "600", "--save", missing]);
+    assert!(!out.status.success());
+    assert!(stderr.contains(&format!("--save: {missing} cannot be written")), "{stderr}");
+    assert!(!stdout.contains("hello from Arbor"), "no script ran: {stdout}");
+    let (out, stdout, stderr) = arbor(&["serve", "--ticks", "600", "--record", "/dev/full"]);
+    assert!(!out.status.success());
+    assert!(stderr.contains("/dev/full: No space left on device"), "{stderr}");
+    assert!(!stdout.contains("stopped after"), "no tick ran: {stdout}");
+}
+
+#[test]
+fn an_unreachable_cloud_store_fails_at_start() {
+    // Port 1 on loopback: nothing listens, the connection is refused at once.
+    let url = "postgres://arbor@127.0.0.1:1/arbor";
+    let (out, stdout, stderr) = arbor(&["run", "--ticks", "60", "--cloud-store", url]);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(stderr.contains(&format!("the cloud store at {url} cannot be reached")), "{stderr}");
+}

@@ -21,12 +21,18 @@
 //! - `view_hash` is the XOR of the hashes of the states last sent for every record.
 //!
 //! Work per tick follows the mirror's changes and the client's dirty set; only the first
-//! update (the join) and a focus move to another cell walk more.
+//! update (the join) and a focus move to another cell walk more. A focus is clamped to
+//! ±[`WORLD_EXTENT`] on every axis (a non-finite one is ignored), and a refocus looks at
+//! the cells in range before and after the move (one box around both ranges when they
+//! overlap, the two ranges apart when they do not) or at the mirror's occupied cells,
+//! whichever are fewer: never more cells than there are top parts, whatever the focus, the
+//! jump or the radius (a client's focus comes off the wire, so it is untrusted).
 
 mod send;
 
 use crate::mirror::{CELL_SIZE, Cell, Mirror, cell_of};
 use arbor_core::{Arena, Id};
+use arbor_sim::WORLD_EXTENT;
 use glam::Vec3;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::cmp::Reverse;
@@ -98,6 +104,11 @@ pub struct ViewStats {
     /// Entries skipped because one alone would not fit a message (an instance whose
     /// name, attributes and unconfirmed parents pass about 1,000 bytes).
     pub oversized: u64,
+    /// Focus moves to another cell carried out (each streams units in and out).
+    pub refocuses: u64,
+    /// Cells those refocuses looked at: per refocus, at most the mirror's occupied cells
+    /// (so at most its top parts), however far the focus jumped.
+    pub refocus_cells: u64,
 }
 
 /// Why a client's ack was refused.
@@ -138,8 +149,11 @@ pub struct ClientView {
 }
 
 impl ClientView {
-    /// A view centred on `focus` with streaming radius `radius` (studs).
+    /// A view centred on `focus` (clamped as [`set_focus`](Self::set_focus) does; the
+    /// origin if not finite) with streaming radius `radius` (studs; 0 if negative or not
+    /// finite).
     pub fn new(focus: Vec3, radius: f32) -> Self {
+        let focus = clamp_focus(focus).unwrap_or(Vec3::ZERO);
         Self {
             focus,
             focus_cell: cell_of(focus),
@@ -163,10 +177,10 @@ impl ClientView {
     }
 
     /// Moves the centre of the streaming range; takes effect at the next [`update`](Self::update).
+    /// Each axis is clamped to ±[`WORLD_EXTENT`] (physics simulates nothing past it); a
+    /// focus with a NaN or infinite axis is ignored.
     pub fn set_focus(&mut self, focus: Vec3) {
-        if !focus.is_finite() {
-            return;
-        }
+        let Some(focus) = clamp_focus(focus) else { return };
         self.focus = focus;
         let cell = cell_of(focus);
         if cell != self.focus_cell {
@@ -240,11 +254,13 @@ impl ClientView {
         self.in_view_of(self.focus_cell, cell)
     }
 
-    /// Whether `cell` is in range of a focus in cell `centre`.
+    /// Whether `cell` is in range of a focus in cell `centre` (in f64: cells far out and
+    /// radii past f32's squares stay exact enough).
     fn in_view_of(&self, centre: Cell, cell: Cell) -> bool {
-        let dx = (cell.0 as f32 - centre.0 as f32) * CELL_SIZE;
-        let dz = (cell.1 as f32 - centre.1 as f32) * CELL_SIZE;
-        dx * dx + dz * dz <= self.radius * self.radius
+        let dx = (i64::from(cell.0) - i64::from(centre.0)) as f64 * f64::from(CELL_SIZE);
+        let dz = (i64::from(cell.1) - i64::from(centre.1)) as f64 * f64::from(CELL_SIZE);
+        let r = f64::from(self.radius);
+        dx * dx + dz * dz <= r * r
     }
 
     /// Makes [`update`](Self::update) always read changes cell by cell (tests exercise that
@@ -254,8 +270,11 @@ impl ClientView {
         self.scan_cells = on;
     }
 
-    fn cell_radius(&self) -> i32 {
-        (self.radius / CELL_SIZE).ceil().min(4096.0) as i32 + 1
+    /// The range in cells on each axis: a cell farther than this from the focus's cell is
+    /// out of range. Cells lie within ±10^9 (see [`cell_of`]), so a larger radius is capped
+    /// where it already covers every cell.
+    fn cell_radius(&self) -> i64 {
+        (f64::from(self.radius) / f64::from(CELL_SIZE)).ceil().min(4e9) as i64 + 1
     }
 
     /// Whether the client should hold mirrored `id`, given what it holds already.
@@ -390,24 +409,19 @@ impl ClientView {
         // The changes this client can hold: every changed instance, or, when that is the
         // longer list, those in the cells of its view (held units are in the cells seen from
         // the focus of the last update or from the new one).
-        let r = self.cell_radius();
         let (old, new) = (self.view_changed.unwrap_or(self.focus_cell), self.focus_cell);
-        let span = |a: i32, b: i32| (a - b).unsigned_abs() as usize + 2 * r as usize + 1;
-        let box_cells = span(old.0, new.0) * span(old.1, new.1);
-        if self.scan_cells || box_cells < changes.changed.len() {
+        let area = CellBox::around(old, new, self.cell_radius());
+        if self.scan_cells || area.cells() < changes.changed.len() as u64 {
             for &id in &changes.changed_structure {
                 self.mark_changed(id);
             }
             if !changes.changed_by_cell.is_empty() {
-                for x in (old.0.min(new.0) - r)..=(old.0.max(new.0) + r) {
-                    for z in (old.1.min(new.1) - r)..=(old.1.max(new.1) + r) {
-                        let c = (x, z);
-                        if !(self.in_view_of(old, c) || self.in_view_of(new, c)) {
-                            continue;
-                        }
-                        for &id in changes.changed_by_cell.get(&c).map_or(&[][..], Vec::as_slice) {
-                            self.mark_changed(id);
-                        }
+                for c in area.iter() {
+                    if !(self.in_view_of(old, c) || self.in_view_of(new, c)) {
+                        continue;
+                    }
+                    for &id in changes.changed_by_cell.get(&c).map_or(&[][..], Vec::as_slice) {
+                        self.mark_changed(id);
                     }
                 }
             }
@@ -421,23 +435,42 @@ impl ClientView {
         }
     }
 
-    /// Streams units in and out after the focus moved from cell `old`.
+    /// Streams units in and out after the focus moved from cell `old`. Looks at the cells in
+    /// range before or after (the box around both ranges when they overlap, each range's box
+    /// when they do not), or at the mirror's occupied cells when those are fewer.
     fn refocus(&mut self, arena: &Arena, mirror: &Mirror, old: Cell) {
-        let r = self.cell_radius();
         let new = self.focus_cell;
-        let was_in = |c: Cell| self.in_view_of(old, c);
+        let r = self.cell_radius();
+        let (before, after) = (CellBox::around(old, old, r), CellBox::around(new, new, r));
+        let boxes =
+            if before.overlaps(&after) { vec![CellBox::around(old, new, r)] } else { vec![before, after] };
+        let walk: u64 = boxes.iter().map(CellBox::cells).fold(0, u64::saturating_add);
         let mut leaving = Vec::new();
         let mut entering = Vec::new();
-        for x in (old.0.min(new.0) - r)..=(old.0.max(new.0) + r) {
-            for z in (old.1.min(new.1) - r)..=(old.1.max(new.1) + r) {
-                let c = (x, z);
-                match (was_in(c), self.in_view(c)) {
-                    (true, false) => leaving.extend(mirror.units_in(c)),
-                    (false, true) => entering.extend(mirror.units_in(c)),
-                    _ => {}
+        let mut looked = 0u64;
+        let mut classify = |view: &Self, c: Cell, units: &mut dyn Iterator<Item = Id>| match (
+            view.in_view_of(old, c),
+            view.in_view_of(new, c),
+        ) {
+            (true, false) => leaving.extend(units),
+            (false, true) => entering.extend(units),
+            _ => {}
+        };
+        if walk <= mirror.occupied_cells() as u64 {
+            for area in &boxes {
+                for c in area.iter() {
+                    looked += 1;
+                    classify(self, c, &mut mirror.units_in(c));
                 }
             }
+        } else {
+            for (c, units) in mirror.occupied() {
+                looked += 1;
+                classify(self, c, &mut units.iter().copied());
+            }
         }
+        self.stats.refocuses += 1;
+        self.stats.refocus_cells += looked;
         for unit in leaving {
             self.stream_out(arena, unit);
         }
@@ -518,5 +551,46 @@ impl ClientView {
             self.dirty.insert(id);
             self.mark_ready(id);
         }
+    }
+}
+
+/// `focus` with every axis clamped to ±[`WORLD_EXTENT`], or `None` if an axis is NaN or
+/// infinite.
+fn clamp_focus(focus: Vec3) -> Option<Vec3> {
+    focus.is_finite().then(|| focus.clamp(Vec3::splat(-WORLD_EXTENT), Vec3::splat(WORLD_EXTENT)))
+}
+
+/// An inclusive box of cells, in i64 so no corner overflows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct CellBox {
+    x: (i64, i64),
+    z: (i64, i64),
+}
+
+impl CellBox {
+    /// The box around cells `a` and `b`, `r` cells wider on every side.
+    fn around(a: Cell, b: Cell, r: i64) -> CellBox {
+        let span = |p: i32, q: i32| (i64::from(p.min(q)) - r, i64::from(p.max(q)) + r);
+        CellBox { x: span(a.0, b.0), z: span(a.1, b.1) }
+    }
+
+    /// How many cells it holds (saturating).
+    fn cells(&self) -> u64 {
+        let len = |(lo, hi): (i64, i64)| (hi - lo + 1) as u64;
+        len(self.x).saturating_mul(len(self.z))
+    }
+
+    fn overlaps(&self, other: &CellBox) -> bool {
+        let meet = |a: (i64, i64), b: (i64, i64)| a.0 <= b.1 && b.0 <= a.1;
+        meet(self.x, other.x) && meet(self.z, other.z)
+    }
+
+    /// Its cells, row by row; only called on a box small enough to walk. Cells outside
+    /// `i32` (no cell lies there, see [`cell_of`]) are skipped.
+    fn iter(&self) -> impl Iterator<Item = Cell> + '_ {
+        let clip =
+            |(lo, hi): (i64, i64)| (lo.max(i64::from(i32::MIN)) as i32, hi.min(i64::from(i32::MAX)) as i32);
+        let ((x0, x1), (z0, z1)) = (clip(self.x), clip(self.z));
+        (x0..=x1).flat_map(move |x| (z0..=z1).map(move |z| (x, z)))
     }
 }

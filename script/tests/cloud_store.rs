@@ -718,3 +718,32 @@ fn the_player_data_example_holds_a_session_lock_across_servers(db: Db) {
     a.host.borrow_mut().shutdown_stores();
     b.host.borrow_mut().shutdown_stores();
 }
+
+#[test]
+fn the_offline_file_is_opened_off_the_tick_and_a_failure_reaches_the_callbacks() {
+    // `open` once opened (and created) the SQLite file on the tick thread, overrunning that
+    // tick by 25–80 ms. It is opened on the store's thread now: `open` returns at once, and
+    // a file that cannot be opened answers every request with the reason.
+    let dir = temp_dir();
+    let not_a_dir = dir.join("file");
+    std::fs::write(&not_a_dir, b"not a directory").unwrap();
+    let db = Db::Sqlite(not_a_dir);
+    let (mut running, _) = server(
+        &db,
+        "Blocked",
+        &[(
+            "Main",
+            r#"
+            local store = game.CloudStore.open("STORE")
+            print("opened", store.Name)
+            store:fetch(1, function(data, version, err) print("fetched", data, version, err ~= nil) warn(err) end)
+            "#,
+        )],
+    );
+    let log = tick_until(&mut running, "fetched");
+    let said = said(&log);
+    assert_eq!(said[..2], ["opened Blocked", "fetched nil nil true"], "{log:#?}");
+    assert!(said[2].contains("cloud.sqlite3 could not be opened"), "{log:#?}");
+    running.host.borrow_mut().shutdown_stores();
+    std::fs::remove_dir_all(dir).unwrap();
+}

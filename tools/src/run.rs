@@ -71,7 +71,9 @@ impl StoreArgs {
             }
             (None, None) => PathBuf::from("arbor-data"),
         };
-        Ok(StoreConfig { data_dir: Some(data_dir), cloud_url: self.cloud_store.clone() })
+        let config = StoreConfig { data_dir: Some(data_dir), cloud_url: self.cloud_store.clone() };
+        config.check_cloud_store()?;
+        Ok(config)
     }
 }
 

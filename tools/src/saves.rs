@@ -41,8 +41,13 @@ impl SaveArgs {
         }
     }
 
-    /// Before the first tick: Play mode, and the resumed behaviours' state.
+    /// Before the first tick: the save's files can be written (else the session would be
+    /// lost at the end), Play mode, and the resumed behaviours' state.
     pub fn prepare(&self, sim: &mut Simulation, host: &mut ScriptHost) -> Result<(), String> {
+        if let Some(save) = &self.save {
+            check_writable(save)?;
+            check_writable(&state_path(save))?;
+        }
         host.set_play(self.play);
         let Some(save) = &self.resume else { return Ok(()) };
         let path = state_path(save);
@@ -76,4 +81,19 @@ impl SaveArgs {
         println!("saved {} and {}", save.display(), path.display());
         Ok(())
     }
+}
+
+/// Checks that `path` can be written without changing it: an existing file is opened for
+/// writing (not truncated), a missing one is created and removed again.
+fn check_writable(path: &Path) -> Result<(), String> {
+    let refused = |e: std::io::Error| format!("--save: {} cannot be written: {e}", path.display());
+    if path.is_dir() {
+        return Err(format!("--save: {} is a directory", path.display()));
+    }
+    let existed = path.exists();
+    std::fs::OpenOptions::new().write(true).create(true).truncate(false).open(path).map_err(refused)?;
+    if !existed {
+        std::fs::remove_file(path).map_err(refused)?;
+    }
+    Ok(())
 }

@@ -129,6 +129,14 @@ impl LocalStores {
         let failed = |reason: String| StoreError::Open { path: file.display().to_string(), reason };
         std::fs::create_dir_all(&dir).map_err(|e| failed(e.to_string()))?;
         let values = load(&file, name).map_err(|e| failed(e.to_string()))?;
+        if let Some(bad) = values.keys().find(|k| StoreKey::from_db(k).is_none()) {
+            // A row no `put` could have written: refused, not skipped (the file is left as
+            // it is for its owner to mend).
+            return Err(failed(format!(
+                "store '{name}' holds a row whose key {bad:?} is not a store key (an integer or 1 to 50 \
+                 printable characters)"
+            )));
+        }
         if self.writer.is_none() {
             self.writer =
                 Some(Writer::start(file.clone(), SHUTDOWN_ATTEMPTS).map_err(|e| failed(e.to_string()))?);

@@ -43,6 +43,16 @@ impl StoreConfig {
     pub fn local_store_file(&self) -> Option<PathBuf> {
         self.data_dir.as_ref().map(|d| d.join(LOCAL_STORE_FILE))
     }
+
+    /// Checks that the fleet cloud store, if one is named, answers: connects once (with the
+    /// pool's 10 s timeout) and makes sure its tables exist. For a server to run at start,
+    /// so a fleet server whose database is unreachable fails at once with the reason instead
+    /// of serving players whose data cannot load. Blocks; the offline store needs no check.
+    pub fn check_cloud_store(&self) -> std::result::Result<(), String> {
+        let Some(url) = &self.cloud_url else { return Ok(()) };
+        cloud::postgres::Postgres::probe(url)
+            .map_err(|e| format!("the cloud store at {url} cannot be reached: {}", e.0))
+    }
 }
 
 /// Builds `game.Store` and `game.CloudStore` (frozen tables) and puts the store state into

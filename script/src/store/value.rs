@@ -379,6 +379,9 @@ impl Decoder<'_> {
             }
             T_VEC => {
                 let (x, y, z) = (self.f32()?, self.f32()?, self.f32()?);
+                if !(x.is_finite() && y.is_finite() && z.is_finite()) {
+                    return Err(corrupt("a Vector3 with a non-finite component"));
+                }
                 Value::Vector(Vector::new(x, y, z))
             }
             T_TABLE => {
@@ -514,6 +517,17 @@ mod tests {
         let v: Value = lua.load("return { string.rep('x', 50000000) }").eval().unwrap();
         let e = encode(&lua, &v, LIMIT).unwrap_err();
         assert_eq!(e, StoreError::TooLarge { bytes: 50_000_000 + 9, limit: LIMIT });
+    }
+
+    #[test]
+    fn the_decoder_refuses_what_put_refuses() {
+        let lua = Lua::new();
+        let mut bytes = enc(&lua, "return vector.create(1, 2, 3)").unwrap();
+        assert!(decode(&lua, &bytes).is_ok());
+        let x = bytes.len() - 12;
+        bytes[x..x + 4].copy_from_slice(&f32::INFINITY.to_le_bytes());
+        let err = decode(&lua, &bytes).unwrap_err().to_string();
+        assert!(err.contains("a Vector3 with a non-finite component"), "{err}");
     }
 
     #[test]

@@ -177,8 +177,13 @@ impl TickHooks for SessionTape {
             let phases = if self.write_phases { phases } else { Vec::new() };
             let line = TickLine { tick: ctx.tick, inputs, hash, phases };
             let written = w.tick(&line).and_then(|()| if ctx.tick % 60 == 59 { w.flush() } else { Ok(()) });
-            if let Err(e) = written {
-                self.error.get_or_insert(e);
+            if let Err(e) = written
+                && self.error.is_none()
+            {
+                // Said when it happens, not only when the server stops: the session is being
+                // lost from here on.
+                eprintln!("recording stopped at tick {}: {e}", ctx.tick);
+                self.error = Some(e);
             }
         }
     }

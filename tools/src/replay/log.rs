@@ -117,7 +117,9 @@ impl LogWriter {
     pub fn create(path: &std::path::Path, header: &Header) -> Result<LogWriter, String> {
         let file = std::fs::File::create(path).map_err(|e| format!("creating {}: {e}", path.display()))?;
         let mut writer = LogWriter { out: std::io::BufWriter::new(file) };
+        // Written through at once, so a file that takes no bytes fails at start.
         writer.line(header)?;
+        writer.flush().map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(writer)
     }
 

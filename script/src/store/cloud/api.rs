@@ -131,12 +131,18 @@ fn start(config: &StoreConfig) -> std::result::Result<Cloud<Payload>, String> {
         let backend = Postgres::new(url).map_err(|e| e.to_string())?;
         Worker::spawn(backend, server, LEASE)
     } else if let Some(dir) = &config.data_dir {
-        let path = dir.join(SQLITE_FILE);
-        let opened = std::fs::create_dir_all(dir)
-            .map_err(BackendError::from_display)
-            .and_then(|()| Sqlite::open(&path))
-            .map_err(|e| format!("cloud store file {} could not be opened: {}", path.display(), e.0))?;
-        Worker::spawn(opened, server, LEASE)
+        // Opened on the store's thread: creating a database file takes tens of milliseconds
+        // the tick cannot spare. A failure answers every request with its error.
+        let (dir, path) = (dir.clone(), dir.join(SQLITE_FILE));
+        let open = move || {
+            std::fs::create_dir_all(&dir)
+                .map_err(BackendError::from_display)
+                .and_then(|()| Sqlite::open(&path))
+                .map_err(|e| {
+                    BackendError(format!("cloud store file {} could not be opened: {}", path.display(), e.0))
+                })
+        };
+        Worker::spawn_opening(open, server, LEASE)
     } else {
         return Err(
             "game.CloudStore needs a data directory (--data DIR) or a PostgreSQL URL (--cloud-store URL)"

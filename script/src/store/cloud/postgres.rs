@@ -74,6 +74,14 @@ impl Postgres {
         Ok(Self { pool, schema: OnceCell::new() })
     }
 
+    /// Connects to the database at `url` once and creates the tables if they are missing,
+    /// on a runtime of its own (blocks until then or the connection timeout).
+    pub fn probe(url: &str) -> Result<(), BackendError> {
+        let backend = Self::new(url)?;
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(err)?;
+        runtime.block_on(async { backend.client().await.map(drop) })
+    }
+
     async fn client(&self) -> Result<Object, BackendError> {
         let client = self.pool.get().await.map_err(err)?;
         self.schema

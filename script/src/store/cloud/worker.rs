@@ -74,12 +74,23 @@ impl Worker {
     /// Starts the thread for `backend`; `server` is this server's identity for locks, held
     /// for `lease` and renewed every third of it.
     pub fn spawn<B: Backend>(backend: B, server: Arc<str>, lease: Duration) -> std::io::Result<Self> {
+        Self::spawn_opening(move || Ok(backend), server, lease)
+    }
+
+    /// Starts the thread, which opens its backend with `open` first (a database file opened
+    /// there keeps the tick from waiting on it). If `open` fails, every job finishes with its
+    /// error.
+    pub fn spawn_opening<B: Backend>(
+        open: impl FnOnce() -> Result<B, BackendError> + Send + 'static,
+        server: Arc<str>,
+        lease: Duration,
+    ) -> std::io::Result<Self> {
         let (jobs, rx) = tokio::sync::mpsc::unbounded_channel::<Job>();
         let (tx, finished) = crossbeam_channel::unbounded();
         let to_us = tx.clone();
         let thread = std::thread::Builder::new()
             .name("cloud-store".into())
-            .spawn(move || run(backend, server, lease, rx, to_us))?;
+            .spawn(move || run(open, server, lease, rx, to_us))?;
         Ok(Self { jobs: Some(jobs), tx, finished, thread: Some(thread) })
     }
 
@@ -130,17 +141,21 @@ impl Drop for Worker {
 
 /// The thread's body.
 fn run<B: Backend>(
-    backend: B,
+    open: impl FnOnce() -> Result<B, BackendError>,
     server: Arc<str>,
     lease: Duration,
     mut rx: tokio::sync::mpsc::UnboundedReceiver<Job>,
     tx: Sender<Finished>,
 ) {
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-        Ok(rt) => rt,
+    let ready = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| BackendError(format!("could not start the cloud store's runtime: {e}")))
+        .and_then(|runtime| Ok((runtime, open()?)));
+    let (runtime, backend) = match ready {
+        Ok(ready) => ready,
         Err(e) => {
             // Answer every job with the error until the tick thread lets go.
-            let e = BackendError(format!("could not start the cloud store's runtime: {e}"));
             while let Some(job) = rx.blocking_recv() {
                 let _ = tx.send(fail(job, &e));
             }

@@ -330,7 +330,7 @@ fn an_unwritable_save_or_record_path_fails_at_start() {
     assert!(!stdout.contains("hello from Arbor"), "no script ran: {stdout}");
     let (out, stdout, stderr) = arbor(&["serve", "--ticks", "600", "--record", "/dev/full"]);
     assert!(!out.status.success());
-    assert!(stderr.contains("/dev/full: No space left on device"), "{stderr}");
+    assert!(stderr.contains("/dev/full: writing the session log: No space left on device"), "{stderr}");
     assert!(!stdout.contains("stopped after"), "no tick ran: {stdout}");
 }
 

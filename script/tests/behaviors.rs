@@ -64,6 +64,22 @@ fn sender(target: &str, event: &str, at: u32) -> String {
     )
 }
 
+/// Two hosts (`H0`, `H1`) that ping-pong forever: every delivery raises two more.
+const PING_PONG: &str = r#"
+return {
+	host = "Part",
+	events = { Ping = {} },
+	memory = { n = 0 },
+	ready = function(self) if self.host.Name == "H0" then self:Send(workspace:FindFirstChild("H1"), "Ping") end end,
+	on = { Ping = function(self)
+		self.memory.n = self.memory.n + 1
+		local other = self.host.Name == "H0" and "H1" or "H0"
+		self:Send(workspace:FindFirstChild(other), "Ping")
+		self:Send(workspace:FindFirstChild(other), "Ping")
+	end },
+}
+"#;
+
 #[test]
 fn a_door_starts_closed_opens_on_an_event_and_closes_on_its_timer() {
     let (mut place, door, _) = door_place(&[("Door", DOOR)]);
@@ -493,21 +509,7 @@ fn the_log_limit_cuts_and_marks_and_is_not_an_error() {
 #[test]
 fn the_moment_limit_fails_the_transaction_over_it_and_reports_what_was_dropped() {
     // Two hosts ping-pong forever: every delivery raises the next.
-    let src = r#"
-return {
-	host = "Part",
-	events = { Ping = {} },
-	memory = { n = 0 },
-	ready = function(self) if self.host.Name == "H0" then self:Send(workspace:FindFirstChild("H1"), "Ping") end end,
-	on = { Ping = function(self)
-		self.memory.n = self.memory.n + 1
-		local other = self.host.Name == "H0" and "H1" or "H0"
-		self:Send(workspace:FindFirstChild(other), "Ping")
-		self:Send(workspace:FindFirstChild(other), "Ping")
-	end },
-}
-"#;
-    let (mut place, _) = hosts_place("Pinger", src, 2);
+    let (mut place, _) = hosts_place("Pinger", PING_PONG, 2);
     place.arena.behaviors_mut().settings.transactions_per_moment = 50;
     let mut running = place.start();
     running.sim.step();
@@ -839,19 +841,7 @@ fn a_memory_overrun_is_reported_at_the_line_that_allocated() {
 
 #[test]
 fn the_moment_limit_counts_as_one_error() {
-    let src = r#"
-return {
-	host = "Part",
-	events = { Ping = {} },
-	ready = function(self) if self.host.Name == "H0" then self:Send(workspace:FindFirstChild("H1"), "Ping") end end,
-	on = { Ping = function(self)
-		local other = self.host.Name == "H0" and "H1" or "H0"
-		self:Send(workspace:FindFirstChild(other), "Ping")
-		self:Send(workspace:FindFirstChild(other), "Ping")
-	end },
-}
-"#;
-    let (mut place, _) = hosts_place("Pinger", src, 2);
+    let (mut place, _) = hosts_place("Pinger", PING_PONG, 2);
     place.arena.behaviors_mut().settings.transactions_per_moment = 10;
     let mut running = place.start();
     running.sim.step();

@@ -8,6 +8,9 @@
 //! | `replication/capture_100k_1pct` | `Mirror::capture` after 1,000 moves (shared by every client) | — |
 //! | `replication/per_client_100k_1pct` | `ClientView::update` + `build` + the ack, per client, 16 clients | `full_scan`: each client's held instances captured and compared with its last-sent copy, changed ones encoded |
 //! | `replication/per_client_idle` | the same with nothing changed | `full_scan` with nothing changed |
+//! | `replication/per_client_10k_in_range_1pct` | the same at a 320-stud radius (about 10,000 parts in range) | — |
+//! | `replication/per_client_10k_in_range_idle` | the same with nothing changed | — |
+//! | `replication/join_10k_in_range` | a new view's first `update` and `build` at the 320-stud radius | — |
 //! | `replication/refocus_one_cell` | one settled view's focus moved one cell and back among the parts (two `ClientView::update`s streaming a strip of parts out and in) | — |
 //! | `replication/refocus_far_3e5` | a view away from the parts jumping between (−3·10⁵, −3·10⁵) and (3·10⁵, 3·10⁵) studs and back | — |
 //! | `replication/refocus_wire_edge` | the same between opposite corners of the wire's range (±2³¹/256 studs: what a hostile client can send) | — |
@@ -26,6 +29,8 @@ const MODELS: usize = 10_000;
 const PARTS_PER_MODEL: usize = 9;
 const CLIENTS: usize = 16;
 const RADIUS: f32 = 1024.0;
+/// A radius holding about 10,000 of the place's parts.
+const NEAR_RADIUS: f32 = 320.0;
 
 struct Server {
     arena: Arena,
@@ -178,6 +183,55 @@ fn replication(c: &mut Criterion) {
         "replication bytes: {:.2} per moved part per update (messages included), {updates} updates",
         sent as f64 / updates.max(1) as f64
     );
+
+    // The same with ~10,000 instances in range (radius 320 studs): what a player sees.
+    let mut near_views: Vec<ClientView> = (0..CLIENTS)
+        .map(|i| {
+            let a = i as f32 * 2.399;
+            ClientView::new(Vec3::new(a.cos(), 0.0, a.sin()) * 600.0, NEAR_RADIUS)
+        })
+        .collect();
+    settle(&mut server, &mut near_views);
+    let near_held: usize = near_views.iter().map(ClientView::len).sum::<usize>() / CLIENTS;
+    eprintln!(
+        "replication setup: radius {NEAR_RADIUS}: {near_held} held per client ({} of them structure)",
+        server.mirror.structure().count()
+    );
+    for (name, moving) in [("per_client_10k_in_range_1pct", true), ("per_client_10k_in_range_idle", false)] {
+        group.bench_function(format!("{name}/arbor"), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    if moving {
+                        server.move_some();
+                    }
+                    server.capture();
+                    let t = Instant::now();
+                    for v in &mut near_views {
+                        black_box(send_and_ack(&server, v));
+                    }
+                    total += t.elapsed() / CLIENTS as u32;
+                }
+                total
+            })
+        });
+    }
+    // Joins: a new view's first update and the build of its first network tick.
+    group.bench_function("join_10k_in_range", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for i in 0..iters {
+                let a = i as f32 * 2.399;
+                let mut view = ClientView::new(Vec3::new(a.cos(), 0.0, a.sin()) * 600.0, NEAR_RADIUS);
+                let t = Instant::now();
+                view.update(&server.arena, &server.mirror);
+                black_box(view.build(&server.mirror, arbor_net::DEFAULT_CLIENT_BUDGET, 2));
+                total += t.elapsed();
+            }
+            total
+        })
+    });
+    settle(&mut server, &mut views);
 
     for (name, moving) in [("per_client_100k_1pct", true), ("per_client_idle", false)] {
         group.bench_function(format!("{name}/arbor"), |b| {

@@ -11,6 +11,11 @@
 //! else as [`NetError::Disconnected`]; [`Client::disconnect_reason`] keeps the text and
 //! [`Client::is_connected`] is false from then on.
 //!
+//! The replica checks itself against the server's hashes as it applies messages: once per
+//! message that carries an entry, and whenever the server's view of it is settled; the
+//! counts are in [`Replica::stats`] (`message_checks`, `hash_checks` and their mismatches),
+//! through [`Client::replica`].
+//!
 //! Invariants: a client never sends a client-local id; a message that does not decode
 //! counts as an error and is dropped (the server is trusted, the network is not).
 
@@ -178,7 +183,7 @@ impl Client {
         self.kicked.as_deref()
     }
 
-    /// The replica.
+    /// The replica (its [`stats`](Replica::stats) count the hash checks and mismatches).
     pub fn replica(&self) -> &Replica {
         &self.replica
     }

@@ -28,22 +28,22 @@ pub use client::{Client, ClientStats};
 pub use codec::DecodeError;
 pub use error::NetError;
 pub use message::{Control, Input, MAX_MESSAGE_BYTES, Snapshot, SnapshotBuilder, SnapshotEntry};
-pub use mirror::{CELL_SIZE, Cell, Changes, Mirror, MirrorEntity, cell_of};
+pub use mirror::{CELL_SIZE, Cell, CellChanges, Changes, Mirror, MirrorEntity, cell_of};
 pub use quantize::{
     POSITION_STEPS, dequantize_position, dequantize_rotation, quantize_position, quantize_rotation,
 };
 pub use replica::{Applied, Replica, ReplicaStats, SERVER_ROOT, SERVER_WORKSPACE};
 pub use server::{
-    CLIENT_BUDGET, ClientReport, DEFAULT_CLIENT_BUDGET, DEFAULT_STREAMING_RADIUS, JOINS_PER_NETWORK_TICK,
-    KICK_GRACE, MAX_INPUTS_PER_TICK, NetConfig, NetEvent, NetServer, NetStats, SHUTDOWN_REASON,
-    STREAMING_RADIUS, Security, check_roots,
+    CLIENT_BUDGET, ClientReport, DEFAULT_CLIENT_BUDGET, DEFAULT_STREAMING_RADIUS, JOIN_WAIT,
+    JOINS_PER_NETWORK_TICK, KICK_GRACE, MAX_INPUTS_PER_TICK, NetConfig, NetEvent, NetServer, NetStats,
+    SHUTDOWN_REASON, STREAMING_RADIUS, Security, check_roots,
 };
 pub use state::{EntityState, Groups, WireValue};
 pub use transport::{
     ClientAuth, ClientTransport, PROTOCOL_ID, ServerKey, ServerTransport, issue_token, token_from_hex,
     token_to_hex,
 };
-pub use view::{AckError, ClientView, HISTORY_EPOCHS, ViewStats};
+pub use view::{AckError, ClientView, HISTORY_EPOCHS, STREAMING_HYSTERESIS, ViewStats};
 
 /// Re-exported so callers can hold a token without depending on renet_netcode.
 pub use renet_netcode::ConnectToken;

@@ -7,6 +7,15 @@
 //! an entry's mask byte lists its groups, 0 marking a create),
 //! parents before children. Every message fits [`MAX_MESSAGE_BYTES`], so one UDP packet.
 //!
+//! Two optional hashes follow the header, each named by a bit of its flag byte: the *view
+//! hash* (bit 0), sent once the client's whole view is settled, is the world hash the
+//! replica must have after applying the message; the *entries hash* (bit 1), sent with
+//! every message that carries an entry, is the XOR of the server's hashes
+//! ([`EntityState::hash`]) of the full states, as of the message's epoch, of the instances
+//! its entries name. After applying the message the replica's states of those instances
+//! must hash to the same (see [`Replica`](crate::Replica)), so a replica is checked under
+//! motion too, when its view never settles.
+//!
 //! Invariants: no id on the wire is 0 or at or above [`CLIENT_ID_BASE`] (client-local ids
 //! never travel; the decoder refuses them); decoding arbitrary bytes returns an error, never
 //! panics.
@@ -26,6 +35,11 @@ const WELCOME: u8 = 10;
 const KICK: u8 = 11;
 const CHARACTER: u8 = 12;
 
+/// Snapshot flag bit: a view hash follows.
+const FLAG_VIEW_HASH: u8 = 1 << 0;
+/// Snapshot flag bit: an entries hash follows.
+const FLAG_ENTRIES_HASH: u8 = 1 << 1;
+
 /// Longest kick reason, in bytes.
 pub const MAX_REASON_BYTES: usize = 256;
 
@@ -42,6 +56,7 @@ pub struct SnapshotBuilder {
     seq: u32,
     epoch: u32,
     view_hash: Option<u64>,
+    entries_hash: Option<u64>,
     removes: Writer,
     n_removes: u32,
     last_remove: u64,
@@ -65,6 +80,7 @@ impl SnapshotBuilder {
             seq,
             epoch,
             view_hash: None,
+            entries_hash: None,
             removes: Writer::with_capacity(32),
             n_removes: 0,
             last_remove: 0,
@@ -89,9 +105,18 @@ impl SnapshotBuilder {
         self.view_hash = Some(hash);
     }
 
-    /// An upper bound of the encoded size.
+    /// Says that the full states, as of [`epoch`](Self::epoch), of the instances this
+    /// message's entries name hash to `hash` (the XOR of their [`EntityState::hash`]es).
+    /// Set it on every message with an entry, once its entries are final.
+    pub fn set_entries_hash(&mut self, hash: u64) {
+        self.entries_hash = Some(hash);
+    }
+
+    /// An upper bound of the encoded size (counting the entries hash once an entry is
+    /// written, so a message filled up to [`MAX_MESSAGE_BYTES`] still fits with it).
     pub fn size(&self) -> usize {
-        1 + 5 + 5 + 1 + 8 + 5 + 5 + self.removes.len() + self.entries.len()
+        let entries_hash = if self.n_entries > 0 || self.entries_hash.is_some() { 8 } else { 0 };
+        1 + 5 + 5 + 1 + 8 + entries_hash + 5 + 5 + self.removes.len() + self.entries.len()
     }
 
     /// Entries written.
@@ -147,12 +172,10 @@ impl SnapshotBuilder {
         w.u8(SNAPSHOT);
         w.varint(u64::from(self.seq));
         w.varint(u64::from(self.epoch));
-        match self.view_hash {
-            Some(h) => {
-                w.u8(1);
-                w.u64(h);
-            }
-            None => w.u8(0),
+        let flag = |h: Option<u64>, bit: u8| if h.is_some() { bit } else { 0 };
+        w.u8(flag(self.view_hash, FLAG_VIEW_HASH) | flag(self.entries_hash, FLAG_ENTRIES_HASH));
+        for h in [self.view_hash, self.entries_hash].into_iter().flatten() {
+            w.u64(h);
         }
         w.varint(u64::from(self.n_removes));
         let mut out = w.into_vec();
@@ -187,6 +210,10 @@ pub struct Snapshot {
     pub epoch: u32,
     /// Set when the client's whole view is settled: the hash it must have after applying.
     pub view_hash: Option<u64>,
+    /// Set when the message carries an entry: the XOR of the hashes of the full states, as
+    /// of [`epoch`](Self::epoch), of the instances its entries name; the replica's states of
+    /// those instances must hash to the same after applying.
+    pub entries_hash: Option<u64>,
     /// Instances to drop with their subtrees.
     pub removes: Vec<Id>,
     /// Creates and updates, parents first.
@@ -209,11 +236,12 @@ impl Snapshot {
         }
         let seq = r.varint_u32()?;
         let epoch = r.varint_u32()?;
-        let view_hash = match r.u8()? {
-            0 => None,
-            1 => Some(r.u64()?),
-            _ => return Err(DecodeError::BadValue("snapshot flags")),
-        };
+        let flags = r.u8()?;
+        if flags & !(FLAG_VIEW_HASH | FLAG_ENTRIES_HASH) != 0 {
+            return Err(DecodeError::BadValue("snapshot flags"));
+        }
+        let view_hash = if flags & FLAG_VIEW_HASH != 0 { Some(r.u64()?) } else { None };
+        let entries_hash = if flags & FLAG_ENTRIES_HASH != 0 { Some(r.u64()?) } else { None };
         let n = r.count("removes", MAX_MESSAGE_BYTES, 1)?;
         let mut removes = Vec::with_capacity(n);
         let mut last = 0i64;
@@ -239,7 +267,7 @@ impl Snapshot {
             entries.push(SnapshotEntry { id, create, groups, state });
         }
         r.finish()?;
-        Ok(Snapshot { seq, epoch, view_hash, removes, entries })
+        Ok(Snapshot { seq, epoch, view_hash, entries_hash, removes, entries })
     }
 }
 
@@ -428,6 +456,67 @@ mod tests {
         assert!(Snapshot::decode(&b.finish()).is_err());
     }
 
+    /// A message with one removal and two entries, with the hashes asked for.
+    fn hashed_message(view_hash: Option<u64>, entries_hash: Option<u64>) -> Vec<u8> {
+        let mut b = SnapshotBuilder::new(300, 200);
+        b.push_remove(Id(9));
+        let mut s = EntityState::blank(Class::Part);
+        s.parent = 2;
+        s.name = "Crate".into();
+        b.push_entry(Id(12), &s, true, Groups::ALL);
+        b.push_entry(Id(14), &s, false, Groups::POSITION);
+        if let Some(h) = view_hash {
+            b.set_view_hash(h);
+        }
+        if let Some(h) = entries_hash {
+            b.set_entries_hash(h);
+        }
+        let size = b.size();
+        let bytes = b.finish();
+        assert!(bytes.len() <= size, "{} bytes, bound {size}", bytes.len());
+        bytes
+    }
+
+    #[test]
+    fn the_entries_hash_round_trips_with_or_without_the_view_hash_in_eight_bytes() {
+        let bare = hashed_message(None, None).len();
+        for (view, entries) in [
+            (None, Some(0xdead_beef_0bad_f00d)),
+            (Some(7), Some(u64::MAX)),
+            (Some(0), None),
+            (None, Some(0)),
+            (None, None),
+        ] {
+            let bytes = hashed_message(view, entries);
+            let snap = Snapshot::decode(&bytes).unwrap();
+            assert_eq!((snap.view_hash, snap.entries_hash), (view, entries));
+            assert_eq!((snap.seq, snap.epoch), (300, 200));
+            assert_eq!(snap.removes, vec![Id(9)]);
+            assert_eq!(snap.entries.len(), 2);
+            let hashes = usize::from(view.is_some()) + usize::from(entries.is_some());
+            assert_eq!(bytes.len(), bare + 8 * hashes);
+        }
+        // The flag byte (after tag, seq and epoch: 1 + 2 + 2 bytes) names the hashes.
+        let bytes = hashed_message(Some(1), Some(2));
+        assert_eq!(bytes[5], FLAG_VIEW_HASH | FLAG_ENTRIES_HASH);
+    }
+
+    #[test]
+    fn a_snapshot_with_both_hashes_cut_anywhere_or_with_unknown_flags_is_refused() {
+        let bytes = hashed_message(Some(11), Some(22));
+        for cut in 0..bytes.len() {
+            assert!(Snapshot::decode(&bytes[..cut]).is_err(), "cut at {cut} of {}", bytes.len());
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_eq!(Snapshot::decode(&longer), Err(DecodeError::Trailing(1)));
+        for flags in [4u8, 8, 0x80, 0xff, FLAG_ENTRIES_HASH | 4] {
+            let mut bad = bytes.clone();
+            bad[5] = flags;
+            assert_eq!(Snapshot::decode(&bad), Err(DecodeError::BadValue("snapshot flags")), "{flags:#x}");
+        }
+    }
+
     proptest! {
         #[test]
         fn arbitrary_bytes_never_panic_a_decoder(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
@@ -441,6 +530,7 @@ mod tests {
             let mut b = SnapshotBuilder::new(5, 3);
             b.push_remove(Id(3));
             b.push_entry(Id(12), &EntityState::blank(Class::Part), true, Groups::ALL);
+            b.set_entries_hash(0x0123_4567_89ab_cdef);
             let bytes = b.finish();
             prop_assume!(cut < bytes.len());
             prop_assert!(Snapshot::decode(&bytes[..cut]).is_err());

@@ -15,7 +15,8 @@
 //!
 //! Invariants: every mirrored entity's parent is mirrored (or is the `DataModel`); an
 //! entity's `unit` is its top part (itself for a top part, [`Id::NONE`] for structure);
-//! `cells` holds exactly the top parts, each under the cell of its world position; epochs
+//! `cells` holds exactly the top parts, each under the cell of its world position, and
+//! `structure` exactly the mirrored instances whose unit is [`Id::NONE`]; epochs
 //! start at 1, so a client record confirmed at epoch 0 has seen nothing.
 
 use crate::state::{EntityState, Groups};
@@ -48,9 +49,10 @@ pub struct MirrorEntity {
     pub hash: u64,
     /// The top part this instance streams with, or [`Id::NONE`] for structure.
     pub unit: Id,
-    /// For a top part: its cell and world position.
+    /// For a top part: its cell.
     pub cell: Cell,
-    /// For a top part: its world position as of the last capture.
+    /// For a top part: its world position as of the last capture; for structure, as of the
+    /// capture that added it (it orders a join's first sends, nearest first).
     pub world: Vec3,
     touched: u32,
 }
@@ -86,9 +88,75 @@ pub struct Changes {
     pub changed_structure: Vec<Id>,
     /// The same, for instances of streaming units, by the cell of their unit (after the
     /// capture), so a client can read only the cells it sees.
-    pub changed_by_cell: FxHashMap<Cell, Vec<Id>>,
+    pub changed_by_cell: CellChanges,
     /// Whether the logs could not answer and the whole Workspace was compared.
     pub rescanned: bool,
+}
+
+/// Changed instances grouped by cell, the cells sorted by `(x, z)`: a client reads a box of
+/// cells with one binary search per row of the box.
+#[derive(Clone, Debug, Default)]
+pub struct CellChanges {
+    /// `(cell, end)`: the cell's ids are `ids[previous end..end]`.
+    cells: Vec<(Cell, u32)>,
+    ids: Vec<Id>,
+}
+
+impl CellChanges {
+    /// Groups `(cell, id)` pairs by cell.
+    pub fn new(mut pairs: Vec<(Cell, Id)>) -> CellChanges {
+        pairs.sort_unstable_by_key(|&(c, _)| c);
+        let mut cells: Vec<(Cell, u32)> = Vec::new();
+        let mut ids = Vec::with_capacity(pairs.len());
+        for (c, id) in pairs {
+            ids.push(id);
+            match cells.last_mut() {
+                Some((last, end)) if *last == c => *end += 1,
+                _ => cells.push((c, ids.len() as u32)),
+            }
+        }
+        CellChanges { cells, ids }
+    }
+
+    /// Whether no cell changed.
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// How many cells changed.
+    pub fn cell_count(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// The changed cells with `x` in `xs` and `z` in `zs` (inclusive), with their ids.
+    pub fn in_box(&self, xs: (i32, i32), zs: (i32, i32)) -> impl Iterator<Item = (Cell, &[Id])> + '_ {
+        let start = self.cells.partition_point(|&(c, _)| c < (xs.0, zs.0));
+        let mut at = start;
+        std::iter::from_fn(move || {
+            loop {
+                let &((x, z), end) = self.cells.get(at)?;
+                if x > xs.1 {
+                    return None;
+                }
+                if z < zs.0 {
+                    // Skip to this row's first cell in range.
+                    at += self.cells[at..].partition_point(|&(c, _)| c < (x, zs.0));
+                    continue;
+                }
+                if z > zs.1 {
+                    if x == i32::MAX {
+                        return None;
+                    }
+                    // Skip to the next row.
+                    at += self.cells[at..].partition_point(|&(c, _)| c < (x + 1, zs.0));
+                    continue;
+                }
+                let begin = if at == 0 { 0 } else { self.cells[at - 1].1 };
+                at += 1;
+                return Some(((x, z), &self.ids[begin as usize..end as usize]));
+            }
+        })
+    }
 }
 
 /// The server's replicated view of the place.
@@ -98,6 +166,8 @@ pub struct Mirror {
     since: Option<u64>,
     entities: FxHashMap<Id, MirrorEntity>,
     cells: FxHashMap<Cell, FxHashSet<Id>>,
+    /// The mirrored instances that are structure (`unit` is [`Id::NONE`]).
+    structure: FxHashSet<Id>,
     changes: Changes,
     root: Id,
     /// Components not replicated, by name.
@@ -120,6 +190,7 @@ impl Mirror {
             since: None,
             entities: FxHashMap::default(),
             cells: FxHashMap::default(),
+            structure: FxHashSet::default(),
             changes: Changes::default(),
             root: Id::NONE,
             excluded: vec![arbor_sim::LIFETIME.to_owned()],
@@ -172,6 +243,12 @@ impl Mirror {
         self.cells.get(&cell).into_iter().flat_map(|s| s.iter().copied())
     }
 
+    /// The mirrored structure (instances not under a part), in no particular order: every
+    /// client holds all of it.
+    pub fn structure(&self) -> impl Iterator<Item = Id> + '_ {
+        self.structure.iter().copied()
+    }
+
     /// How many cells hold a top part (at most the number of top parts).
     pub fn occupied_cells(&self) -> usize {
         self.cells.len()
@@ -197,7 +274,10 @@ impl Mirror {
                 e.state.attributes.capacity() * std::mem::size_of::<(std::sync::Arc<str>, crate::WireValue)>()
             })
             .sum();
-        self.entities.capacity() * per + attrs + self.cells.values().map(|s| s.capacity() * 9).sum::<usize>()
+        self.entities.capacity() * per
+            + attrs
+            + self.cells.values().map(|s| s.capacity() * 9).sum::<usize>()
+            + self.structure.capacity() * 9
     }
 
     /// Reads what changed in `arena` since the last capture into the mirror. `world` gives
@@ -222,13 +302,15 @@ impl Mirror {
             Some(log) => self.apply_logs(arena, world, log),
             None => self.rescan(arena, world),
         }
+        let mut by_cell = Vec::new();
         for &id in &self.changes.changed {
             let Some(e) = self.entities.get(&id) else { continue };
             match self.entities.get(&e.unit) {
-                Some(unit) => self.changes.changed_by_cell.entry(unit.cell).or_default().push(id),
+                Some(unit) => by_cell.push((unit.cell, id)),
                 None => self.changes.changed_structure.push(id),
             }
         }
+        self.changes.changed_by_cell = CellChanges::new(by_cell);
         self.since = Some(now);
     }
 
@@ -356,14 +438,18 @@ impl Mirror {
         let node = arena.get(id).expect("live");
         let state = self.capture_state(arena, &node);
         let epoch = self.epoch;
-        let (cell, pos) = if unit == id {
-            let p = world(id);
-            (cell_of(p), p)
-        } else {
-            ((0, 0), Vec3::ZERO)
+        let (cell, pos) = match unit {
+            u if u == id => {
+                let p = world(id);
+                (cell_of(p), p)
+            }
+            Id::NONE => ((0, 0), world(id)),
+            _ => ((0, 0), Vec3::ZERO),
         };
         if unit == id {
             self.cells.entry(cell).or_default().insert(id);
+        } else if unit.is_none() {
+            self.structure.insert(id);
         }
         let hash = state.hash(id);
         self.entities.insert(
@@ -450,7 +536,9 @@ impl Mirror {
 
     fn remove_entity(&mut self, id: Id) -> Option<MirrorEntity> {
         let e = self.entities.remove(&id)?;
-        if e.unit == id
+        if e.unit.is_none() {
+            self.structure.remove(&id);
+        } else if e.unit == id
             && let Some(s) = self.cells.get_mut(&e.cell)
         {
             s.remove(&id);
@@ -571,6 +659,34 @@ mod tests {
         arena.set_parent(g, Some(ws)).unwrap();
         m.capture(&arena, &origin);
         assert_eq!(m.changes().added, vec![g, f]);
+    }
+
+    proptest::proptest! {
+        /// Reading a box of cells finds exactly the changes a filter over all of them finds.
+        #[test]
+        fn cell_changes_in_a_box_are_exactly_the_changes_there(
+            pairs in proptest::collection::vec(((-6i32..6, -6i32..6), 1u64..1000), 0..80),
+            edges in proptest::collection::vec(-8i32..8, 4),
+            extreme in proptest::bool::ANY,
+        ) {
+            let mut pairs: Vec<(Cell, Id)> = pairs.into_iter().map(|(c, id)| (c, Id(id))).collect();
+            if extreme {
+                pairs.push(((i32::MAX, i32::MAX), Id(5000)));
+                pairs.push(((i32::MIN, i32::MIN), Id(5001)));
+            }
+            let changes = CellChanges::new(pairs.clone());
+            let xs = (edges[0].min(edges[1]), if extreme { i32::MAX } else { edges[0].max(edges[1]) });
+            let zs = (edges[2].min(edges[3]), if extreme { i32::MAX } else { edges[2].max(edges[3]) });
+            let mut found: Vec<(Cell, Id)> =
+                changes.in_box(xs, zs).flat_map(|(c, ids)| ids.iter().map(move |&id| (c, id))).collect();
+            let mut want: Vec<(Cell, Id)> = pairs
+                .into_iter()
+                .filter(|&((x, z), _)| (xs.0..=xs.1).contains(&x) && (zs.0..=zs.1).contains(&z))
+                .collect();
+            found.sort();
+            want.sort();
+            proptest::prop_assert_eq!(found, want);
+        }
     }
 
     #[test]

@@ -4,10 +4,22 @@
 //! components are held in the states ([`Replica::component`]): the client arena has no
 //! schemas to hold them.
 //!
+//! Two checks compare the replica with the server ([`ReplicaStats`]):
+//! - *settled*: a message sent when the client's whole view is confirmed carries the
+//!   server's view hash, which must equal the [`world_hash`](Replica::world_hash) after
+//!   applying it (it covers every held instance, moving or not);
+//! - *per message*: every message with an entry carries the XOR of the server's hashes of
+//!   the full states, as of its epoch, of the instances its entries name; after applying
+//!   it, the XOR of the replica's state hashes of those ids must be the same (an id it
+//!   could not apply, so does not hold, adds nothing and so fails the check). This holds
+//!   under motion, when a view never settles: messages apply in order, and an update
+//!   carries every group changed since the newest state the client confirmed.
+//!
 //! Invariants: snapshots apply in sequence order — one older than the newest applied is
 //! ignored and not acked, so the server never counts it as delivered; a state is kept only
 //! for an instance the arena holds; an update or removal of an unknown id does nothing (a
-//! late id finds nothing); the world hash is the XOR of every held state's hash.
+//! late id finds nothing); every held state keeps its own hash, and the world hash is the
+//! XOR of them.
 
 use crate::codec::DecodeError;
 use crate::message::Snapshot;
@@ -23,10 +35,14 @@ pub const SERVER_WORKSPACE: Id = Id(2);
 /// What applying one message did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Applied {
-    /// Applied; `Some(matched)` when it carried the server's view hash.
+    /// Applied; `Some(matched)` for each hash it carried.
     Applied {
-        /// Whether the replica's hash equalled the server's, if the server sent one.
+        /// Whether the replica's world hash equalled the server's view hash, if the server
+        /// sent one (the view was settled).
         hash_matched: Option<bool>,
+        /// Whether the replica's states of the instances named by the message's entries
+        /// hashed to the server's entries hash, if the server sent one (it had an entry).
+        entries_matched: Option<bool>,
     },
     /// Older than (or the same as) the newest applied: ignored.
     Stale,
@@ -41,16 +57,28 @@ pub struct ReplicaStats {
     pub stale: u64,
     /// Entries the arena refused (should stay 0).
     pub apply_errors: u64,
-    /// Settled snapshots whose hash was compared.
+    /// Settled snapshots whose hash was compared with the world hash.
     pub hash_checks: u64,
     /// Of those, how many differed.
     pub hash_mismatches: u64,
+    /// Messages whose entries hash was compared with the replica's states of the instances
+    /// they carried (every applied message with an entry: these run under motion too).
+    pub message_checks: u64,
+    /// Of those, how many differed: the replica holds a wrong state of an instance the
+    /// message carried (should stay 0).
+    pub message_mismatches: u64,
+}
+
+/// A held state and its hash.
+struct Held {
+    state: EntityState,
+    hash: u64,
 }
 
 /// The client's replica of the server's place.
 pub struct Replica {
     arena: Arena,
-    states: FxHashMap<Id, EntityState>,
+    states: FxHashMap<Id, Held>,
     hash: u64,
     newest: u32,
     received: u64,
@@ -90,7 +118,7 @@ impl Replica {
 
     /// The replicated state of server instance `id`.
     pub fn state(&self, id: Id) -> Option<&EntityState> {
-        self.states.get(&id)
+        self.states.get(&id).map(|h| &h.state)
     }
 
     /// The server ids the replica holds.
@@ -100,7 +128,7 @@ impl Replica {
 
     /// The replicated fields of component `name` of server instance `id`, in schema order.
     pub fn component(&self, id: Id, name: &str) -> Option<&[WireValue]> {
-        let s = self.states.get(&id)?;
+        let s = &self.states.get(&id)?.state;
         s.components.iter().find(|(n, _)| **n == *name).map(|(_, f)| f.as_slice())
     }
 
@@ -162,13 +190,18 @@ impl Replica {
         let removed = !snap.removes.is_empty();
         self.remove_all(&snap.removes);
         let mut reparent_later = Vec::new();
+        let carried: Vec<Id> = if snap.entries_hash.is_some() {
+            snap.entries.iter().map(|e| e.id).collect()
+        } else {
+            Vec::new()
+        };
         for entry in snap.entries {
             let id = entry.id;
             match entry.create {
                 Some(_) => self.create(id, entry.state, &mut reparent_later),
                 None => {
                     let Some(old) = self.states.get(&id) else { continue };
-                    let mut state = old.clone();
+                    let mut state = old.state.clone();
                     copy_groups(&mut state, &entry.state, entry.groups);
                     self.write(id, &state, entry.groups, &mut reparent_later);
                     self.set_state(id, state);
@@ -199,15 +232,43 @@ impl Replica {
             }
             ok
         });
-        Applied::Applied { hash_matched }
+        // The full states of the instances carried, as they are now: an id not held (an
+        // entry that could not be applied) adds nothing, so it fails the check.
+        let entries_matched = snap.entries_hash.map(|h| {
+            self.stats.message_checks += 1;
+            let mine = carried.iter().filter_map(|id| self.states.get(id)).fold(0, |acc, s| acc ^ s.hash);
+            let ok = h == mine;
+            if !ok {
+                self.stats.message_mismatches += 1;
+            }
+            ok
+        });
+        Applied::Applied { hash_matched, entries_matched }
+    }
+
+    /// Changes the name of held instance `id` in its state and in the arena, keeping the
+    /// world hash consistent with the changed state, as a bug that applied a wrong value
+    /// would; whether `id` was held. For tests of the replica checks: the next message that
+    /// carries `id` fails its check, and a settled view's hash no longer matches.
+    #[doc(hidden)]
+    pub fn corrupt_state_for_test(&mut self, id: Id) -> bool {
+        let Some(held) = self.states.get(&id) else { return false };
+        let mut state = held.state.clone();
+        state.name = format!("{}~", state.name).into();
+        let local = self.local(id);
+        if local != self.arena.workspace() {
+            let _ = self.arena.set_name(local, &state.name);
+        }
+        self.set_state(id, state);
+        true
     }
 
     fn set_state(&mut self, id: Id, state: EntityState) {
-        let h = state.hash(id);
-        if let Some(old) = self.states.insert(id, state) {
-            self.hash ^= old.hash(id);
+        let hash = state.hash(id);
+        if let Some(old) = self.states.insert(id, Held { state, hash }) {
+            self.hash ^= old.hash;
         }
-        self.hash ^= h;
+        self.hash ^= hash;
     }
 
     /// Drops exactly the instances in `ids`. A replicated child that is not among them
@@ -231,7 +292,7 @@ impl Replica {
         }
         for &id in &doomed {
             if let Some(s) = self.states.remove(&id) {
-                self.hash ^= s.hash(id);
+                self.hash ^= s.hash;
             }
             let local = self.local(id);
             if local != self.arena.workspace() && self.arena.destroy(local).is_err() {

@@ -6,6 +6,11 @@
 //! character, captures the [`Mirror`], brings every [`ClientView`] up to date and sends each
 //! client its messages under its byte budget.
 //!
+//! A connection enters the sessions' join queue while it has room; the others wait in a lobby
+//! (they already receive snapshots) and one that waited [`JOIN_WAIT`] is refused with
+//! `JOIN_QUEUE_FULL` as its reason, so a crowd connecting at once is admitted over a few
+//! ticks instead of refused, and a place with no `PlayerJoined` handler says why it is full.
+//!
 //! A kick ([`NetServer::kick`]) sends the reason as a reliable control message and keeps the
 //! connection only until the client acknowledges it (or [`KICK_GRACE`] passes), so the
 //! reason reaches the client before the transport drops it; meanwhile the client is no
@@ -26,8 +31,10 @@ use crate::transport::{
 };
 use crate::view::{ClientView, ViewStats};
 use arbor_core::{Arena, AttributeValue};
+use arbor_sim::players::{JOIN_QUEUE_FULL, MAX_PENDING_JOINS};
 use arbor_sim::{MoveInput, Players, TickContext, TickHooks};
 use glam::Vec3;
+use rayon::prelude::*;
 use renet::{RenetServer, ServerEvent};
 use renet_netcode::{NetcodeServerTransport, ServerAuthentication, ServerConfig};
 use std::collections::{BTreeMap, VecDeque};
@@ -37,6 +44,11 @@ use std::time::{Duration, Instant};
 /// Joins started per network tick: a join walks the place once for that client, so a crowd
 /// connecting at once is admitted a few per tick instead of stalling one tick.
 pub const JOINS_PER_NETWORK_TICK: usize = 2;
+
+/// How long a connection may wait for a place in the sessions' join queue (full while no
+/// `PlayerJoined` handler takes joins) before it is refused with
+/// [`JOIN_QUEUE_FULL`](arbor_sim::players::JOIN_QUEUE_FULL) as its reason.
+pub const JOIN_WAIT: Duration = Duration::from_secs(10);
 
 /// Inputs read per client per tick; the rest of a flood is dropped unread.
 pub const MAX_INPUTS_PER_TICK: usize = 8;
@@ -148,6 +160,10 @@ pub struct NetServer {
     mirror: Mirror,
     clients: BTreeMap<u64, Slot>,
     kicked: BTreeMap<u64, Kicked>,
+    /// Connections not yet handed to the sessions (their join queue was full), oldest
+    /// first, with when they connected.
+    lobby: VecDeque<(u64, Instant)>,
+    join_wait: Duration,
     events: VecDeque<NetEvent>,
     stats: NetStats,
     local_addr: SocketAddr,
@@ -185,6 +201,8 @@ impl NetServer {
             mirror: Mirror::new(),
             clients: BTreeMap::new(),
             kicked: BTreeMap::new(),
+            lobby: VecDeque::new(),
+            join_wait: JOIN_WAIT,
             events: VecDeque::new(),
             stats: NetStats::default(),
             local_addr,
@@ -208,6 +226,17 @@ impl NetServer {
     /// Overrides the place's per-client budget (bytes per network tick).
     pub fn set_client_budget(&mut self, bytes: usize) {
         self.budget_override = Some(bytes.max(crate::message::MAX_MESSAGE_BYTES));
+    }
+
+    /// Sets how long a connection waits for room in the join queue before it is refused
+    /// (default [`JOIN_WAIT`]).
+    pub fn set_join_wait(&mut self, wait: Duration) {
+        self.join_wait = wait;
+    }
+
+    /// Connections waiting for room in the sessions' join queue.
+    pub fn waiting_to_join(&self) -> usize {
+        self.lobby.len()
     }
 
     /// Takes the connection events queued so far.
@@ -402,13 +431,16 @@ impl NetServer {
     }
 
     /// Captures the place and sends every client its snapshot (the Snapshot phase).
-    /// `world` gives an instance's world position.
-    pub fn replicate(&mut self, arena: &Arena, world: &dyn Fn(arbor_core::Id) -> Vec3) {
+    /// `world` gives an instance's world position. The clients' views are brought up to
+    /// date and their messages built in parallel (each view is its own; the mirror and the
+    /// arena are only read), then sent in user-id order.
+    pub fn replicate(&mut self, arena: &Arena, world: &(dyn Fn(arbor_core::Id) -> Vec3 + Sync)) {
         let start = Instant::now();
         self.mirror.capture(arena, world);
         let budget = self.budget_override.unwrap_or_else(|| client_budget(arena));
         let tick = 1.0 / 60.0 * f64::from(self.network_every);
         let mut joins = 0;
+        let mut work: Vec<(u64, u32, &mut ClientView)> = Vec::with_capacity(self.clients.len());
         for (&id, slot) in self.clients.iter_mut() {
             if !slot.view.is_joined() {
                 if joins == JOINS_PER_NETWORK_TICK {
@@ -416,10 +448,20 @@ impl NetServer {
                 }
                 joins += 1;
             }
-            slot.view.update(arena, &self.mirror);
             let rtt = self.renet.rtt(id);
             let resend_after = ((rtt / tick).ceil() as u32).saturating_add(1).clamp(2, 30);
-            for msg in slot.view.build(&self.mirror, budget, resend_after) {
+            work.push((id, resend_after, &mut slot.view));
+        }
+        let mirror = &self.mirror;
+        let built: Vec<(u64, Vec<Vec<u8>>)> = work
+            .into_par_iter()
+            .map(|(id, resend_after, view)| {
+                view.update(arena, mirror);
+                (id, view.build(mirror, budget, resend_after))
+            })
+            .collect();
+        for (id, messages) in built {
+            for msg in messages {
                 self.renet.send_message(id, SNAPSHOTS, msg);
             }
         }
@@ -458,19 +500,35 @@ pub fn check_roots(arena: &Arena) -> Result<(), NetError> {
 }
 
 impl NetServer {
-    /// Hands the connection events and inputs of this poll to the sessions: a connection
-    /// the sessions refuse (bad user id, full join queue) is kicked with the reason.
+    /// Hands the connection events and inputs of this poll to the sessions. Connections
+    /// enter the sessions' join queue while it has room ([`MAX_PENDING_JOINS`]), oldest
+    /// first; the others wait in the lobby, and one that waited [`JOIN_WAIT`] is refused
+    /// with [`JOIN_QUEUE_FULL`]. A connection the sessions refuse (bad user id) is kicked
+    /// with the reason.
     fn feed_players(&mut self, arena: &Arena, players: &mut Players, first_new: usize) {
         let new: Vec<NetEvent> = self.events.iter().skip(first_new).cloned().collect();
         for event in new {
             match event {
-                NetEvent::Connected { user_id } => {
-                    if let Err(e) = players.connect(user_id, None) {
-                        self.kick(user_id, &e.to_string());
-                    }
+                NetEvent::Connected { user_id } => self.lobby.push_back((user_id, Instant::now())),
+                NetEvent::Disconnected { user_id, reason } => {
+                    self.lobby.retain(|&(u, _)| u != user_id);
+                    players.disconnect(arena, user_id, &reason);
                 }
-                NetEvent::Disconnected { user_id, reason } => players.disconnect(arena, user_id, &reason),
             }
+        }
+        while players.pending_joins() < MAX_PENDING_JOINS {
+            let Some((user_id, _)) = self.lobby.pop_front() else { break };
+            if let Err(e) = players.connect(user_id, None) {
+                self.kick(user_id, &e.to_string());
+            }
+        }
+        while let Some(&(user_id, since)) = self.lobby.front() {
+            if since.elapsed() < self.join_wait {
+                break;
+            }
+            self.lobby.pop_front();
+            eprintln!("net: refusing user {user_id}: {JOIN_QUEUE_FULL}");
+            self.kick(user_id, JOIN_QUEUE_FULL);
         }
         for (&user, slot) in &self.clients {
             let i = slot.last_input;

@@ -99,6 +99,7 @@ fn a_client_joins_and_its_replica_matches_the_server_then_follows_edits() {
     assert!(r.get(doomed).is_none());
     assert!(r.get(extra).is_some());
     assert_eq!(c.replica().stats().hash_mismatches, 0);
+    assert_eq!(c.replica().stats().message_mismatches, 0);
 
     c.disconnect();
     let gone = w.run(&mut [], 200, |w, _| w.net.borrow().client_count() == 0);
@@ -123,6 +124,8 @@ fn a_client_dropping_thirty_percent_of_snapshots_converges() {
     assert!(w.run(&mut [&mut c], 900, |w, cs| w.settled(cs[0])), "did not converge under loss");
     assert!(c.stats().dropped > 0);
     assert_eq!(c.replica().stats().hash_mismatches, 0);
+    let s = c.replica().stats();
+    assert!(s.message_checks > 0 && s.message_mismatches == 0, "{s:?}");
 }
 
 #[test]
@@ -319,4 +322,31 @@ fn a_focus_at_the_edges_of_the_wire_is_clamped_to_the_world_and_refocuses_stay_c
     assert!(stats.refocus_cells <= stats.refocuses * parts as u64, "{stats:?}");
     // Back at the origin the client holds the whole place again.
     assert_eq!(c.replica().len(), parts + 2);
+}
+
+#[test]
+fn a_replica_is_checked_message_by_message_while_every_part_moves_under_loss() {
+    let mut w = world(200, false);
+    let addr = w.net.borrow().local_addr();
+    let mut c = Client::connect(ClientAuth::Insecure { user_id: 4, server: addr }).unwrap();
+    c.set_snapshot_loss(0.3, 5);
+    let folder = w.sim.arena.find_first_child(w.sim.arena.workspace(), "Parts").unwrap();
+    let parts: Vec<Id> = w.sim.arena.children(folder).collect();
+    // Every part moves every tick: the client's view never settles.
+    for t in 0..300 {
+        for (k, &p) in parts.iter().enumerate() {
+            let a = t as f32 * 0.05 + k as f32;
+            w.sim.arena.set_position(p, Vec3::new(k as f32 * 2.0 + a.cos(), 5.0, a.sin())).unwrap();
+        }
+        w.run(&mut [&mut c], 1, |_, _| false);
+    }
+    let s = c.replica().stats();
+    assert!(c.stats().dropped > 0);
+    assert_eq!(s.hash_checks, 0, "the view never settled: {s:?}");
+    assert!(s.message_checks >= 50, "{s:?}");
+    assert_eq!((s.message_mismatches, s.apply_errors), (0, 0), "{s:?}");
+    // Once the parts stop, the view settles and the settled check agrees too.
+    assert!(w.run(&mut [&mut c], 900, |w, cs| w.settled(cs[0])), "did not settle");
+    let s = c.replica().stats();
+    assert_eq!((s.hash_mismatches, s.message_mismatches), (0, 0), "{s:?}");
 }

@@ -18,10 +18,14 @@
 //! - an instance with a pending tombstone gets no new record until the tombstone is acked
 //!   (so a late removal can never hit a re-created instance);
 //! - `dirty` ⊇ the records with a group changed after `confirmed`;
-//! - `view_hash` is the XOR of the hashes of the states last sent for every record.
+//! - `view_hash` is the XOR of the hashes of the states last sent for every record;
+//! - streaming range with hysteresis: every unit whose cell is within the radius of the
+//!   focus is held (or awaits its tombstone's ack), and no held unit's cell lies past the
+//!   radius plus [`STREAMING_HYSTERESIS`].
 //!
 //! Work per tick follows the mirror's changes and the client's dirty set; only the first
-//! update (the join) and a focus move to another cell walk more. A focus is clamped to
+//! update (the join: the mirror's structure and the cells in range) and a focus move to
+//! another cell walk more. A focus is clamped to
 //! ±[`WORLD_EXTENT`] on every axis (a non-finite one is ignored), and a refocus looks at
 //! the cells in range before and after the move (one box around both ranges when they
 //! overlap, the two ranges apart when they do not) or at the mirror's occupied cells,
@@ -37,6 +41,11 @@ use glam::Vec3;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
+
+/// Hysteresis of the streaming range, in studs: a unit enters a view within the radius of
+/// the focus and leaves it only past the radius plus this margin, so a client walking to
+/// and fro across a cell boundary does not stream the same units out and in.
+pub const STREAMING_HYSTERESIS: f32 = CELL_SIZE;
 
 /// Network ticks an unacked message is remembered (about 8.5 s at 30 Hz); a client that
 /// acks nothing for that long gets full state again.
@@ -189,7 +198,8 @@ impl ClientView {
         }
     }
 
-    /// Whether the first [`update`](Self::update) (the join, which walks the place once) ran.
+    /// Whether the first [`update`](Self::update) (the join, which walks the structure and
+    /// the cells in range once) ran.
     pub fn is_joined(&self) -> bool {
         self.joined
     }
@@ -250,17 +260,20 @@ impl ClientView {
             + self.in_flight.iter().map(|m| m.entries.capacity() * std::mem::size_of::<Sent>()).sum::<usize>()
     }
 
+    /// Whether a unit in `cell` enters the view (within the radius of the focus).
     fn in_view(&self, cell: Cell) -> bool {
         self.in_view_of(self.focus_cell, cell)
     }
 
-    /// Whether `cell` is in range of a focus in cell `centre` (in f64: cells far out and
-    /// radii past f32's squares stay exact enough).
+    /// Whether `cell` is within the radius of a focus in cell `centre`: where units enter.
     fn in_view_of(&self, centre: Cell, cell: Cell) -> bool {
-        let dx = (i64::from(cell.0) - i64::from(centre.0)) as f64 * f64::from(CELL_SIZE);
-        let dz = (i64::from(cell.1) - i64::from(centre.1)) as f64 * f64::from(CELL_SIZE);
-        let r = f64::from(self.radius);
-        dx * dx + dz * dz <= r * r
+        within(centre, cell, f64::from(self.radius))
+    }
+
+    /// Whether a held unit in `cell` stays held with a focus in cell `centre`: within the
+    /// radius plus [`STREAMING_HYSTERESIS`].
+    fn kept_by(&self, centre: Cell, cell: Cell) -> bool {
+        within(centre, cell, f64::from(self.radius) + f64::from(STREAMING_HYSTERESIS))
     }
 
     /// Makes [`update`](Self::update) always read changes cell by cell (tests exercise that
@@ -274,7 +287,9 @@ impl ClientView {
     /// out of range. Cells lie within ±10^9 (see [`cell_of`]), so a larger radius is capped
     /// where it already covers every cell.
     fn cell_radius(&self) -> i64 {
-        (f64::from(self.radius) / f64::from(CELL_SIZE)).ceil().min(4e9) as i64 + 1
+        ((f64::from(self.radius) + f64::from(STREAMING_HYSTERESIS)) / f64::from(CELL_SIZE)).ceil().min(4e9)
+            as i64
+            + 1
     }
 
     /// Whether the client should hold mirrored `id`, given what it holds already.
@@ -310,13 +325,11 @@ impl ClientView {
         self.fresh.push(Reverse((distance.min(u32::MAX as f32) as u32, id)));
     }
 
-    /// Distance from the focus to what `id` streams with (0 for structure).
+    /// Distance from the focus to what `id` streams with (for structure, to where it was
+    /// when mirrored).
     fn distance(&self, mirror: &Mirror, id: Id) -> f32 {
         let Some(e) = mirror.get(id) else { return f32::MAX };
-        if e.unit.is_none() {
-            return 0.0;
-        }
-        let at = mirror.get(e.unit).map_or(self.focus, |u| u.world);
+        let at = if e.unit.is_none() { e.world } else { mirror.get(e.unit).map_or(self.focus, |u| u.world) };
         let d = (at - self.focus).length();
         if d.is_finite() { d } else { f32::MAX }
     }
@@ -376,9 +389,7 @@ impl ClientView {
     /// Brings the view up to date with the mirror's last capture (and a moved focus).
     pub fn update(&mut self, arena: &Arena, mirror: &Mirror) {
         if !self.joined {
-            self.joined = true;
-            self.view_changed = None;
-            self.consider_subtree(arena, mirror, arena.workspace());
+            self.join(arena, mirror);
             return;
         }
         let changes = mirror.changes();
@@ -395,10 +406,12 @@ impl ClientView {
             }
         }
         for &(id, _, new) in &changes.unit_moves {
-            match (self.records.contains_key(&id), self.in_view(new)) {
-                (true, false) => self.stream_out(arena, id),
-                (false, true) => self.consider_subtree(arena, mirror, id),
-                _ => {}
+            if self.records.contains_key(&id) {
+                if !self.kept_by(self.focus_cell, new) {
+                    self.stream_out(arena, id);
+                }
+            } else if self.in_view(new) {
+                self.consider_subtree(arena, mirror, id);
             }
         }
         for &id in &changes.added {
@@ -406,21 +419,19 @@ impl ClientView {
                 self.add_record(mirror, id);
             }
         }
-        // The changes this client can hold: every changed instance, or, when that is the
-        // longer list, those in the cells of its view (held units are in the cells seen from
-        // the focus of the last update or from the new one).
+        // The changes this client can hold: every changed instance, or, when the rows of
+        // cells to read are fewer, those in the cells of its view (held units are in the
+        // kept range of the focus of the last update or of the new one).
         let (old, new) = (self.view_changed.unwrap_or(self.focus_cell), self.focus_cell);
         let area = CellBox::around(old, new, self.cell_radius());
-        if self.scan_cells || area.cells() < changes.changed.len() as u64 {
+        if self.scan_cells || area.rows() < changes.changed.len() as u64 {
             for &id in &changes.changed_structure {
                 self.mark_changed(id);
             }
-            if !changes.changed_by_cell.is_empty() {
-                for c in area.iter() {
-                    if !(self.in_view_of(old, c) || self.in_view_of(new, c)) {
-                        continue;
-                    }
-                    for &id in changes.changed_by_cell.get(&c).map_or(&[][..], Vec::as_slice) {
+            let (xs, zs) = area.clipped();
+            for (c, ids) in changes.changed_by_cell.in_box(xs, zs) {
+                if self.kept_by(old, c) || self.kept_by(new, c) {
+                    for &id in ids {
                         self.mark_changed(id);
                     }
                 }
@@ -432,6 +443,36 @@ impl ClientView {
         }
         if let Some(old) = self.view_changed.take() {
             self.refocus(arena, mirror, old);
+        }
+    }
+
+    /// The first update: records for every piece of structure and for the units in range
+    /// with their subtrees, each queued by its distance (nearest first). Looks at the cells
+    /// in range or at the mirror's occupied cells, whichever are fewer, so a join costs
+    /// what the client will hold, not what the place holds.
+    fn join(&mut self, arena: &Arena, mirror: &Mirror) {
+        self.joined = true;
+        self.view_changed = None;
+        // Structure's parent is structure or the DataModel: every parent gets its record.
+        for id in mirror.structure() {
+            self.add_record(mirror, id);
+        }
+        let centre = self.focus_cell;
+        let area = CellBox::around(centre, centre, self.cell_radius());
+        let mut units = Vec::new();
+        if area.cells() <= mirror.occupied_cells() as u64 {
+            for c in area.iter().filter(|&c| self.in_view(c)) {
+                units.extend(mirror.units_in(c));
+            }
+        } else {
+            for (c, in_cell) in mirror.occupied() {
+                if self.in_view(c) {
+                    units.extend(in_cell.iter().copied());
+                }
+            }
+        }
+        for unit in units {
+            self.consider_subtree(arena, mirror, unit);
         }
     }
 
@@ -448,13 +489,14 @@ impl ClientView {
         let mut leaving = Vec::new();
         let mut entering = Vec::new();
         let mut looked = 0u64;
-        let mut classify = |view: &Self, c: Cell, units: &mut dyn Iterator<Item = Id>| match (
-            view.in_view_of(old, c),
-            view.in_view_of(new, c),
-        ) {
-            (true, false) => leaving.extend(units),
-            (false, true) => entering.extend(units),
-            _ => {}
+        // Units within the radius of the old focus are held, units past the kept range of
+        // the old focus are not: only the two strips between need a look.
+        let mut classify = |view: &Self, c: Cell, units: &mut dyn Iterator<Item = Id>| {
+            if view.kept_by(old, c) && !view.kept_by(new, c) {
+                leaving.extend(units);
+            } else if view.in_view_of(new, c) && !view.in_view_of(old, c) {
+                entering.extend(units);
+            }
         };
         if walk <= mirror.occupied_cells() as u64 {
             for area in &boxes {
@@ -554,6 +596,14 @@ impl ClientView {
     }
 }
 
+/// Whether `cell` is within `r` studs of a focus in cell `centre`, cell to cell (in f64:
+/// cells far out and radii past f32's squares stay exact enough).
+fn within(centre: Cell, cell: Cell, r: f64) -> bool {
+    let dx = (i64::from(cell.0) - i64::from(centre.0)) as f64 * f64::from(CELL_SIZE);
+    let dz = (i64::from(cell.1) - i64::from(centre.1)) as f64 * f64::from(CELL_SIZE);
+    dx * dx + dz * dz <= r * r
+}
+
 /// `focus` with every axis clamped to ±[`WORLD_EXTENT`], or `None` if an axis is NaN or
 /// infinite.
 fn clamp_focus(focus: Vec3) -> Option<Vec3> {
@@ -585,12 +635,22 @@ impl CellBox {
         meet(self.x, other.x) && meet(self.z, other.z)
     }
 
-    /// Its cells, row by row; only called on a box small enough to walk. Cells outside
-    /// `i32` (no cell lies there, see [`cell_of`]) are skipped.
-    fn iter(&self) -> impl Iterator<Item = Cell> + '_ {
+    /// How many rows (values of x) it spans.
+    fn rows(&self) -> u64 {
+        (self.x.1 - self.x.0 + 1) as u64
+    }
+
+    /// Its x and z ranges clipped to `i32` (no cell lies outside, see [`cell_of`]).
+    fn clipped(&self) -> ((i32, i32), (i32, i32)) {
         let clip =
             |(lo, hi): (i64, i64)| (lo.max(i64::from(i32::MIN)) as i32, hi.min(i64::from(i32::MAX)) as i32);
-        let ((x0, x1), (z0, z1)) = (clip(self.x), clip(self.z));
+        (clip(self.x), clip(self.z))
+    }
+
+    /// Its cells, row by row; only called on a box small enough to walk. Cells outside
+    /// `i32` are skipped.
+    fn iter(&self) -> impl Iterator<Item = Cell> + '_ {
+        let ((x0, x1), (z0, z1)) = self.clipped();
         (x0..=x1).flat_map(move |x| (z0..=z1).map(move |z| (x, z)))
     }
 }

@@ -2,9 +2,21 @@
 //! client's budget — tombstones, then dirty records round robin over distance bands, then
 //! records never sent, nearest first — and the bookkeeping of what each message carried.
 //!
+//! Every message with an entry carries its *entries hash*: the XOR of the mirror's hashes
+//! of the instances its entries name, taken when the message is sealed from the entries
+//! actually written (an entry rolled back because it did not fit is not in it). The
+//! replica's states of those instances must hash to the same once it applied the message:
+//! a create carries every group, an update every group changed after the newest epoch the
+//! client confirmed for that instance, and the client applied that confirmed message and
+//! every later one in order (each writing values from an epoch at or after it); so every
+//! group not carried still holds its value as of this message's epoch. An instance is
+//! never both removed and written in one message: a record and a tombstone for one id
+//! never coexist (a record comes back only once its tombstone is acked).
+//!
 //! Invariants: a create is written in the same message as the creates of its unconfirmed
 //! parents (messages are lost independently); an entry that cannot be written yet waits a
-//! resend interval in `waiting`, so nothing dirty ever leaves every queue.
+//! resend interval in `waiting`, so nothing dirty ever leaves every queue; the entries
+//! hash of a message is over exactly its entries.
 
 use super::{BANDS, ClientView, HISTORY_EPOCHS, InFlight, MAX_PARENT_CHAIN, Sent};
 use crate::message::{MAX_MESSAGE_BYTES, SnapshotBuilder};
@@ -209,10 +221,25 @@ impl ClientView {
         }
     }
 
-    /// Seals a message: stamps the records it carries, remembers its sends until acked,
-    /// counts it.
-    fn finish(&mut self, mirror: &Mirror, b: SnapshotBuilder, sent: Vec<Sent>, out: &mut Vec<Vec<u8>>) {
+    /// Seals a message: sets its entries hash, stamps the records it carries, remembers its
+    /// sends until acked, counts it.
+    fn finish(&mut self, mirror: &Mirror, mut b: SnapshotBuilder, sent: Vec<Sent>, out: &mut Vec<Vec<u8>>) {
         let (seq, epoch) = (b.seq(), b.epoch());
+        // Over the entries written (`sent` lost any rolled back with the builder), each
+        // from the mirror entity it was encoded from: the mirror does not change during a
+        // build.
+        let mut entries = 0u32;
+        let mut entries_hash = 0u64;
+        for s in &sent {
+            if let Sent::State(id) = *s {
+                entries += 1;
+                entries_hash ^= mirror.get(id).map_or(0, |e| e.hash);
+            }
+        }
+        debug_assert_eq!(entries, b.entry_count(), "the sends are the entries written");
+        if entries > 0 {
+            b.set_entries_hash(entries_hash);
+        }
         for s in &sent {
             let Sent::State(id) = *s else { continue };
             let (Some(rec), Some(e)) = (self.records.get_mut(&id), mirror.get(id)) else { continue };

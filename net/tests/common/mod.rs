@@ -1,5 +1,6 @@
 //! An in-memory server and replica joined by a lossy pipe: the replication logic end to end
-//! without sockets.
+//! without sockets. Every message the replica applies must pass its per-message hash check
+//! (unless a test turns `check_messages` off to corrupt the replica on purpose).
 
 #![allow(dead_code)]
 
@@ -21,8 +22,14 @@ pub struct Pipe {
     pub budget: usize,
     /// When set, acks are withheld (a client that stopped answering).
     pub silent: bool,
+    /// When set (the default), a message whose entries hash the replica does not match
+    /// fails the test at once.
+    pub check_messages: bool,
     rng: u64,
     pub sent_bytes: usize,
+    /// The most cells holding a top part the mirror had at any update (a refocus looks at
+    /// no more than that).
+    pub max_occupied: usize,
 }
 
 impl Pipe {
@@ -37,8 +44,10 @@ impl Pipe {
             ack_loss: 0.0,
             budget: 4096,
             silent: false,
+            check_messages: true,
             rng: 0x9e37_79b9_7f4a_7c15,
             sent_bytes: 0,
+            max_occupied: 0,
         }
     }
 
@@ -60,6 +69,7 @@ impl Pipe {
         let (arena, transforms) = (&self.arena, &self.transforms);
         let world = |id| transforms.get(arena, id).map_or(Vec3::ZERO, |t| t.position);
         self.mirror.capture(&self.arena, &world);
+        self.max_occupied = self.max_occupied.max(self.mirror.occupied_cells());
         self.view.update(&self.arena, &self.mirror);
         let messages = self.view.build(&self.mirror, self.budget, 2);
         for m in messages {
@@ -68,7 +78,24 @@ impl Pipe {
             if self.roll() < self.loss {
                 continue;
             }
-            self.replica.apply(&m).expect("a server message decodes");
+            let applied = self.replica.apply(&m).expect("a server message decodes");
+            if self.check_messages
+                && let arbor_net::Applied::Applied { entries_matched: Some(false), .. } = applied
+            {
+                let snap = arbor_net::Snapshot::decode(&m).unwrap();
+                let wrong: Vec<Id> = snap
+                    .entries
+                    .iter()
+                    .map(|e| e.id)
+                    .filter(|&id| {
+                        self.mirror.get(id).map(|e| e.hash) != self.replica.state(id).map(|s| s.hash(id))
+                    })
+                    .collect();
+                panic!(
+                    "message {} (epoch {}) failed its entries check: replica states differ for {wrong:?}",
+                    snap.seq, snap.epoch
+                );
+            }
         }
         if !self.silent && self.roll() >= self.ack_loss {
             let (ack, bits) = self.replica.ack();

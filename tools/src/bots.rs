@@ -1,6 +1,11 @@
-//! `arbor bots N --connect ADDR`: N replica clients in this process, each moving its
-//! streaming focus on a circle, reporting per-client bytes/s, snapshots/s, round-trip time
-//! and world-hash checks, with a progress display while they join. A bot whose connection
+//! `arbor bots N --connect ADDR`: N replica clients in this process, each walking the
+//! character the server binds to it (movement input; the server moves the character and
+//! centres the bot's streaming range on it) on a `--pattern` that mixes a crowd (bots
+//! within 40 studs of each other around the first character's spawn point) and spread bots
+//! (each at its own point of a disc `--wander` studs in radius around it), jumping now and
+//! then; a bot without a character moves its streaming focus on a circle instead. It reports
+//! per-client bytes/s, snapshots/s, round-trip time and world-hash checks, with a progress
+//! display while they join. A bot whose connection
 //! the server ends (a kick, a drop, a timeout) is reported at once with the reason and no
 //! longer counted as connected. User ids outside `game.Session`'s range (or past 2^64) are
 //! refused up front. Exits with status 1 if any replica's hash ever differed from the
@@ -34,9 +39,102 @@ pub struct BotsArgs {
     /// The first bot's user id (the others follow); every id must be from 1 to 2^53 − 1.
     #[arg(long, default_value_t = 1_000_000)]
     pub first_user: u64,
-    /// Radius of each bot's circle, in studs (0: stand still).
-    #[arg(long, default_value_t = 300.0)]
+    /// How far the bots roam, in studs: the radius of the disc the spread bots' points fill
+    /// (for a bot without a character, of its focus circle); 0: stand still.
+    #[arg(long, default_value_t = 200.0)]
     pub wander: f32,
+    /// How the bots walk their characters: a third in a crowd and the rest spread out
+    /// (`mixed`), all in one crowd, or all spread out.
+    #[arg(long, value_enum, default_value_t = Pattern::Mixed)]
+    pub pattern: Pattern,
+}
+
+/// How the bots walk their characters. The crowd gathers around the crowd's point (where
+/// the first bot's character stood when it was first seen), its bots at most
+/// 2 × [`CROWD_RADIUS`] studs from each other; a spread bot walks to its own point of a
+/// disc `--wander` studs in radius around the same point, the points spread evenly over the
+/// disc (a sunflower spiral), and circles there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Pattern {
+    /// Every third bot in the crowd, the others spread out.
+    Mixed,
+    /// Every bot in the crowd.
+    Crowd,
+    /// Every bot spread out.
+    Spread,
+}
+
+/// Radius of the crowd's disc, in studs.
+const CROWD_RADIUS: f32 = 20.0;
+
+/// The golden angle in radians: successive points of a sunflower spiral.
+const GOLDEN_ANGLE: f32 = 2.399_963;
+
+/// Point `k` of `n` spread evenly over a disc of `radius` around the origin (on X and Z).
+fn sunflower(k: usize, n: usize, radius: f32) -> Vec3 {
+    let r = radius * ((k as f32 + 0.5) / n.max(1) as f32).sqrt();
+    let a = k as f32 * GOLDEN_ANGLE;
+    Vec3::new(a.cos() * r, 0.0, a.sin() * r)
+}
+
+impl Pattern {
+    /// Where bot `i` of `n` heads `t` seconds into the run, relative to the crowd's point,
+    /// with `wander` the spread disc's radius. A crowd bot holds its place in the crowd's
+    /// disc as the disc turns (at most 6 studs/s at its edge); a spread bot circles its point
+    /// 8 studs out at 4 studs/s. Characters walk at 16 studs/s, so each catches its target.
+    fn target(self, i: usize, n: usize, wander: f32, t: f32) -> Vec3 {
+        let crowds = match self {
+            Pattern::Mixed => n.div_ceil(3),
+            Pattern::Crowd => n,
+            Pattern::Spread => 0,
+        };
+        let in_crowd = match self {
+            Pattern::Mixed => i.is_multiple_of(3),
+            Pattern::Crowd => true,
+            Pattern::Spread => false,
+        };
+        if in_crowd {
+            let k = if self == Pattern::Mixed { i / 3 } else { i };
+            let slot = sunflower(k, crowds, CROWD_RADIUS);
+            let (s, c) = (t * 0.3).sin_cos();
+            Vec3::new(slot.x * c - slot.z * s, 0.0, slot.x * s + slot.z * c)
+        } else {
+            // The spread bots before `i`: every bot before it less the crowd bots among them.
+            let j = if self == Pattern::Mixed { i - (i / 3 + 1) } else { i };
+            let a = j as f32 * GOLDEN_ANGLE + t * 0.5;
+            sunflower(j, n - crowds, wander) + Vec3::new(a.cos(), 0.0, a.sin()) * 8.0
+        }
+    }
+}
+
+/// Where `client`'s character stands, from its replica: the root part (its child
+/// `HumanoidRootPart`, else its first Part child) composed with the character's transform.
+fn character_position(client: &Client) -> Option<Vec3> {
+    use arbor_sim::players::HUMANOID_ROOT_PART;
+    let replica = client.replica();
+    let arena = replica.arena();
+    let character = arena.get(replica.local(client.local_character()?))?;
+    let parts = || {
+        arena
+            .children(character.id())
+            .filter_map(|c| arena.get(c))
+            .filter(|n| n.class() == arbor_core::Class::Part)
+    };
+    let root =
+        parts().find(|n| arena.name_of(n.id()) == Some(HUMANOID_ROOT_PART)).or_else(|| parts().next())?;
+    Some(character.position() + character.rotation() * root.position())
+}
+
+/// The movement input that walks a character at `at` toward `goal` on X and Z: full speed
+/// from 4 studs out, slowing to a stop on it.
+fn steer(at: Vec3, goal: Vec3) -> [i8; 2] {
+    let d = Vec3::new(goal.x - at.x, 0.0, goal.z - at.z);
+    let distance = d.length();
+    if !distance.is_finite() || distance < 0.5 {
+        return [0, 0];
+    }
+    let v = d / distance * (distance / 4.0).min(1.0) * 127.0;
+    [v.x as i8, v.z as i8]
 }
 
 struct Bot {
@@ -95,15 +193,30 @@ pub fn run(args: BotsArgs) -> Result<(), String> {
     let start = Instant::now();
     let mut last_report = start;
     let mut pacer = crate::pace::Pacer::new(dt);
+    // The crowd's point: where the first character a bot saw stood (on X and Z).
+    let mut crowd_at: Option<Vec3> = None;
     while start.elapsed().as_secs_f64() < args.seconds {
         let t = start.elapsed().as_secs_f32();
-        for bot in bots.iter_mut().filter(|b| b.error.is_none()) {
+        for (i, bot) in bots.iter_mut().enumerate().filter(|(_, b)| b.error.is_none()) {
             let a = bot.phase + t * 0.2;
-            bot.client.set_focus(bot.centre + Vec3::new(a.cos(), 0.0, a.sin()) * args.wander);
-            // A bot walks its circle (its character follows) and jumps for a moment every
-            // two seconds.
+            // A walking bot jumps for a moment every two seconds.
             let jump = u8::from((t + bot.phase).rem_euclid(2.0) < 0.1);
-            bot.client.set_movement([((a.cos()) * 100.0) as i8, ((a.sin()) * 100.0) as i8], jump);
+            match character_position(&bot.client) {
+                // It walks its character toward its place in the pattern; the server moves
+                // the character and centres the bot's streaming range on it.
+                Some(at) if args.wander > 0.0 => {
+                    let crowd = *crowd_at.get_or_insert(Vec3::new(at.x, 0.0, at.z));
+                    let goal = crowd + args.pattern.target(i, args.count, args.wander, t);
+                    bot.client.set_movement(steer(at, goal), jump);
+                }
+                Some(_) => bot.client.set_movement([0, 0], 0),
+                // Without a character (yet, or in a place without a spawner) its focus walks a
+                // circle, as its movement input does.
+                None => {
+                    bot.client.set_focus(bot.centre + Vec3::new(a.cos(), 0.0, a.sin()) * args.wander);
+                    bot.client.set_movement([((a.cos()) * 100.0) as i8, ((a.sin()) * 100.0) as i8], jump);
+                }
+            }
             if let Err(e) = bot.client.update(dt) {
                 // The connection is over (the client reports its end once and for good).
                 joining.suspend(|| println!("bot {}: {e}", bot.user));
@@ -113,10 +226,17 @@ pub fn run(args: BotsArgs) -> Result<(), String> {
                 bot.owned_after = Some(start.elapsed().as_secs_f64());
             }
         }
-        let settled = bots.iter().filter(|b| b.client.replica().stats().hash_checks > 0).count();
+        // A bot is in step once its replica passed a check of either kind.
+        let checked = bots
+            .iter()
+            .filter(|b| {
+                let r = b.client.replica().stats();
+                r.hash_checks + r.message_checks > 0
+            })
+            .count();
         if !joining.is_finished() {
-            joining.set_position(settled as u64);
-            if settled == bots.len() {
+            joining.set_position(checked as u64);
+            if checked == bots.len() {
                 joining.finish_with_message("joined");
             }
         }
@@ -130,7 +250,13 @@ pub fn run(args: BotsArgs) -> Result<(), String> {
     joining.finish_and_clear();
     let secs = last_report.elapsed().as_secs_f64();
     println!("{}", summary(&mut bots, secs, start.elapsed().as_secs_f64()));
-    let mismatches: u64 = bots.iter().map(|b| b.client.replica().stats().hash_mismatches).sum();
+    let mismatches: u64 = bots
+        .iter()
+        .map(|b| {
+            let r = b.client.replica().stats();
+            r.hash_mismatches + r.message_mismatches
+        })
+        .sum();
     for b in &mut bots {
         b.client.disconnect();
     }
@@ -139,7 +265,7 @@ pub fn run(args: BotsArgs) -> Result<(), String> {
         println!("{} bots lost their connection (first: {first})", failed.len());
     }
     if mismatches > 0 {
-        return Err(format!("{mismatches} world-hash mismatches"));
+        return Err(format!("{mismatches} hash mismatches (settled or per message)"));
     }
     Ok(())
 }
@@ -168,7 +294,7 @@ fn user_ids(first: u64, count: usize) -> Result<std::ops::RangeInclusive<u64>, S
 fn summary(bots: &mut [Bot], secs: f64, total: f64) -> String {
     let mut rates = Vec::new();
     let mut snaps = 0u64;
-    let (mut checks, mut mismatches, mut held) = (0u64, 0u64, 0usize);
+    let (mut settled, mut message, mut mismatches, mut held) = (0u64, 0u64, 0u64, 0usize);
     let mut rtt = 0.0;
     let connected = bots.iter().filter(|b| b.error.is_none() && b.client.is_connected()).count();
     for b in bots.iter_mut() {
@@ -178,8 +304,9 @@ fn summary(bots: &mut [Bot], secs: f64, total: f64) -> String {
         b.last_bytes = s.snapshot_bytes;
         b.last_snapshots = s.snapshots;
         let r = b.client.replica().stats();
-        checks += r.hash_checks;
-        mismatches += r.hash_mismatches;
+        settled += r.hash_checks;
+        message += r.message_checks;
+        mismatches += r.hash_mismatches + r.message_mismatches;
         held += b.client.replica().len();
         rtt += b.client.rtt();
     }
@@ -199,7 +326,7 @@ fn summary(bots: &mut [Bot], secs: f64, total: f64) -> String {
     };
     let max = rates.last().copied().unwrap_or(0.0);
     format!(
-        "t={total:.0} s: {connected}/{} connected; snapshot payload per client {:.1} kbit/s mean, {:.1} max; {:.1} snapshots/s per client; RTT {:.1} ms mean; {:.0} instances held per client; {join}; world-hash checks {checks}, mismatches {mismatches}",
+        "t={total:.0} s: {connected}/{} connected; snapshot payload per client {:.1} kbit/s mean, {:.1} max; {:.1} snapshots/s per client; RTT {:.1} ms mean; {:.0} instances held per client; {join}; hash checks {settled} settled + {message} under motion, mismatches {mismatches}",
         bots.len(),
         mean * 8.0 / 1000.0,
         max * 8.0 / 1000.0,
@@ -222,5 +349,51 @@ mod tests {
             assert!(e.contains(&format!("--first-user {first}")) && e.contains("ids are from 1 to"), "{e}");
         }
         assert!(user_ids(u64::MAX - 1, 3).unwrap_err().contains("past the largest 64-bit number"));
+    }
+
+    /// The largest and smallest distance between two of `points`.
+    fn spans(points: &[Vec3]) -> (f32, f32) {
+        let mut far: f32 = 0.0;
+        let mut near = f32::INFINITY;
+        for (i, a) in points.iter().enumerate() {
+            for b in &points[i + 1..] {
+                far = far.max(a.distance(*b));
+                near = near.min(a.distance(*b));
+            }
+        }
+        (far, near)
+    }
+
+    #[test]
+    fn the_crowd_stays_within_40_studs_and_spread_bots_keep_far_apart() {
+        for t in [0.0, 7.3, 250.0] {
+            for n in [1, 3, 20, 300] {
+                let mixed: Vec<Vec3> = (0..n).map(|i| Pattern::Mixed.target(i, n, 400.0, t)).collect();
+                let (crowd, spread): (Vec<_>, Vec<_>) =
+                    mixed.iter().enumerate().partition(|(i, _)| i % 3 == 0);
+                let crowd: Vec<Vec3> = crowd.into_iter().map(|(_, p)| *p).collect();
+                let spread: Vec<Vec3> = spread.into_iter().map(|(_, p)| *p).collect();
+                assert!(spans(&crowd).0 <= 2.0 * CROWD_RADIUS + 1e-3, "n {n} t {t}: {crowd:?}");
+                assert!(spread.iter().all(|p| p.length() <= 408.1 && p.y == 0.0), "{spread:?}");
+                if (2..=20).contains(&n) {
+                    assert!(spans(&spread).1 > 80.0, "n {n} t {t}: {spread:?}");
+                }
+                let all: Vec<Vec3> = (0..n).map(|i| Pattern::Crowd.target(i, n, 400.0, t)).collect();
+                assert!(spans(&all).0 <= 2.0 * CROWD_RADIUS + 1e-3, "n {n} t {t}");
+                let apart: Vec<Vec3> = (0..n).map(|i| Pattern::Spread.target(i, n, 400.0, t)).collect();
+                if n <= 20 {
+                    assert!(spans(&apart).1 > 70.0, "n {n} t {t}: {apart:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn steering_walks_toward_the_goal_and_stops_on_it() {
+        assert_eq!(steer(Vec3::ZERO, Vec3::new(100.0, 50.0, 0.0)), [127, 0]);
+        assert_eq!(steer(Vec3::new(3.0, 1.0, 3.0), Vec3::new(3.0, 0.0, 3.2)), [0, 0]);
+        let [x, z] = steer(Vec3::ZERO, Vec3::new(0.0, 0.0, -2.0));
+        assert_eq!((x, z), (0, -63));
+        assert_eq!(steer(Vec3::ZERO, Vec3::splat(f32::NAN)), [0, 0]);
     }
 }

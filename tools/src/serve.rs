@@ -1,5 +1,11 @@
 //! `arbor serve [PLACE]`: run a place, with its scripts, at 60 Hz in real time, printing a
 //! phase summary every few seconds and reporting ticks that overran their 16.7 ms budget.
+//!
+//! Each summary, and the end of the run, says how much CPU the server process used per
+//! tick (user and system time of all its threads, from Linux's `/proc/self/stat`) beside the
+//! wall time per tick, so a run with bots on the same machine shows the server's share.
+//! `--stress N` serves the synthetic stress place, with a player spawner unless
+//! `--no-spawner` (see `stress`).
 
 use crate::TraceArg;
 use crate::watch::{POLL_TICKS, ScriptWatcher};
@@ -50,6 +56,10 @@ pub struct ServeArgs {
     /// With `--stress`: fraction of anchored parts moved every tick.
     #[arg(long, default_value_t = 0.01, value_parser = crate::args::fraction)]
     pub moved: f64,
+    /// With `--stress`: leave out the player spawner (a `PlayerJoined` script that gives
+    /// every client a walking character), so clients get no characters and their joins wait.
+    #[arg(long, requires = "stress")]
+    pub no_spawner: bool,
     #[command(flatten)]
     trace: TraceArg,
     #[command(flatten)]
@@ -65,10 +75,12 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
     crate::args::check_trace_path(args.trace.trace.as_deref())?;
     let (mut sim, host, name, mut watcher) = match args.stress {
         Some(count) => {
-            let (arena, mover) = crate::stress::synthetic(count, args.moved)?;
+            let spawner = !args.no_spawner;
+            let (arena, mover) = crate::stress::synthetic(count, args.moved, spawner)?;
             let (mut sim, host) = crate::run::with_scripts(arena, args.stores.config(None)?, None)?;
             sim.add_hooks(mover);
-            (sim, host, format!("a {count}-instance stress place"), None)
+            let with = if spawner { " with a player spawner" } else { " without a player spawner" };
+            (sim, host, format!("a {count}-instance stress place{with}"), None)
         }
         None => {
             let place_path = args.saves.place(args.place.as_deref())?;
@@ -111,6 +123,8 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
     let start = Instant::now();
     let mut pacer = crate::pace::Pacer::new(dt);
     let mut last_summary = start;
+    let whole_run = CpuWindow::start(sim.ticks());
+    let mut window = CpuWindow::start(sim.ticks());
     let mut overruns = 0u64;
     let mut window_overruns = 0u64;
     while (args.ticks == 0 || sim.ticks() < args.ticks) && !stop.load(std::sync::atomic::Ordering::SeqCst) {
@@ -148,15 +162,18 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
                 sim.arena.len(),
                 window_overruns
             );
+            println!("{}", window.line(sim.ticks()));
             println!("{}", sim.profiler().table());
             if let Some(net) = &net {
                 println!("{}", net_summary(&net.borrow()));
             }
             window_overruns = 0;
             last_summary = Instant::now();
+            window = CpuWindow::start(sim.ticks());
         }
     }
     println!("stopped after {} ticks, {overruns} overruns", sim.ticks());
+    println!("{} over the run", whole_run.line(sim.ticks()));
     println!("{}", sim.profiler().table());
     if let Some(net) = &net {
         let mut net = net.borrow_mut();
@@ -226,7 +243,7 @@ fn net_summary(net: &NetServer) -> String {
     let reports = net.client_reports();
     let stats = net.stats();
     let n = reports.len().max(1) as f64;
-    let mean = reports.iter().map(|r| r.bytes_per_second).sum::<f64>() / n;
+    let mean = reports.iter().map(|r| r.bytes_per_second).fold(0.0, |a, b| a + b) / n;
     let max = reports.iter().map(|r| r.bytes_per_second).fold(0.0, f64::max);
     let settled = reports.iter().filter(|r| r.settled).count();
     let (mirror, views) = net.heap_bytes();
@@ -239,4 +256,45 @@ fn net_summary(net: &NetServer) -> String {
         report::mib(mirror as u64),
         report::mib(views as u64),
     )
+}
+
+/// CPU time this process has used so far, user and system, over all its threads: fields 14
+/// and 15 of Linux's `/proc/self/stat`, in clock ticks of 1/100 s (the kernel's `USER_HZ`);
+/// `None` where that file is missing or unreadable.
+fn process_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces: count from after it.
+    let mut fields = stat.get(stat.rfind(')')? + 1..)?.split_whitespace().skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    Some(Duration::from_millis((user + system) * 10))
+}
+
+/// The start of a window of ticks: the wall clock, the process's CPU time and the tick count.
+struct CpuWindow {
+    wall: Instant,
+    cpu: Option<Duration>,
+    ticks: u64,
+}
+
+impl CpuWindow {
+    /// A window that starts now, at tick count `ticks`.
+    fn start(ticks: u64) -> CpuWindow {
+        CpuWindow { wall: Instant::now(), cpu: process_cpu(), ticks }
+    }
+
+    /// The server's CPU time per tick since the start (and its share of one core) beside the
+    /// wall time per tick, with `ticks` the tick count now.
+    fn line(&self, ticks: u64) -> String {
+        let wall = self.wall.elapsed().as_secs_f64();
+        let n = ticks.saturating_sub(self.ticks).max(1) as f64;
+        let cpu = match (self.cpu, process_cpu()) {
+            (Some(then), Some(now)) => {
+                let used = now.saturating_sub(then).as_secs_f64();
+                format!("{:.2} ms per tick ({:.0}% of a core)", used * 1e3 / n, used / wall.max(1e-9) * 100.0)
+            }
+            _ => "unknown (no /proc/self/stat)".to_owned(),
+        };
+        format!("server CPU {cpu}, wall {:.2} ms per tick", wall * 1e3 / n)
+    }
 }

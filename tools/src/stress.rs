@@ -5,6 +5,13 @@
 //! parts, a flat folder, or chains 25 deep). A `--dynamic` fraction of parts is unanchored
 //! and falls onto the baseplate; each tick a `--moved` fraction of anchored parts is moved
 //! by a hook in the `Update` phase (a deterministic generator picks them).
+//!
+//! `arbor serve --stress N` serves the same place (models of 10 parts) with a player
+//! spawner added unless `--no-spawner`: a `Walker` character prefab in a top-level `Prefabs`
+//! folder and a Luau `Script`, `Workspace.PlayerSpawner` ([`SPAWNER_SOURCE`]), whose
+//! `PlayerJoined` handler spawns a `Walker` for every client that joins, at points spread
+//! on a spiral around the centre of the place, and binds it to the user (their inputs walk it
+//! and their streaming range follows it). The spawner's instances count toward the N.
 
 use crate::TraceArg;
 use crate::report;
@@ -114,12 +121,66 @@ pub fn build(args: &StressArgs, progress: &ProgressBar) -> Result<(Arena, Vec<Id
     Ok((arena, anchored))
 }
 
-/// The stress place of `count` instances (models of 10 parts, 1% dynamic) and the hook
-/// that moves a `moved` fraction of its anchored parts every tick: what `arbor serve
-/// --stress N` serves.
-pub fn synthetic(count: usize, moved: f64) -> Result<(Arena, impl TickHooks + 'static), String> {
+/// The Luau source of the stress place's `Workspace.PlayerSpawner`: every user who joins
+/// gets a `Walker` bound to them, the n-th at `spacing` × √n studs from the centre of the
+/// place on a golden-angle spiral (neighbours about 1.8 × `spacing` apart: 1,000 players
+/// fit within 200 studs), 3 studs up so it drops onto the baseplate under the parts.
+pub const SPAWNER_SOURCE: &str = r#"-- The stress place's spawner: every player who joins gets a Walker, bound to them
+-- (their inputs walk it, and their streaming range follows it). Spawn points spread out on
+-- a sunflower spiral around the centre of the place, so a crowd joining at once does not
+-- land in one heap.
+local spacing = script:GetAttribute("spacing") or 6
+local golden = math.pi * (3 - math.sqrt(5))
+local spawned = 0
+
+game.Session.PlayerJoined:Connect(function(userId)
+	if game.Session.CharacterOf(userId) ~= nil then
+		return
+	end
+	local character = game.Prefabs.Spawn("Walker")
+	if character == nil then
+		warn("no Walker prefab")
+		return
+	end
+	local radius = spacing * math.sqrt(spawned)
+	local angle = spawned * golden
+	spawned += 1
+	character.Position = Vector3.new(math.cos(angle) * radius, 3, math.sin(angle) * radius)
+	game.Session.BindCharacter(userId, character)
+end)
+"#;
+
+/// Instances the spawner adds: the `Prefabs` folder, the `Walker` and its root part, and
+/// the Script.
+const SPAWNER_INSTANCES: usize = 4;
+
+/// Adds the player spawner to `arena`: the `Walker` prefab (a `Character` whose
+/// `HumanoidRootPart` is a 2 × 2 × 1 part) in a top-level `Prefabs` folder, and
+/// `Workspace.PlayerSpawner` running [`SPAWNER_SOURCE`].
+pub fn add_spawner(arena: &mut Arena) -> Result<(), String> {
+    let e = |e: arbor_core::ArenaError| format!("adding the player spawner: {e}");
+    let prefabs = arena.create(Class::Folder, "Prefabs", Some(arena.root())).map_err(e)?;
+    let walker = arena.create(Class::Character, "Walker", Some(prefabs)).map_err(e)?;
+    let root = arena.create(Class::Part, arbor_sim::players::HUMANOID_ROOT_PART, Some(walker)).map_err(e)?;
+    arena.set_size(root, Vec3::new(2.0, 2.0, 1.0)).map_err(e)?;
+    let script = arena.create(Class::Script, "PlayerSpawner", Some(arena.workspace())).map_err(e)?;
+    arena.set_script_source(script, SPAWNER_SOURCE).map_err(e)?;
+    arena.set_attribute(script, "spacing", Some(arbor_core::AttributeValue::Number(6.0))).map_err(e)?;
+    arena.drain_events();
+    arena.drain_events();
+    Ok(())
+}
+
+/// The stress place of `count` instances (models of 10 parts, 1% dynamic; with the player
+/// spawner when `spawner`) and the hook that moves a `moved` fraction of its anchored parts
+/// every tick: what `arbor serve --stress N` serves.
+pub fn synthetic(
+    count: usize,
+    moved: f64,
+    spawner: bool,
+) -> Result<(Arena, impl TickHooks + 'static), String> {
     let args = StressArgs {
-        count,
+        count: if spawner { count.saturating_sub(SPAWNER_INSTANCES).max(1) } else { count },
         shape: Shape::Models,
         fanout: 10,
         dynamic: 0.01,
@@ -127,7 +188,10 @@ pub fn synthetic(count: usize, moved: f64) -> Result<(Arena, impl TickHooks + 's
         ticks: 0,
         trace: TraceArg { trace: None },
     };
-    let (arena, anchored) = build(&args, &ProgressBar::hidden())?;
+    let (mut arena, anchored) = build(&args, &ProgressBar::hidden())?;
+    if spawner {
+        add_spawner(&mut arena)?;
+    }
     let per_tick = ((anchored.len() as f64) * moved).round() as usize;
     Ok((arena, Mover { parts: anchored, per_tick, rng: SplitMix64(7) }))
 }

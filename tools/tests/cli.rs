@@ -342,3 +342,81 @@ fn an_unreachable_cloud_store_fails_at_start() {
     assert!(!out.status.success(), "{stdout}");
     assert!(stderr.contains(&format!("the cloud store at {url} cannot be reached")), "{stderr}");
 }
+
+/// Starts `arbor` with `args` (a server that listens), reads its output up to the
+/// `listening on ADDR` line, and returns the process, the address and a thread collecting
+/// the rest of its output (read as it comes, so the pipe never fills).
+fn serve_listening(args: &[&str]) -> (std::process::Child, String, std::thread::JoinHandle<Vec<String>>) {
+    use std::io::{BufRead, BufReader};
+    let mut server = Command::new(env!("CARGO_BIN_EXE_arbor"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start arbor serve");
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let mut addr = None;
+    for line in lines.by_ref() {
+        if let Some(rest) = line.unwrap().strip_prefix("listening on ") {
+            addr = rest.split_whitespace().next().map(str::to_owned);
+            break;
+        }
+    }
+    let addr = addr.expect("the server listens");
+    (server, addr, std::thread::spawn(move || lines.map(|l| l.unwrap()).collect()))
+}
+
+#[test]
+fn serve_stress_gives_every_bot_a_walking_character_and_reports_its_cpu_per_tick() {
+    let (mut server, addr, rest) = serve_listening(&[
+        "serve",
+        "--stress",
+        "20000",
+        "--listen",
+        "127.0.0.1:0",
+        "--insecure",
+        "--ticks",
+        "900",
+        "--summary-every",
+        "1",
+    ]);
+    let (out, stdout, stderr) = arbor(&["bots", "3", "--connect", &addr, "--insecure", "--seconds", "3"]);
+    // The server's summaries are in by now; it need not run out its ticks.
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let served = rest.join().unwrap().join("\n");
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains(": 3/3 connected;") && stdout.contains("3 with characters"), "{stdout}");
+    assert!(
+        served.contains("serving a 20000-instance stress place with a player spawner: 20000 instances"),
+        "{served}"
+    );
+    assert!(served.contains("user 1000002 connected"), "{served}");
+    let cpu = served.lines().find(|l| l.starts_with("server CPU ")).unwrap_or_else(|| panic!("{served}"));
+    assert!(cpu.contains(" ms per tick (") && cpu.contains("% of a core), wall "), "{cpu}");
+}
+
+#[test]
+fn serve_stress_without_a_spawner_binds_no_characters() {
+    let (mut server, addr, rest) = serve_listening(&[
+        "serve",
+        "--stress",
+        "20000",
+        "--no-spawner",
+        "--listen",
+        "127.0.0.1:0",
+        "--insecure",
+        "--ticks",
+        "900",
+    ]);
+    let (out, stdout, stderr) = arbor(&["bots", "2", "--connect", &addr, "--insecure", "--seconds", "2"]);
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let served = rest.join().unwrap().join("\n");
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains(": 2/2 connected;") && stdout.contains("no characters bound"), "{stdout}");
+    assert!(served.contains("a 20000-instance stress place without a player spawner"), "{served}");
+    let (out, _, stderr) = arbor(&["serve", "--no-spawner", "--ticks", "1"]);
+    assert_eq!(out.status.code(), Some(2), "--no-spawner needs --stress: {stderr}");
+    assert!(stderr.contains("--stress"), "{stderr}");
+}

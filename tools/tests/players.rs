@@ -44,7 +44,10 @@ fn example() -> Arena {
 }
 
 fn server() -> Server {
-    let arena = example();
+    server_of(example(), 8)
+}
+
+fn server_of(arena: Arena, max_clients: usize) -> Server {
     let data = tempdir::Dir::new("players");
     let stores = StoreConfig { data_dir: Some(data.0.clone()), cloud_url: None };
     let host =
@@ -52,7 +55,7 @@ fn server() -> Server {
     let mut sim = Simulation::new(arena, SimConfig::default()).unwrap();
     sim.add_hooks(host.clone());
     let config =
-        NetConfig { listen: "127.0.0.1:0".parse().unwrap(), max_clients: 8, security: Security::Insecure };
+        NetConfig { listen: "127.0.0.1:0".parse().unwrap(), max_clients, security: Security::Insecure };
     let net = Rc::new(RefCell::new(NetServer::bind(config).unwrap()));
     sim.add_hooks(net.clone());
     Server { sim, host, net, _data: data }
@@ -120,4 +123,48 @@ fn bots_get_characters_walk_and_can_be_kicked() {
     assert!(kicked);
     assert_eq!(clients[1].kick_reason(), Some("test kick"));
     assert!(!s.sim.arena.contains(chars[1]));
+}
+
+#[test]
+fn a_hundred_clients_joining_at_once_all_stay_connected_and_get_characters() {
+    let mut s = server_of(example(), 128);
+    let mut clients: Vec<Client> = (1..=100).map(|u| s.client(u)).collect();
+    let all = s.run(&mut clients, 1500, |s, cs| {
+        cs.iter().all(|c| c.user_id().and_then(|u| s.character(u)).is_some())
+    });
+    let gone: Vec<String> = clients
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !c.is_connected())
+        .map(|(i, c)| format!("client {}: {:?}", i + 1, c.disconnect_reason()))
+        .collect();
+    assert!(gone.is_empty(), "clients dropped: {gone:?}");
+    assert!(all, "every client got a character");
+    assert_eq!(s.net.borrow().client_count(), 100);
+    assert_eq!(s.net.borrow().waiting_to_join(), 0);
+}
+
+#[test]
+fn without_a_player_joined_handler_the_65th_connection_waits_then_hears_why_it_is_refused() {
+    // The example place without its scripts: no PlayerJoined handler takes joins.
+    let mut arena = example();
+    let scripts: Vec<Id> = arena
+        .subtree(arena.root())
+        .into_iter()
+        .filter(|&id| arena.get(id).is_some_and(|n| n.class() == arbor_core::Class::Script))
+        .collect();
+    for id in scripts {
+        let _ = arena.destroy(id);
+    }
+    let mut s = server_of(arena, 80);
+    s.net.borrow_mut().set_join_wait(Duration::from_millis(1500));
+    let mut clients: Vec<Client> = (1..=66).map(|u| s.client(u)).collect();
+    let refused =
+        s.run(&mut clients, 900, |_, cs| cs.iter().filter(|c| c.disconnect_reason().is_some()).count() >= 2);
+    assert!(refused, "the connections past the join queue were refused");
+    let reasons: Vec<Option<&str>> = clients.iter().filter_map(|c| c.disconnect_reason()).map(Some).collect();
+    assert_eq!(reasons, vec![Some(arbor_sim::players::JOIN_QUEUE_FULL); 2]);
+    // The 64 queued ones stay connected, waiting for a handler.
+    assert_eq!(clients.iter().filter(|c| c.is_connected()).count(), 64);
+    assert_eq!(s.sim.players.pending_joins(), 64);
 }

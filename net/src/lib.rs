@@ -14,6 +14,7 @@
 
 mod client;
 mod codec;
+mod component_delta;
 mod error;
 mod message;
 mod mirror;
@@ -26,6 +27,7 @@ mod view;
 
 pub use client::{Client, ClientStats};
 pub use codec::DecodeError;
+pub use component_delta::{ComponentPatch, ComponentSend};
 pub use error::NetError;
 pub use message::{Control, Input, MAX_MESSAGE_BYTES, Snapshot, SnapshotBuilder, SnapshotEntry};
 pub use mirror::{CELL_SIZE, Cell, CellChanges, Changes, Mirror, MirrorEntity, cell_of};

@@ -21,6 +21,7 @@
 //! panics.
 
 use crate::codec::{DecodeError, Reader, Writer};
+use crate::component_delta::{ComponentPatch, ComponentSend};
 use crate::state::{EntityState, Groups};
 use arbor_core::{Class, Id, raw::CLIENT_ID_BASE};
 use glam::Vec3;
@@ -152,17 +153,32 @@ impl SnapshotBuilder {
     /// Adds an entry for `id`: a create when `create` is set (every group), else an update
     /// of `groups` (not empty).
     pub fn push_entry(&mut self, id: Id, state: &EntityState, create: bool, groups: Groups) {
+        self.push_entry_with(id, state, create, groups, ComponentSend::All);
+    }
+
+    /// Like [`push_entry`](Self::push_entry), with the components group written as
+    /// `components` says (an update's patch of the components changed since the client's
+    /// confirmed epoch; a create always carries them all).
+    pub fn push_entry_with(
+        &mut self,
+        id: Id,
+        state: &EntityState,
+        create: bool,
+        groups: Groups,
+        components: ComponentSend<'_>,
+    ) {
         debug_assert!(!id.is_client_local() && !id.is_none());
         debug_assert!(create || !groups.is_empty());
         let groups = if create { Groups::ALL } else { groups };
         self.entries.zigzag(id.0 as i64 - self.last_id as i64);
         self.last_id = id.0;
         // A mask of 0 marks a create: an update always carries a group.
-        self.entries.u8(if create { 0 } else { groups.0 });
+        self.entries.varint(if create { 0 } else { u64::from(groups.0) });
         if create {
             state.encode_class(&mut self.entries);
         }
-        state.encode(groups, &mut self.entries);
+        let components = if create { ComponentSend::All } else { components };
+        state.encode_with(groups, components, &mut self.entries);
         self.n_entries += 1;
     }
 
@@ -197,8 +213,11 @@ pub struct SnapshotEntry {
     pub create: Option<Class>,
     /// The groups carried.
     pub groups: Groups,
-    /// A state holding the carried groups (the others are blank).
+    /// A state holding the carried groups (the others are blank; for a components patch,
+    /// the components too).
     pub state: EntityState,
+    /// The components that changed, when the components group carries a patch.
+    pub patch: Option<ComponentPatch>,
 }
 
 /// A decoded snapshot message.
@@ -255,16 +274,19 @@ impl Snapshot {
         for _ in 0..n {
             last = last.checked_add(r.zigzag()?).ok_or(DecodeError::BadValue("id"))?;
             let id = check_id(last as u64)?;
-            let (create, groups) = match r.u8()? {
+            let (create, groups) = match r.varint()? {
                 0 => (Some(EntityState::decode_class(&mut r)?), Groups::ALL),
-                mask => (None, Groups(mask)),
+                mask if mask & !u64::from(Groups::ALL.0) != 0 => {
+                    return Err(DecodeError::BadValue("group mask"));
+                }
+                mask => (None, Groups(mask as u16)),
             };
             let mut state = EntityState::blank(create.unwrap_or(Class::Folder));
-            state.decode(groups, &mut r)?;
+            let patch = state.decode(groups, &mut r)?;
             if groups.contains(Groups::PARENT) && state.parent != 0 {
                 check_id(state.parent)?;
             }
-            entries.push(SnapshotEntry { id, create, groups, state });
+            entries.push(SnapshotEntry { id, create, groups, state, patch });
         }
         r.finish()?;
         Ok(Snapshot { seq, epoch, view_hash, entries_hash, removes, entries })

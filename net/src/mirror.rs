@@ -8,7 +8,8 @@
 //! What replicates: the `Workspace` and its subtree, except `Script`s and what is under
 //! them; with each instance, its game-defined components except those named in
 //! [`Mirror::exclude_component`] (by default `Lifetime`, a server-side countdown rewritten
-//! every tick). Component writes made chunk by chunk (systems) are found through the
+//! every tick, and `MoveIntent`, the owner's input the character controller reads, rewritten
+//! whenever the input changes: other clients see the motion it causes). Component writes made chunk by chunk (systems) are found through the
 //! component store's change detection, the rest through the node logs. Streaming units: a *top part* (a `Part` with no `Part` above it) and its subtree
 //! stream in and out together; everything not under a part (folders, models, the
 //! Workspace) is *structure*, sent to every client. So a client never holds an orphan.
@@ -45,6 +46,10 @@ pub struct MirrorEntity {
     pub changed_at: [u32; Groups::COUNT],
     /// The newest of `changed_at`.
     pub last_change: u32,
+    /// The epoch each component (in `state.components` order) last changed.
+    pub component_epochs: Vec<u32>,
+    /// The epoch the list of component names last changed (a component added or removed).
+    pub component_names_at: u32,
     /// `state.hash(id)`, computed once per change for every client.
     pub hash: u64,
     /// The top part this instance streams with, or [`Id::NONE`] for structure.
@@ -58,9 +63,19 @@ pub struct MirrorEntity {
 }
 
 impl MirrorEntity {
+    /// How an update to a client confirmed at epoch `since` carries the components: a
+    /// patch of those changed after it, or the whole list when the names changed since.
+    pub fn components_since(&self, since: u32) -> crate::ComponentSend<'_> {
+        if since == 0 || self.component_names_at > since {
+            crate::ComponentSend::All
+        } else {
+            crate::ComponentSend::ChangedSince { epochs: &self.component_epochs, since }
+        }
+    }
+
     /// The groups changed after epoch `since`.
     pub fn changed_since(&self, since: u32) -> Groups {
-        let mut g = 0u8;
+        let mut g = 0u16;
         for (i, &at) in self.changed_at.iter().enumerate() {
             if at > since {
                 g |= 1 << i;
@@ -193,7 +208,7 @@ impl Mirror {
             structure: FxHashSet::default(),
             changes: Changes::default(),
             root: Id::NONE,
-            excluded: vec![arbor_sim::LIFETIME.to_owned()],
+            excluded: vec![arbor_sim::LIFETIME.to_owned(), arbor_sim::players::MOVE_INTENT.to_owned()],
             replicated: Vec::new(),
         }
     }
@@ -452,6 +467,7 @@ impl Mirror {
             self.structure.insert(id);
         }
         let hash = state.hash(id);
+        let n_components = state.components.len();
         self.entities.insert(
             id,
             MirrorEntity {
@@ -459,6 +475,8 @@ impl Mirror {
                 state,
                 changed_at: [epoch; Groups::COUNT],
                 last_change: epoch,
+                component_epochs: vec![epoch; n_components],
+                component_names_at: epoch,
                 unit,
                 cell,
                 world: pos,
@@ -481,6 +499,22 @@ impl Mirror {
         for (i, at) in e.changed_at.iter_mut().enumerate() {
             if diff.0 & (1 << i) != 0 {
                 *at = epoch;
+            }
+        }
+        if diff.contains(Groups::COMPONENTS) {
+            let same_names = e.state.components.len() == state.components.len()
+                && e.state.components.iter().zip(&state.components).all(|(a, b)| a.0 == b.0);
+            if same_names {
+                for ((old, new), at) in
+                    e.state.components.iter().zip(&state.components).zip(&mut e.component_epochs)
+                {
+                    if old.1 != new.1 {
+                        *at = epoch;
+                    }
+                }
+            } else {
+                e.component_names_at = epoch;
+                e.component_epochs = vec![epoch; state.components.len()];
             }
         }
         let newly = e.last_change != epoch;

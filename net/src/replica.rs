@@ -202,7 +202,17 @@ impl Replica {
                 None => {
                     let Some(old) = self.states.get(&id) else { continue };
                     let mut state = old.state.clone();
-                    copy_groups(&mut state, &entry.state, entry.groups);
+                    match &entry.patch {
+                        Some(patch) => {
+                            let others = Groups(entry.groups.0 & !Groups::COMPONENTS.0);
+                            copy_groups(&mut state, &entry.state, others);
+                            if !patch.apply(&mut state.components) {
+                                // It does not fit what is held: the message's check fails.
+                                self.stats.apply_errors += 1;
+                            }
+                        }
+                        None => copy_groups(&mut state, &entry.state, entry.groups),
+                    }
                     self.write(id, &state, entry.groups, &mut reparent_later);
                     self.set_state(id, state);
                 }
@@ -415,6 +425,8 @@ pub fn copy_groups(to: &mut EntityState, from: &EntityState, groups: Groups) {
     }
     if groups.contains(Groups::ATTRIBUTES) {
         to.attributes = from.attributes.clone();
+    }
+    if groups.contains(Groups::COMPONENTS) {
         to.components = from.components.clone();
     }
 }

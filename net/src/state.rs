@@ -9,6 +9,7 @@
 //! [`MAX_ATTRIBUTES`] entries; decoding a group never reads more than it bounds first.
 
 use crate::codec::{DecodeError, Reader, Writer};
+use crate::component_delta::{self, ComponentPatch, ComponentSend, ComponentsWire};
 use crate::quantize::{
     dequantize_position, dequantize_rotation, dequantize_size, dequantize_unit, quantize_position,
     quantize_rotation, quantize_size, quantize_unit,
@@ -29,7 +30,7 @@ pub const MAX_TEXT: usize = 1024;
 
 /// A set of state groups, one bit each.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Groups(pub u8);
+pub struct Groups(pub u16);
 
 impl Groups {
     /// The parent.
@@ -40,18 +41,21 @@ impl Groups {
     pub const POSITION: Groups = Groups(1 << 2);
     /// Local rotation.
     pub const ROTATION: Groups = Groups(1 << 3);
+    /// Game-defined components (an update carries only those that changed, see
+    /// `component_delta`).
+    pub const COMPONENTS: Groups = Groups(1 << 4);
     /// Size.
-    pub const SIZE: Groups = Groups(1 << 4);
+    pub const SIZE: Groups = Groups(1 << 5);
     /// Colour, transparency, material, shape.
-    pub const APPEARANCE: Groups = Groups(1 << 5);
+    pub const APPEARANCE: Groups = Groups(1 << 6);
     /// Anchored, CanCollide, Transient, Archivable.
-    pub const FLAGS: Groups = Groups(1 << 6);
-    /// Attributes and game-defined components.
-    pub const ATTRIBUTES: Groups = Groups(1 << 7);
+    pub const FLAGS: Groups = Groups(1 << 7);
+    /// Attributes.
+    pub const ATTRIBUTES: Groups = Groups(1 << 8);
     /// Every group.
-    pub const ALL: Groups = Groups(0xff);
+    pub const ALL: Groups = Groups(0x1ff);
     /// How many groups there are.
-    pub const COUNT: usize = 8;
+    pub const COUNT: usize = 9;
 
     /// Whether `other`'s bits are all set.
     pub fn contains(self, other: Groups) -> bool {
@@ -94,7 +98,7 @@ pub const MAX_COMPONENTS: usize = 64;
 pub const MAX_FIELDS: usize = 256;
 
 impl WireValue {
-    fn encode(&self, w: &mut Writer) {
+    pub(crate) fn encode(&self, w: &mut Writer) {
         match self {
             WireValue::Bool(b) => w.u8(u8::from(*b)),
             WireValue::Number(n) => {
@@ -126,7 +130,7 @@ impl WireValue {
         }
     }
 
-    fn decode(r: &mut Reader<'_>) -> Result<WireValue, DecodeError> {
+    pub(crate) fn decode(r: &mut Reader<'_>) -> Result<WireValue, DecodeError> {
         Ok(match r.u8()? {
             0 => WireValue::Bool(false),
             1 => WireValue::Bool(true),
@@ -299,7 +303,7 @@ impl EntityState {
 
     /// The groups in which `self` and `other` differ.
     pub fn differences(&self, other: &EntityState) -> Groups {
-        let mut g = 0u8;
+        let mut g = 0u16;
         let mut mark = |changed: bool, group: Groups| {
             if changed {
                 g |= group.0;
@@ -318,7 +322,8 @@ impl EntityState {
             Groups::APPEARANCE,
         );
         mark(self.flags != other.flags, Groups::FLAGS);
-        mark(self.attributes != other.attributes || self.components != other.components, Groups::ATTRIBUTES);
+        mark(self.attributes != other.attributes, Groups::ATTRIBUTES);
+        mark(self.components != other.components, Groups::COMPONENTS);
         Groups(g)
     }
 
@@ -333,8 +338,13 @@ impl EntityState {
         Class::ALL.get(i).copied().ok_or(DecodeError::BadValue("class"))
     }
 
-    /// Writes the groups in `groups`, in bit order.
+    /// Writes the groups in `groups`, in bit order, components whole.
     pub fn encode(&self, groups: Groups, w: &mut Writer) {
+        self.encode_with(groups, ComponentSend::All, w);
+    }
+
+    /// Writes the groups in `groups`, in bit order, the components as `components` says.
+    pub fn encode_with(&self, groups: Groups, components: ComponentSend<'_>, w: &mut Writer) {
         if groups.contains(Groups::PARENT) {
             w.varint(self.parent);
         }
@@ -348,6 +358,9 @@ impl EntityState {
         }
         if groups.contains(Groups::ROTATION) {
             w.u32(self.rotation);
+        }
+        if groups.contains(Groups::COMPONENTS) {
+            component_delta::encode(&self.components, components, w);
         }
         if groups.contains(Groups::SIZE) {
             for c in self.size {
@@ -370,19 +383,17 @@ impl EntityState {
                 w.str(name);
                 value.encode(w);
             }
-            w.varint(self.components.len() as u64);
-            for (name, fields) in &self.components {
-                w.str(name);
-                w.varint(fields.len() as u64);
-                for f in fields {
-                    f.encode(w);
-                }
-            }
         }
     }
 
-    /// Reads the groups in `groups` into `self`, in bit order.
-    pub fn decode(&mut self, groups: Groups, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+    /// Reads the groups in `groups` into `self`, in bit order. A components patch is
+    /// returned (it applies to the client's held list), not read into `self`.
+    pub fn decode(
+        &mut self,
+        groups: Groups,
+        r: &mut Reader<'_>,
+    ) -> Result<Option<ComponentPatch>, DecodeError> {
+        let mut patch = None;
         if groups.contains(Groups::PARENT) {
             self.parent = r.varint()?;
         }
@@ -396,6 +407,12 @@ impl EntityState {
         }
         if groups.contains(Groups::ROTATION) {
             self.rotation = r.u32()?;
+        }
+        if groups.contains(Groups::COMPONENTS) {
+            match component_delta::decode(r)? {
+                ComponentsWire::All(components) => self.components = components,
+                ComponentsWire::Patch(p) => patch = Some(p),
+            }
         }
         if groups.contains(Groups::SIZE) {
             for c in &mut self.size {
@@ -433,24 +450,9 @@ impl EntityState {
             if attributes.windows(2).any(|w| w[0].0 >= w[1].0) {
                 return Err(DecodeError::BadValue("attributes out of order"));
             }
-            let n = r.count("components", MAX_COMPONENTS, 2)?;
-            let mut components = Vec::with_capacity(n);
-            for _ in 0..n {
-                let name: Arc<str> = Arc::from(r.str("component name", MAX_TEXT)?);
-                let k = r.count("fields", MAX_FIELDS, 1)?;
-                let mut fields = Vec::with_capacity(k);
-                for _ in 0..k {
-                    fields.push(WireValue::decode(r)?);
-                }
-                components.push((name, fields));
-            }
-            if components.windows(2).any(|w| w[0].0 >= w[1].0) {
-                return Err(DecodeError::BadValue("components out of order"));
-            }
             self.attributes = attributes;
-            self.components = components;
         }
-        Ok(())
+        Ok(patch)
     }
 
     /// A 64-bit hash of `id` with this whole state (FNV-1a over the wire encoding, then a

@@ -215,7 +215,7 @@ impl ClientView {
                 self.dirty.remove(&c); // the client has it all already
                 continue;
             }
-            b.push_entry(c, &e.state, create, groups);
+            b.push_entry_with(c, &e.state, create, groups, e.components_since(rec.confirmed));
             written.insert(c);
             sent.push(Sent::State(c));
         }

@@ -277,7 +277,7 @@ impl Client {
                 continue;
             }
             match self.replica.apply(&bytes) {
-                Ok(Applied::Applied { .. } | Applied::Stale) => {}
+                Ok(Applied::Applied { .. } | Applied::Stale | Applied::Unresolved) => {}
                 Err(_) => self.stats.malformed += 1,
             }
         }

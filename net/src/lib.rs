@@ -18,6 +18,7 @@ mod component_delta;
 mod error;
 mod message;
 mod mirror;
+mod position_delta;
 mod quantize;
 mod replica;
 mod server;
@@ -31,6 +32,7 @@ pub use component_delta::{ComponentPatch, ComponentSend};
 pub use error::NetError;
 pub use message::{Control, Input, MAX_MESSAGE_BYTES, Snapshot, SnapshotBuilder, SnapshotEntry};
 pub use mirror::{CELL_SIZE, Cell, CellChanges, Changes, Mirror, MirrorEntity, cell_of};
+pub use position_delta::{POSITION_HISTORY, PositionHistory, PositionSend, PositionWire};
 pub use quantize::{
     POSITION_STEPS, dequantize_position, dequantize_rotation, quantize_position, quantize_rotation,
 };
@@ -40,7 +42,7 @@ pub use server::{
     JOINS_PER_NETWORK_TICK, KICK_GRACE, MAX_INPUTS_PER_TICK, NetConfig, NetEvent, NetServer, NetStats,
     SHUTDOWN_REASON, STREAMING_RADIUS, Security, check_roots,
 };
-pub use state::{EntityState, Groups, WireValue};
+pub use state::{EntityState, Groups, UpdateParts, WireValue};
 pub use transport::{
     ClientAuth, ClientTransport, PROTOCOL_ID, ServerKey, ServerTransport, issue_token, token_from_hex,
     token_to_hex,

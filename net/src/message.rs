@@ -21,8 +21,9 @@
 //! panics.
 
 use crate::codec::{DecodeError, Reader, Writer};
-use crate::component_delta::{ComponentPatch, ComponentSend};
-use crate::state::{EntityState, Groups};
+use crate::component_delta::ComponentSend;
+use crate::position_delta::PositionSend;
+use crate::state::{EntityState, Groups, UpdateParts};
 use arbor_core::{Class, Id, raw::CLIENT_ID_BASE};
 use glam::Vec3;
 
@@ -153,18 +154,20 @@ impl SnapshotBuilder {
     /// Adds an entry for `id`: a create when `create` is set (every group), else an update
     /// of `groups` (not empty).
     pub fn push_entry(&mut self, id: Id, state: &EntityState, create: bool, groups: Groups) {
-        self.push_entry_with(id, state, create, groups, ComponentSend::All);
+        self.push_entry_with(id, state, create, groups, PositionSend::Whole, ComponentSend::All);
     }
 
-    /// Like [`push_entry`](Self::push_entry), with the components group written as
-    /// `components` says (an update's patch of the components changed since the client's
-    /// confirmed epoch; a create always carries them all).
+    /// Like [`push_entry`](Self::push_entry), with an update's position written as
+    /// `position` says (a delta against a base the client holds) and its components group
+    /// as `components` says (a patch of those changed since the client's confirmed epoch);
+    /// a create always carries everything whole.
     pub fn push_entry_with(
         &mut self,
         id: Id,
         state: &EntityState,
         create: bool,
         groups: Groups,
+        position: PositionSend,
         components: ComponentSend<'_>,
     ) {
         debug_assert!(!id.is_client_local() && !id.is_none());
@@ -177,8 +180,11 @@ impl SnapshotBuilder {
         if create {
             state.encode_class(&mut self.entries);
         }
-        let components = if create { ComponentSend::All } else { components };
-        state.encode_with(groups, components, &mut self.entries);
+        if create {
+            state.encode(groups, &mut self.entries);
+        } else {
+            state.encode_with(groups, Some(position), components, &mut self.entries);
+        }
         self.n_entries += 1;
     }
 
@@ -216,8 +222,9 @@ pub struct SnapshotEntry {
     /// A state holding the carried groups (the others are blank; for a components patch,
     /// the components too).
     pub state: EntityState,
-    /// The components that changed, when the components group carries a patch.
-    pub patch: Option<ComponentPatch>,
+    /// For an update: its position (when carried; a delta resolves against a base the
+    /// client holds) and its components patch (when the components group is one).
+    pub parts: UpdateParts,
 }
 
 /// A decoded snapshot message.
@@ -282,11 +289,16 @@ impl Snapshot {
                 mask => (None, Groups(mask as u16)),
             };
             let mut state = EntityState::blank(create.unwrap_or(Class::Folder));
-            let patch = state.decode(groups, &mut r)?;
+            let parts = if create.is_some() {
+                state.decode(groups, &mut r)?;
+                UpdateParts::default()
+            } else {
+                state.decode_update(groups, &mut r)?
+            };
             if groups.contains(Groups::PARENT) && state.parent != 0 {
                 check_id(state.parent)?;
             }
-            entries.push(SnapshotEntry { id, create, groups, state, patch });
+            entries.push(SnapshotEntry { id, create, groups, state, parts });
         }
         r.finish()?;
         Ok(Snapshot { seq, epoch, view_hash, entries_hash, removes, entries })

@@ -23,6 +23,7 @@
 
 use crate::codec::DecodeError;
 use crate::message::Snapshot;
+use crate::position_delta::{PositionHistory, PositionWire};
 use crate::state::{EntityState, Groups, REPLICATED_FLAGS, WireValue};
 use arbor_core::{Arena, ArenaConfig, AttributeValue, Id, IdRange};
 use rustc_hash::FxHashMap;
@@ -46,6 +47,9 @@ pub enum Applied {
     },
     /// Older than (or the same as) the newest applied: ignored.
     Stale,
+    /// A position delta's base is not in the replica's history: nothing applied, not acked
+    /// (the server sends the state again, and past its history resends everything whole).
+    Unresolved,
 }
 
 /// Counters of a replica.
@@ -55,6 +59,9 @@ pub struct ReplicaStats {
     pub applied: u64,
     /// Messages ignored as older than the newest applied.
     pub stale: u64,
+    /// Messages not applied because a position delta's base was not held (should stay 0:
+    /// the server deltas only against positions the client must still remember).
+    pub unresolved: u64,
     /// Entries the arena refused (should stay 0).
     pub apply_errors: u64,
     /// Settled snapshots whose hash was compared with the world hash.
@@ -69,10 +76,11 @@ pub struct ReplicaStats {
     pub message_mismatches: u64,
 }
 
-/// A held state and its hash.
+/// A held state, its hash, and its positions of the last messages that carried one.
 struct Held {
     state: EntityState,
     hash: u64,
+    positions: PositionHistory,
 }
 
 /// The client's replica of the server's place.
@@ -180,6 +188,24 @@ impl Replica {
             self.stats.stale += 1;
             return Applied::Stale;
         }
+        // Every position delta resolves against the history before anything is applied.
+        let mut positions: Vec<Option<[i32; 3]>> = Vec::with_capacity(snap.entries.len());
+        for entry in &snap.entries {
+            let resolved = match (entry.create, entry.parts.position) {
+                (None, Some(wire)) if !matches!(wire, PositionWire::Whole(_)) => {
+                    let held = self.states.get(&entry.id).map(|h| &h.positions);
+                    match wire.resolve(snap.seq, held) {
+                        Some(p) => Some(p),
+                        None => {
+                            self.stats.unresolved += 1;
+                            return Applied::Unresolved;
+                        }
+                    }
+                }
+                _ => None,
+            };
+            positions.push(resolved);
+        }
         let shift = snap.seq - self.newest;
         self.received = if shift >= 64 { 0 } else { (self.received << shift) | (1u64 << (shift - 1)) };
         if self.newest == 0 {
@@ -195,26 +221,40 @@ impl Replica {
         } else {
             Vec::new()
         };
-        for entry in snap.entries {
+        for (entry, delta_position) in snap.entries.into_iter().zip(positions) {
             let id = entry.id;
             match entry.create {
-                Some(_) => self.create(id, entry.state, &mut reparent_later),
+                Some(_) => {
+                    self.create(id, entry.state, &mut reparent_later);
+                    if let Some(held) = self.states.get_mut(&id) {
+                        held.positions.push(snap.seq, held.state.position);
+                    }
+                }
                 None => {
                     let Some(old) = self.states.get(&id) else { continue };
                     let mut state = old.state.clone();
-                    match &entry.patch {
+                    if entry.groups.contains(Groups::POSITION) {
+                        state.position = delta_position.unwrap_or(entry.state.position);
+                    }
+                    let rest = Groups(entry.groups.0 & !Groups::POSITION.0);
+                    match &entry.parts.patch {
                         Some(patch) => {
-                            let others = Groups(entry.groups.0 & !Groups::COMPONENTS.0);
+                            let others = Groups(rest.0 & !Groups::COMPONENTS.0);
                             copy_groups(&mut state, &entry.state, others);
                             if !patch.apply(&mut state.components) {
                                 // It does not fit what is held: the message's check fails.
                                 self.stats.apply_errors += 1;
                             }
                         }
-                        None => copy_groups(&mut state, &entry.state, entry.groups),
+                        None => copy_groups(&mut state, &entry.state, rest),
                     }
                     self.write(id, &state, entry.groups, &mut reparent_later);
                     self.set_state(id, state);
+                    if entry.groups.contains(Groups::POSITION)
+                        && let Some(held) = self.states.get_mut(&id)
+                    {
+                        held.positions.push(snap.seq, held.state.position);
+                    }
                 }
             }
         }
@@ -273,9 +313,11 @@ impl Replica {
         true
     }
 
+    /// Holds `state` for `id` (keeping its position history, if held).
     fn set_state(&mut self, id: Id, state: EntityState) {
         let hash = state.hash(id);
-        if let Some(old) = self.states.insert(id, Held { state, hash }) {
+        let positions = self.states.get(&id).map(|h| h.positions).unwrap_or_default();
+        if let Some(old) = self.states.insert(id, Held { state, hash, positions }) {
             self.hash ^= old.hash;
         }
         self.hash ^= hash;

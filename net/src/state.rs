@@ -10,6 +10,7 @@
 
 use crate::codec::{DecodeError, Reader, Writer};
 use crate::component_delta::{self, ComponentPatch, ComponentSend, ComponentsWire};
+use crate::position_delta::{self, PositionSend, PositionWire};
 use crate::quantize::{
     dequantize_position, dequantize_rotation, dequantize_size, dequantize_unit, quantize_position,
     quantize_rotation, quantize_size, quantize_unit,
@@ -71,6 +72,15 @@ impl Groups {
     pub fn with(self, other: Groups) -> Groups {
         Groups(self.0 | other.0)
     }
+}
+
+/// The parts of a decoded update that depend on what the client holds.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct UpdateParts {
+    /// The position, when the update carries it (a delta names its base).
+    pub position: Option<PositionWire>,
+    /// The components that changed, when the components group is a patch.
+    pub patch: Option<ComponentPatch>,
 }
 
 /// A replicated attribute value.
@@ -338,13 +348,20 @@ impl EntityState {
         Class::ALL.get(i).copied().ok_or(DecodeError::BadValue("class"))
     }
 
-    /// Writes the groups in `groups`, in bit order, components whole.
+    /// Writes the groups in `groups`, in bit order, whole (a create's form, and the hash's).
     pub fn encode(&self, groups: Groups, w: &mut Writer) {
-        self.encode_with(groups, ComponentSend::All, w);
+        self.encode_with(groups, None, ComponentSend::All, w);
     }
 
-    /// Writes the groups in `groups`, in bit order, the components as `components` says.
-    pub fn encode_with(&self, groups: Groups, components: ComponentSend<'_>, w: &mut Writer) {
+    /// Writes the groups in `groups`, in bit order: with `position` set, in an update's
+    /// form (the position as `position_delta` says), the components as `components` says.
+    pub fn encode_with(
+        &self,
+        groups: Groups,
+        position: Option<PositionSend>,
+        components: ComponentSend<'_>,
+        w: &mut Writer,
+    ) {
         if groups.contains(Groups::PARENT) {
             w.varint(self.parent);
         }
@@ -352,8 +369,13 @@ impl EntityState {
             w.str(&self.name);
         }
         if groups.contains(Groups::POSITION) {
-            for c in self.position {
-                w.zigzag(i64::from(c));
+            match position {
+                Some(send) => position_delta::encode(self.position, send, w),
+                None => {
+                    for c in self.position {
+                        w.zigzag(i64::from(c));
+                    }
+                }
             }
         }
         if groups.contains(Groups::ROTATION) {
@@ -386,14 +408,25 @@ impl EntityState {
         }
     }
 
-    /// Reads the groups in `groups` into `self`, in bit order. A components patch is
-    /// returned (it applies to the client's held list), not read into `self`.
-    pub fn decode(
+    /// Reads the groups in `groups`, whole (a create's form), into `self`, in bit order.
+    pub fn decode(&mut self, groups: Groups, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        self.decode_groups(groups, false, r).map(|_| ())
+    }
+
+    /// Reads the groups in `groups`, in an update's form, into `self`. What depends on
+    /// what the client holds is returned rather than read into `self`: the position (a
+    /// delta resolves against a base) and a components patch.
+    pub fn decode_update(&mut self, groups: Groups, r: &mut Reader<'_>) -> Result<UpdateParts, DecodeError> {
+        self.decode_groups(groups, true, r)
+    }
+
+    fn decode_groups(
         &mut self,
         groups: Groups,
+        update: bool,
         r: &mut Reader<'_>,
-    ) -> Result<Option<ComponentPatch>, DecodeError> {
-        let mut patch = None;
+    ) -> Result<UpdateParts, DecodeError> {
+        let mut parts = UpdateParts::default();
         if groups.contains(Groups::PARENT) {
             self.parent = r.varint()?;
         }
@@ -401,8 +434,16 @@ impl EntityState {
             self.name = Arc::from(r.str("name", MAX_TEXT)?);
         }
         if groups.contains(Groups::POSITION) {
-            for c in &mut self.position {
-                *c = r.zigzag_i32()?;
+            if update {
+                let wire = position_delta::decode(r)?;
+                if let PositionWire::Whole(p) = wire {
+                    self.position = p;
+                }
+                parts.position = Some(wire);
+            } else {
+                for c in &mut self.position {
+                    *c = r.zigzag_i32()?;
+                }
             }
         }
         if groups.contains(Groups::ROTATION) {
@@ -411,7 +452,7 @@ impl EntityState {
         if groups.contains(Groups::COMPONENTS) {
             match component_delta::decode(r)? {
                 ComponentsWire::All(components) => self.components = components,
-                ComponentsWire::Patch(p) => patch = Some(p),
+                ComponentsWire::Patch(p) => parts.patch = Some(p),
             }
         }
         if groups.contains(Groups::SIZE) {
@@ -452,7 +493,7 @@ impl EntityState {
             }
             self.attributes = attributes;
         }
-        Ok(patch)
+        Ok(parts)
     }
 
     /// A 64-bit hash of `id` with this whole state (FNV-1a over the wire encoding, then a

@@ -1,7 +1,7 @@
 //! [`ClientView`]: what one client holds of the place, and the snapshots that bring it up to
 //! date. Fed once per network tick with the [`Mirror`]'s changes, it keeps a record per
-//! instance the client should hold, a dirty set of records whose state the client has not
-//! confirmed, and tombstones to repeat until acked; then [`ClientView::build`] fills
+//! instance the client should hold (each flagged dirty while the client has not confirmed
+//! its state), and tombstones to repeat until acked; then [`ClientView::build`] fills
 //! messages by priority under the client's byte budget.
 //!
 //! The baseline is per instance: a record's `confirmed` epoch is the newest epoch of an acked
@@ -17,13 +17,14 @@
 //!   same subtree on a client whose tree lags);
 //! - an instance with a pending tombstone gets no new record until the tombstone is acked
 //!   (so a late removal can never hit a re-created instance);
-//! - `dirty` ⊇ the records with a group changed after `confirmed`;
+//! - every record sent at least once with a group changed after `confirmed` is flagged
+//!   `dirty`, and `dirty_count` is exactly the number of records flagged;
 //! - `view_hash` is the XOR of the hashes of the states last sent for every record;
 //! - streaming range with hysteresis: every unit whose cell is within the radius of the
 //!   focus is held (or awaits its tombstone's ack), and no held unit's cell lies past the
 //!   radius plus [`STREAMING_HYSTERESIS`].
 //!
-//! Work per tick follows the mirror's changes and the client's dirty set; only the first
+//! Work per tick follows the mirror's changes and the client's dirty records; only the first
 //! update (the join: the mirror's structure and the cells in range) and a focus move to
 //! another cell walk more. A focus is clamped to
 //! ±[`WORLD_EXTENT`] on every axis (a non-finite one is ignored), and a refocus looks at
@@ -34,7 +35,8 @@
 
 mod send;
 
-use crate::mirror::{CELL_SIZE, Cell, Mirror, cell_of};
+use crate::mirror::{CELL_SIZE, Cell, Mirror, MirrorEntity, cell_of};
+use crate::position_delta::{POSITION_HISTORY, PositionSend};
 use arbor_core::{Arena, Id};
 use arbor_sim::WORLD_EXTENT;
 use glam::Vec3;
@@ -66,13 +68,54 @@ struct Record {
     last_sent: u32,
     /// Sequence number the record was made at; acks of older messages do not count.
     born: u32,
+    /// Sequence number of the last message it was written in (0: none): written in the
+    /// message being filled when equal to its seq, earlier in this build when at or after the
+    /// build's first seq.
+    written_in: u32,
     /// Hash of the state last sent (0: never sent).
     hash_sent: u64,
     /// Whether the id sits in a ready queue.
     queued: bool,
+    /// Sent at least once and its state not confirmed by the client (counted in
+    /// `ClientView::dirty_count`).
+    dirty: bool,
     /// Its distance band when it entered the view (updates queue there; a new focus or a
     /// moved unit does not re-band it: the band orders a backlog, it does not decide range).
     band: u8,
+    /// Messages written that carried its position (wrapping): the client's position history
+    /// has had at most this many pushes since any base.
+    pos_sends: u16,
+    /// The newest acked position, the base of its position deltas.
+    base: PositionBase,
+}
+
+/// The position of an instance in the newest acked message that carried it: what an
+/// update's position can be a delta against, while the client must still remember it.
+#[derive(Clone, Copy, Debug, Default)]
+struct PositionBase {
+    /// The message's sequence number (0: none acked yet).
+    seq: u32,
+    /// The position it carried.
+    position: [i32; 3],
+    /// The record's `pos_sends` right after that message was written.
+    sends: u16,
+}
+
+impl PositionBase {
+    /// How message `seq` writes the position, `pos_sends` sends having been made: a delta
+    /// while the base is fewer than [`POSITION_HISTORY`] sends old (the client's history
+    /// then still holds it).
+    fn send(&self, seq: u32, pos_sends: u16) -> PositionSend {
+        let since = pos_sends.wrapping_sub(self.sends);
+        if self.seq != 0 && since == 0 {
+            // Nothing sent since: the client's newest position is the base.
+            PositionSend::FromNewest { base: self.position }
+        } else if self.seq != 0 && seq > self.seq && usize::from(since) < POSITION_HISTORY {
+            PositionSend::Delta { back: seq - self.seq, base: self.position }
+        } else {
+            PositionSend::Whole
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -83,7 +126,8 @@ struct Tombstone {
 
 #[derive(Clone, Copy, Debug)]
 enum Sent {
-    State(Id),
+    /// A state; with the position it carried and the record's `pos_sends` after it.
+    State(Id, Option<([i32; 3], u16)>),
     Tombstone(Id),
 }
 
@@ -140,8 +184,8 @@ pub struct ClientView {
     /// Records never sent, nearest first (distance in studs when they were added): a join
     /// or a stream-in is paid once here, not rescanned every tick.
     fresh: BinaryHeap<Reverse<(u32, Id)>>,
-    /// Records sent at least once whose state the client has not confirmed.
-    dirty: FxHashSet<Id>,
+    /// How many records are flagged `dirty`.
+    dirty_count: usize,
     /// Dirty records due to be sent, by distance band, oldest first (ids may be stale:
     /// checked when taken). Taking from them costs what is sent, not what is dirty.
     ready: [VecDeque<Id>; BANDS.len()],
@@ -171,7 +215,7 @@ impl ClientView {
             view_changed: None,
             records: FxHashMap::default(),
             fresh: BinaryHeap::new(),
-            dirty: FxHashSet::default(),
+            dirty_count: 0,
             ready: Default::default(),
             waiting: VecDeque::new(),
             tombstones: FxHashMap::default(),
@@ -228,7 +272,7 @@ impl ClientView {
     pub fn is_settled(&self) -> bool {
         self.joined
             && self.fresh.is_empty()
-            && self.dirty.is_empty()
+            && self.dirty_count == 0
             && self.tombstones.is_empty()
             && self.awaiting.is_empty()
     }
@@ -252,11 +296,12 @@ impl ClientView {
     /// Bytes this view holds, estimated from capacities.
     pub fn heap_bytes(&self) -> usize {
         self.records.capacity() * (std::mem::size_of::<(Id, Record)>() + 1)
-            + self.dirty.capacity() * 9
             + self.fresh.capacity() * std::mem::size_of::<(u32, Id)>()
             + self.ready.iter().map(|q| q.capacity() * 8).sum::<usize>()
             + self.waiting.capacity() * 16
             + self.tombstones.capacity() * (std::mem::size_of::<(Id, Tombstone)>() + 1)
+            + self.awaiting.capacity() * (std::mem::size_of::<Id>() + 1)
+            + self.in_flight.capacity() * std::mem::size_of::<InFlight>()
             + self.in_flight.iter().map(|m| m.entries.capacity() * std::mem::size_of::<Sent>()).sum::<usize>()
     }
 
@@ -292,9 +337,8 @@ impl ClientView {
             + 1
     }
 
-    /// Whether the client should hold mirrored `id`, given what it holds already.
-    fn wanted(&self, mirror: &Mirror, id: Id) -> bool {
-        let Some(e) = mirror.get(id) else { return false };
+    /// Whether the client should hold mirrored `id` (entity `e`), given what it holds already.
+    fn wanted_entity(&self, mirror: &Mirror, id: Id, e: &MirrorEntity) -> bool {
         let parent_ok = e.state.parent == mirror.root().0 || self.records.contains_key(&Id(e.state.parent));
         let unit_ok = if e.unit.is_none() {
             true
@@ -306,18 +350,32 @@ impl ClientView {
         parent_ok && unit_ok
     }
 
-    fn add_record(&mut self, mirror: &Mirror, id: Id) {
-        if self.tombstones.contains_key(&id) {
+    /// Adds a record for mirrored `id` (entity `e`) and queues its first send; false when it
+    /// must await its tombstone's ack instead.
+    fn add_record(&mut self, mirror: &Mirror, id: Id, e: &MirrorEntity) -> bool {
+        if !self.tombstones.is_empty() && self.tombstones.contains_key(&id) {
             self.awaiting.insert(id);
-            return;
+            return false;
         }
-        let distance = self.distance(mirror, id);
+        let distance = self.distance_of(mirror, e);
         let band = BANDS.iter().position(|&(limit, _)| distance < limit).unwrap_or(BANDS.len() - 1) as u8;
         self.records.insert(
             id,
-            Record { confirmed: 0, last_sent: 0, born: self.next_seq, hash_sent: 0, queued: false, band },
+            Record {
+                confirmed: 0,
+                last_sent: 0,
+                born: self.next_seq,
+                written_in: 0,
+                hash_sent: 0,
+                queued: false,
+                dirty: false,
+                band,
+                pos_sends: 0,
+                base: PositionBase::default(),
+            },
         );
         self.queue_fresh(distance, id);
+        true
     }
 
     /// Queues never-sent record `id`, `distance` studs from the focus, for its first send.
@@ -328,7 +386,11 @@ impl ClientView {
     /// Distance from the focus to what `id` streams with (for structure, to where it was
     /// when mirrored).
     fn distance(&self, mirror: &Mirror, id: Id) -> f32 {
-        let Some(e) = mirror.get(id) else { return f32::MAX };
+        mirror.get(id).map_or(f32::MAX, |e| self.distance_of(mirror, e))
+    }
+
+    /// [`distance`](Self::distance) for mirror entity `e`.
+    fn distance_of(&self, mirror: &Mirror, e: &MirrorEntity) -> f32 {
         let at = if e.unit.is_none() { e.world } else { mirror.get(e.unit).map_or(self.focus, |u| u.world) };
         let d = (at - self.focus).length();
         if d.is_finite() { d } else { f32::MAX }
@@ -339,7 +401,7 @@ impl ClientView {
         match self.records.remove(&id) {
             Some(r) => {
                 self.view_hash ^= r.hash_sent;
-                self.dirty.remove(&id);
+                self.dirty_count -= usize::from(r.dirty);
                 true
             }
             None => false,
@@ -355,17 +417,11 @@ impl ClientView {
     fn consider_subtree(&mut self, arena: &Arena, mirror: &Mirror, top: Id) {
         let mut stack = vec![top];
         while let Some(id) = stack.pop() {
-            if mirror.get(id).is_none() {
-                continue;
-            }
-            if !self.records.contains_key(&id) {
-                if !self.wanted(mirror, id) {
-                    continue;
-                }
-                self.add_record(mirror, id);
-                if !self.records.contains_key(&id) {
-                    continue; // awaiting its tombstone's ack
-                }
+            let Some(e) = mirror.get(id) else { continue };
+            if !self.records.contains_key(&id)
+                && !(self.wanted_entity(mirror, id, e) && self.add_record(mirror, id, e))
+            {
+                continue; // not wanted, or awaiting its tombstone's ack
             }
             if let Some(node) = arena.get(id) {
                 stack.extend(node.children().iter().rev());
@@ -415,8 +471,11 @@ impl ClientView {
             }
         }
         for &id in &changes.added {
-            if !self.records.contains_key(&id) && self.wanted(mirror, id) {
-                self.add_record(mirror, id);
+            if let Some(e) = mirror.get(id)
+                && !self.records.contains_key(&id)
+                && self.wanted_entity(mirror, id, e)
+            {
+                self.add_record(mirror, id, e);
             }
         }
         // The changes this client can hold: every changed instance, or, when the rows of
@@ -455,7 +514,9 @@ impl ClientView {
         self.view_changed = None;
         // Structure's parent is structure or the DataModel: every parent gets its record.
         for id in mirror.structure() {
-            self.add_record(mirror, id);
+            if let Some(e) = mirror.get(id) {
+                self.add_record(mirror, id, e);
+            }
         }
         let centre = self.focus_cell;
         let area = CellBox::around(centre, centre, self.cell_radius());
@@ -533,15 +594,8 @@ impl ClientView {
         if self.in_flight.is_empty() {
             return Ok(());
         }
-        let mut seqs = vec![newest];
-        for i in 0..64u32 {
-            if bits & (1 << i) != 0
-                && let Some(s) = newest.checked_sub(1 + i)
-            {
-                seqs.push(s);
-            }
-        }
-        for seq in seqs {
+        let older = (0..64u32).filter(|i| bits & (1 << i) != 0).filter_map(|i| newest.checked_sub(1 + i));
+        for seq in std::iter::once(newest).chain(older) {
             // Only messages that carried something are remembered, so look the seq up.
             let Ok(at) = self.in_flight.binary_search_by_key(&seq, |m| m.seq) else { continue };
             let msg = &mut self.in_flight[at];
@@ -552,14 +606,20 @@ impl ClientView {
             let (epoch, entries) = (msg.epoch, std::mem::take(&mut msg.entries));
             for sent in entries {
                 match sent {
-                    Sent::State(id) => {
+                    Sent::State(id, position) => {
                         let Some(rec) = self.records.get_mut(&id) else { continue };
                         if rec.born > seq {
                             continue;
                         }
                         rec.confirmed = rec.confirmed.max(epoch);
-                        if mirror.get(id).is_none_or(|e| e.last_change <= rec.confirmed) {
-                            self.dirty.remove(&id);
+                        if let Some((position, sends)) = position
+                            && seq > rec.base.seq
+                        {
+                            rec.base = PositionBase { seq, position, sends };
+                        }
+                        if rec.dirty && mirror.get(id).is_none_or(|e| e.last_change <= rec.confirmed) {
+                            rec.dirty = false;
+                            self.dirty_count -= 1;
                         }
                     }
                     Sent::Tombstone(id) => {
@@ -582,17 +642,22 @@ impl ClientView {
     /// Marks every record unconfirmed: the client gets full state again.
     fn resync(&mut self) {
         self.stats.resyncs += 1;
-        let mut sent = Vec::new();
         for (&id, rec) in self.records.iter_mut() {
             rec.confirmed = 0;
             if rec.last_sent != 0 {
-                sent.push(id);
+                self.dirty_count += usize::from(!rec.dirty);
+                rec.dirty = true;
+                queue_ready(&mut self.ready, id, rec);
             }
         }
-        for id in sent {
-            self.dirty.insert(id);
-            self.mark_ready(id);
-        }
+    }
+}
+
+/// Puts record `rec` of `id` at the back of its band's ready queue, unless it is queued.
+fn queue_ready(ready: &mut [VecDeque<Id>; BANDS.len()], id: Id, rec: &mut Record) {
+    if !rec.queued {
+        rec.queued = true;
+        ready[usize::from(rec.band)].push_back(id);
     }
 }
 

@@ -3,8 +3,8 @@
 //! records never sent, nearest first — and the bookkeeping of what each message carried.
 //!
 //! Every message with an entry carries its *entries hash*: the XOR of the mirror's hashes
-//! of the instances its entries name, taken when the message is sealed from the entries
-//! actually written (an entry rolled back because it did not fit is not in it). The
+//! of the instances its entries name, accumulated as entries are written and sealed with the
+//! message (an entry rolled back because it did not fit is taken out again). The
 //! replica's states of those instances must hash to the same once it applied the message:
 //! a create carries every group, an update every group changed after the newest epoch the
 //! client confirmed for that instance, and the client applied that confirmed message and
@@ -13,29 +13,27 @@
 //! never both removed and written in one message: a record and a tombstone for one id
 //! never coexist (a record comes back only once its tombstone is acked).
 //!
+//! Records are stamped as their entries are written (`written_in`, `last_sent`, `dirty`,
+//! `hash_sent` and the view hash), not when the message is sealed: an entry rolled back
+//! because it did not fit restores the records it stamped from an undo log, so what stays
+//! stamped is exactly what the sealed messages carry. A record's `written_in` stamp stands
+//! in for per-build sets: written in the message being filled when it equals that message's
+//! seq, earlier in this build when it is at or after the build's first seq.
+//!
 //! Invariants: a create is written in the same message as the creates of its unconfirmed
 //! parents (messages are lost independently); an entry that cannot be written yet waits a
 //! resend interval in `waiting`, so nothing dirty ever leaves every queue; the entries
 //! hash of a message is over exactly its entries.
 
-use super::{BANDS, ClientView, HISTORY_EPOCHS, InFlight, MAX_PARENT_CHAIN, Sent};
+use super::{BANDS, ClientView, HISTORY_EPOCHS, InFlight, MAX_PARENT_CHAIN, Record, Sent, queue_ready};
 use crate::message::{MAX_MESSAGE_BYTES, SnapshotBuilder};
-use crate::mirror::Mirror;
+use crate::mirror::{Mirror, MirrorEntity};
+use crate::position_delta::PositionSend;
 use crate::state::Groups;
 use arbor_core::Id;
-use rustc_hash::FxHashSet;
 use std::cmp::Reverse;
 
 impl ClientView {
-    /// Queues dirty record `id` to be sent, in the band of its distance.
-    pub(super) fn mark_ready(&mut self, id: Id) {
-        let Some(rec) = self.records.get_mut(&id) else { return };
-        if !rec.queued {
-            rec.queued = true;
-            self.ready[usize::from(rec.band)].push_back(id);
-        }
-    }
-
     /// A held instance changed: dirty and queued, once it was ever sent (a record never
     /// sent is in the fresh queue and its create will carry the change).
     pub(super) fn mark_changed(&mut self, id: Id) {
@@ -43,11 +41,9 @@ impl ClientView {
         if rec.last_sent == 0 {
             return;
         }
-        self.dirty.insert(id);
-        if !rec.queued {
-            rec.queued = true;
-            self.ready[usize::from(rec.band)].push_back(id);
-        }
+        self.dirty_count += usize::from(!rec.dirty);
+        rec.dirty = true;
+        queue_ready(&mut self.ready, id, rec);
     }
 
     /// Takes the next id from the ready queues, round robin with each band's weight;
@@ -75,12 +71,12 @@ impl ClientView {
     /// and time since sent, in queues, so the cost follows what is sent), with half the
     /// budget while records wait for their first send; then those, nearest first; then the
     /// rest of the ready queues.
-    pub fn build(&mut self, mirror: &Mirror, budget: usize, resend_after: u32) -> Vec<Vec<u8>> {
+    pub fn build<'m>(&mut self, mirror: &'m Mirror, budget: usize, resend_after: u32) -> Vec<Vec<u8>> {
         let now = mirror.epoch();
         let mut fill = Filler::new(self.take_seq(), now, budget);
         if self.is_settled() {
             fill.b.set_view_hash(self.view_hash);
-            return fill.close(self, mirror);
+            return fill.close(self);
         }
         let resend_after = resend_after.max(1);
         let due = |last_sent: u32| last_sent == 0 || now.saturating_sub(last_sent) >= resend_after;
@@ -89,8 +85,8 @@ impl ClientView {
             self.tombstones.iter().filter(|(_, t)| due(t.last_sent)).map(|(&id, _)| id).collect();
         tombs.sort_unstable(); // ids of one subtree are close: their deltas take a byte
         for id in tombs {
-            if !fill.remove(self, mirror, id) {
-                return fill.close(self, mirror);
+            if !fill.remove(self, id) {
+                return fill.close(self);
             }
         }
 
@@ -100,9 +96,10 @@ impl ClientView {
                 break;
             }
             self.waiting.pop_front();
-            if self.dirty.contains(&id) {
-                self.mark_ready(id);
-            } else if self.records.get(&id).is_some_and(|r| r.last_sent == 0) {
+            let Some(rec) = self.records.get_mut(&id) else { continue };
+            if rec.dirty {
+                queue_ready(&mut self.ready, id, rec);
+            } else if rec.last_sent == 0 {
                 // A first send that could not be written (its parent was not held yet).
                 let d = self.distance(mirror, id);
                 self.queue_fresh(d, id);
@@ -113,25 +110,25 @@ impl ClientView {
         let mut turn = (0, 0);
         while fill.spent() < first_share {
             let Some(id) = self.next_ready(&mut turn) else { break };
-            if !self.take_ready(id) || fill.has(id) {
+            if !self.take_ready(id, fill.first_seq) {
                 continue;
             }
             if !fill.entry(self, mirror, id) {
                 self.requeue(id);
-                return fill.close(self, mirror);
+                return fill.close(self);
             }
         }
         while let Some(Reverse((d, id))) = self.fresh.pop() {
-            if self.records.get(&id).is_none_or(|r| r.last_sent != 0) || fill.has(id) {
+            if self.records.get(&id).is_none_or(|r| r.last_sent != 0 || r.written_in >= fill.first_seq) {
                 continue; // dropped since, or already written with a child
             }
             if !fill.entry(self, mirror, id) {
                 self.fresh.push(Reverse((d, id)));
-                return fill.close(self, mirror);
+                return fill.close(self);
             }
         }
         while let Some(id) = self.next_ready(&mut turn) {
-            if !self.take_ready(id) || fill.has(id) {
+            if !self.take_ready(id, fill.first_seq) {
                 continue;
             }
             if !fill.entry(self, mirror, id) {
@@ -139,15 +136,16 @@ impl ClientView {
                 break;
             }
         }
-        fill.close(self, mirror)
+        fill.close(self)
     }
 
-    /// Clears `id`'s queued mark; whether it is still a dirty record to send.
-    fn take_ready(&mut self, id: Id) -> bool {
+    /// Clears `id`'s queued mark; whether it is still a dirty record to send, not written
+    /// yet in the build whose first message is `first_seq`.
+    fn take_ready(&mut self, id: Id, first_seq: u32) -> bool {
         match self.records.get_mut(&id) {
             Some(rec) if rec.queued => {
                 rec.queued = false;
-                self.dirty.contains(&id)
+                rec.dirty && rec.written_in < first_seq
             }
             _ => false,
         }
@@ -160,101 +158,127 @@ impl ClientView {
             self.ready[0].push_front(id);
         }
     }
-
     fn take_seq(&mut self) -> u32 {
         let s = self.next_seq;
         self.next_seq += 1;
         s
     }
 
-    /// `id` and the unconfirmed parents not in `written` that must precede it in one
-    /// message, nearest last; `None` when a parent is not held (yet) or the chain is too deep.
-    fn parent_chain(&self, mirror: &Mirror, written: &FxHashSet<Id>, id: Id) -> Option<Vec<Id>> {
-        let mut chain = vec![id];
+    /// Fills `chain` with `id` and the unconfirmed parents not written in message `seq` that
+    /// must precede it in one message, nearest last; false when a parent is not held (yet) or
+    /// the chain is too deep.
+    fn parent_chain<'m>(&self, mirror: &'m Mirror, seq: u32, id: Id, chain: &mut Vec<Link<'m>>) -> bool {
+        chain.clear();
+        let Some(mut rec) = self.records.get(&id) else { return false };
         let mut at = id;
         loop {
-            let e = mirror.get(at)?;
-            let rec = self.records.get(&at)?;
-            let groups = if rec.confirmed == 0 { Groups::ALL } else { e.changed_since(rec.confirmed) };
+            let Some(e) = mirror.get(at) else { return false };
+            let create = rec.confirmed == 0;
+            let groups = if create { Groups::ALL } else { e.changed_since(rec.confirmed) };
+            chain.push(Link { id: at, e, create, groups });
             if !groups.contains(Groups::PARENT) {
-                return Some(chain);
+                return true;
             }
             let parent = Id(e.state.parent);
-            if parent == mirror.root() || written.contains(&parent) {
-                return Some(chain);
+            if parent == mirror.root() {
+                return true;
             }
             match self.records.get(&parent) {
-                Some(p) if p.confirmed > 0 => return Some(chain),
-                Some(_) if chain.len() < MAX_PARENT_CHAIN => {
-                    chain.push(parent);
+                Some(p) if p.written_in == seq || p.confirmed > 0 => return true,
+                Some(p) if chain.len() < MAX_PARENT_CHAIN => {
+                    rec = p;
                     at = parent;
                 }
-                _ => return None,
+                _ => return false,
             }
         }
     }
 
     /// Writes the entries of `chain` (from [`parent_chain`](Self::parent_chain)) into `b`,
-    /// parents first. Records are stamped only when the message is finished.
+    /// parents first, and stamps their records, logging in `undo` what each was before and
+    /// adding each entry's hash to `entries_hash`.
     fn write_chain(
         &mut self,
-        mirror: &Mirror,
         b: &mut SnapshotBuilder,
         sent: &mut Vec<Sent>,
-        written: &mut FxHashSet<Id>,
-        chain: &[Id],
+        undo: &mut Vec<(Id, Record)>,
+        entries_hash: &mut u64,
+        chain: &[Link<'_>],
     ) {
-        for &c in chain.iter().rev() {
-            if written.contains(&c) {
-                continue;
-            }
-            let (Some(e), Some(rec)) = (mirror.get(c), self.records.get(&c)) else { continue };
-            let create = rec.confirmed == 0;
-            let groups = if create { Groups::ALL } else { e.changed_since(rec.confirmed) };
+        let (seq, epoch) = (b.seq(), b.epoch());
+        for link in chain.iter().rev() {
+            let (c, e, create, groups) = (link.id, link.e, link.create, link.groups);
+            debug_assert!(
+                self.records.get(&c).is_some_and(|r| r.written_in != seq),
+                "a chain skips what is written"
+            );
+            let Some(rec) = self.records.get_mut(&c) else { continue };
             if groups.is_empty() {
-                self.dirty.remove(&c); // the client has it all already
+                // The client has it all already.
+                self.dirty_count -= usize::from(rec.dirty);
+                rec.dirty = false;
                 continue;
             }
-            b.push_entry_with(c, &e.state, create, groups, e.components_since(rec.confirmed));
-            written.insert(c);
-            sent.push(Sent::State(c));
+            let position = if groups.contains(Groups::POSITION) && !create {
+                rec.base.send(seq, rec.pos_sends)
+            } else {
+                PositionSend::Whole
+            };
+            b.push_entry_with(c, &e.state, create, groups, position, e.components_since(rec.confirmed));
+            undo.push((c, *rec));
+            if create {
+                self.stats.creates += 1;
+            } else {
+                self.stats.updates += 1;
+            }
+            rec.written_in = seq;
+            rec.last_sent = epoch;
+            // Unconfirmed until acked: resent if presumed lost.
+            self.dirty_count += usize::from(!rec.dirty);
+            rec.dirty = true;
+            self.view_hash ^= rec.hash_sent ^ e.hash;
+            rec.hash_sent = e.hash;
+            *entries_hash ^= e.hash;
+            let carried = (create || groups.contains(Groups::POSITION)).then(|| {
+                rec.pos_sends = rec.pos_sends.wrapping_add(1);
+                (e.state.position, rec.pos_sends)
+            });
+            sent.push(Sent::State(c, carried));
         }
     }
 
-    /// Seals a message: sets its entries hash, stamps the records it carries, remembers its
-    /// sends until acked, counts it.
-    fn finish(&mut self, mirror: &Mirror, mut b: SnapshotBuilder, sent: Vec<Sent>, out: &mut Vec<Vec<u8>>) {
+    /// Takes back the stamps of entries rolled back (from `undo`, emptied) and their hashes
+    /// from `entries_hash`.
+    fn unstamp(&mut self, undo: &mut Vec<(Id, Record)>, entries_hash: &mut u64) {
+        for (id, before) in undo.drain(..).rev() {
+            let Some(rec) = self.records.get_mut(&id) else { continue };
+            *entries_hash ^= rec.hash_sent;
+            self.view_hash ^= rec.hash_sent ^ before.hash_sent;
+            self.dirty_count = self.dirty_count + usize::from(before.dirty) - usize::from(rec.dirty);
+            if before.confirmed == 0 {
+                self.stats.creates -= 1;
+            } else {
+                self.stats.updates -= 1;
+            }
+            *rec = before;
+        }
+    }
+
+    /// Seals a message: sets its entries hash (`entries_hash`, over the entries written),
+    /// queues its sends to be presumed lost after a resend interval, remembers them until
+    /// acked, counts it.
+    fn finish(&mut self, mut b: SnapshotBuilder, sent: Vec<Sent>, entries_hash: u64, out: &mut Vec<Vec<u8>>) {
         let (seq, epoch) = (b.seq(), b.epoch());
-        // Over the entries written (`sent` lost any rolled back with the builder), each
-        // from the mirror entity it was encoded from: the mirror does not change during a
-        // build.
         let mut entries = 0u32;
-        let mut entries_hash = 0u64;
         for s in &sent {
-            if let Sent::State(id) = *s {
+            if let Sent::State(id, _) = *s {
                 entries += 1;
-                entries_hash ^= mirror.get(id).map_or(0, |e| e.hash);
+                self.waiting.push_back((epoch, id));
             }
         }
         debug_assert_eq!(entries, b.entry_count(), "the sends are the entries written");
         if entries > 0 {
             b.set_entries_hash(entries_hash);
-        }
-        for s in &sent {
-            let Sent::State(id) = *s else { continue };
-            let (Some(rec), Some(e)) = (self.records.get_mut(&id), mirror.get(id)) else { continue };
-            if rec.confirmed == 0 {
-                self.stats.creates += 1;
-            } else {
-                self.stats.updates += 1;
-            }
-            rec.last_sent = epoch;
-            // Unconfirmed until acked: resent if presumed lost.
-            self.dirty.insert(id);
-            self.waiting.push_back((epoch, id));
-            let h = e.hash;
-            self.view_hash ^= rec.hash_sent ^ h;
-            rec.hash_sent = h;
         }
         let bytes = b.finish();
         self.stats.messages += 1;
@@ -272,29 +296,44 @@ impl ClientView {
     }
 }
 
-/// The messages of one build: the one being filled, the ids in it (a parent counts as
-/// present only in the same message: messages are lost independently), the ids in the
-/// tick's earlier messages, and the bytes spent.
-struct Filler {
+/// One link of a parent chain: a record to write, its mirror entity, and what to write.
+#[derive(Clone, Copy)]
+struct Link<'m> {
+    id: Id,
+    e: &'m MirrorEntity,
+    create: bool,
+    groups: Groups,
+}
+
+/// The messages of one build: the one being filled, its sends and their entries hash, the
+/// seq of the build's first message (a record's `written_in` at or after it was written in
+/// this build; equal to the current message's seq, in this message: a parent counts as
+/// present only in the same message, as messages are lost independently), scratch for
+/// parent chains and their undo log, and the bytes spent.
+struct Filler<'m> {
     b: SnapshotBuilder,
     now: u32,
     budget: usize,
+    first_seq: u32,
     sent: Vec<Sent>,
-    written: FxHashSet<Id>,
-    done: FxHashSet<Id>,
+    entries_hash: u64,
+    chain: Vec<Link<'m>>,
+    undo: Vec<(Id, Record)>,
     spent: usize,
     out: Vec<Vec<u8>>,
 }
 
-impl Filler {
-    fn new(seq: u32, now: u32, budget: usize) -> Filler {
+impl<'m> Filler<'m> {
+    fn new(seq: u32, now: u32, budget: usize) -> Filler<'m> {
         Filler {
             b: SnapshotBuilder::new(seq, now),
             now,
             budget,
+            first_seq: seq,
             sent: Vec::new(),
-            written: FxHashSet::default(),
-            done: FxHashSet::default(),
+            entries_hash: 0,
+            chain: Vec::new(),
+            undo: Vec::new(),
             spent: 0,
             out: Vec::new(),
         }
@@ -304,25 +343,25 @@ impl Filler {
         self.spent + self.b.size()
     }
 
-    fn has(&self, id: Id) -> bool {
-        self.written.contains(&id) || self.done.contains(&id)
-    }
-
     /// Seals the current message and starts the next; false when the budget is spent.
-    fn next_message(&mut self, view: &mut ClientView, mirror: &Mirror) -> bool {
+    fn next_message(&mut self, view: &mut ClientView) -> bool {
         self.spent += self.b.size();
         if self.spent >= self.budget {
             return false;
         }
         let full = std::mem::replace(&mut self.b, SnapshotBuilder::new(view.take_seq(), self.now));
-        view.finish(mirror, full, std::mem::take(&mut self.sent), &mut self.out);
-        self.done.extend(self.written.drain());
+        view.finish(
+            full,
+            std::mem::take(&mut self.sent),
+            std::mem::take(&mut self.entries_hash),
+            &mut self.out,
+        );
         true
     }
 
     /// Adds a tombstone; false when the budget is spent.
-    fn remove(&mut self, view: &mut ClientView, mirror: &Mirror, id: Id) -> bool {
-        if self.b.size() + 10 > MAX_MESSAGE_BYTES && !self.next_message(view, mirror) {
+    fn remove(&mut self, view: &mut ClientView, id: Id) -> bool {
+        if self.b.size() + 10 > MAX_MESSAGE_BYTES && !self.next_message(view) {
             return false;
         }
         self.b.push_remove(id);
@@ -334,32 +373,35 @@ impl Filler {
         true
     }
 
-    /// Adds `id`'s entry (after any parents it needs); false when the budget is spent. An
-    /// entry that cannot be written now (a parent not held yet, or larger than a message on
-    /// its own, counted in `ViewStats::oversized`) is tried again after a resend interval.
-    fn entry(&mut self, view: &mut ClientView, mirror: &Mirror, id: Id) -> bool {
-        if self.has(id) {
-            return true;
-        }
+    /// Adds the entry of `id`, a record not written yet in this build (after any parents it
+    /// needs); false when the budget is spent. An entry that cannot be written now (a parent
+    /// not held yet, or larger than a message on its own, counted in `ViewStats::oversized`)
+    /// is tried again after a resend interval.
+    fn entry(&mut self, view: &mut ClientView, mirror: &'m Mirror, id: Id) -> bool {
+        debug_assert!(view.records.get(&id).is_none_or(|r| r.written_in < self.first_seq));
         for attempt in 0..2 {
             // Per message: a parent written in the previous message does not count here.
-            let Some(chain) = view.parent_chain(mirror, &self.written, id) else {
+            if !view.parent_chain(mirror, self.b.seq(), id, &mut self.chain) {
                 view.waiting.push_back((self.now, id));
                 return true;
-            };
+            }
             let mark = self.b.mark();
             let sent_mark = self.sent.len();
-            view.write_chain(mirror, &mut self.b, &mut self.sent, &mut self.written, &chain);
+            self.undo.clear();
+            view.write_chain(
+                &mut self.b,
+                &mut self.sent,
+                &mut self.undo,
+                &mut self.entries_hash,
+                &self.chain,
+            );
             if self.b.size() <= MAX_MESSAGE_BYTES {
                 return true;
             }
             self.b.rollback(mark);
-            for s in self.sent.drain(sent_mark..) {
-                if let Sent::State(c) = s {
-                    self.written.remove(&c);
-                }
-            }
-            if attempt == 0 && !self.next_message(view, mirror) {
+            self.sent.truncate(sent_mark);
+            view.unstamp(&mut self.undo, &mut self.entries_hash);
+            if attempt == 0 && !self.next_message(view) {
                 return false;
             }
         }
@@ -369,8 +411,8 @@ impl Filler {
     }
 
     /// Seals the last message and returns them all.
-    fn close(mut self, view: &mut ClientView, mirror: &Mirror) -> Vec<Vec<u8>> {
-        view.finish(mirror, self.b, self.sent, &mut self.out);
+    fn close(mut self, view: &mut ClientView) -> Vec<Vec<u8>> {
+        view.finish(self.b, self.sent, self.entries_hash, &mut self.out);
         self.out
     }
 }

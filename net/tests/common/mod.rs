@@ -27,6 +27,10 @@ pub struct Pipe {
     pub check_messages: bool,
     rng: u64,
     pub sent_bytes: usize,
+    /// Fraction of snapshot messages held back and delivered after the next tick's (so
+    /// they arrive out of order, older than what the replica applied).
+    pub reorder: f64,
+    held_back: Vec<Vec<u8>>,
     /// The most cells holding a top part the mirror had at any update (a refocus looks at
     /// no more than that).
     pub max_occupied: usize,
@@ -47,6 +51,8 @@ impl Pipe {
             check_messages: true,
             rng: 0x9e37_79b9_7f4a_7c15,
             sent_bytes: 0,
+            reorder: 0.0,
+            held_back: Vec::new(),
             max_occupied: 0,
         }
     }
@@ -64,6 +70,12 @@ impl Pipe {
 
     /// One network tick: transforms, capture, view, messages through the pipe, ack back.
     pub fn step(&mut self) {
+        self.step_with(&mut []);
+    }
+
+    /// [`step`](Self::step), with `others` served from the same capture before the arena's
+    /// events drain (as the server's Snapshot phase serves every client).
+    pub fn step_with(&mut self, others: &mut [OtherClient]) {
         let dirty = self.arena.take_dirty_transforms();
         self.transforms.update(&self.arena, &dirty, PassMode::default());
         let (arena, transforms) = (&self.arena, &self.transforms);
@@ -72,44 +84,48 @@ impl Pipe {
         self.max_occupied = self.max_occupied.max(self.mirror.occupied_cells());
         self.view.update(&self.arena, &self.mirror);
         let messages = self.view.build(&self.mirror, self.budget, 2);
+        let mut late = Vec::new();
         for m in messages {
             assert!(m.len() <= arbor_net::MAX_MESSAGE_BYTES, "message of {} bytes", m.len());
             self.sent_bytes += m.len();
             if self.roll() < self.loss {
                 continue;
             }
-            let applied = self.replica.apply(&m).expect("a server message decodes");
-            if self.check_messages
-                && let arbor_net::Applied::Applied { entries_matched: Some(false), .. } = applied
-            {
-                let snap = arbor_net::Snapshot::decode(&m).unwrap();
-                let wrong: Vec<Id> = snap
-                    .entries
-                    .iter()
-                    .map(|e| e.id)
-                    .filter(|&id| {
-                        self.mirror.get(id).map(|e| e.hash) != self.replica.state(id).map(|s| s.hash(id))
-                    })
-                    .collect();
-                panic!(
-                    "message {} (epoch {}) failed its entries check: replica states differ for {wrong:?}",
-                    snap.seq, snap.epoch
-                );
+            if self.roll() < self.reorder {
+                late.push(m);
+                continue;
             }
+            self.deliver(&m);
+        }
+        for m in std::mem::replace(&mut self.held_back, late) {
+            self.deliver(&m);
         }
         if !self.silent && self.roll() >= self.ack_loss {
             let (ack, bits) = self.replica.ack();
             self.view.ack(&self.arena, &self.mirror, ack, bits).expect("a valid ack");
         }
+        for other in others.iter_mut() {
+            other.step(&self.arena, &self.mirror, self.budget);
+        }
         self.arena.drain_events();
+    }
+
+    /// Applies one message to the replica; with `check_messages`, panics if it fails its
+    /// entries check or names a position base the replica does not hold.
+    fn deliver(&mut self, m: &[u8]) {
+        let applied = self.replica.apply(m).expect("a server message decodes");
+        if self.check_messages {
+            check_applied(applied, m, &self.mirror, &self.replica);
+        }
     }
 
     /// Steps without loss until the view is settled and the hashes agree; panics after
     /// `limit` steps.
     pub fn converge(&mut self, limit: usize) -> usize {
-        let (loss, ack_loss) = (self.loss, self.ack_loss);
+        let (loss, ack_loss, reorder) = (self.loss, self.ack_loss, self.reorder);
         self.loss = 0.0;
         self.ack_loss = 0.0;
+        self.reorder = 0.0;
         for i in 0..limit {
             self.step();
             if self.view.is_settled() && self.replica.world_hash() == self.view.view_hash() {
@@ -117,6 +133,7 @@ impl Pipe {
                 self.step();
                 self.loss = loss;
                 self.ack_loss = ack_loss;
+                self.reorder = reorder;
                 return i + 1;
             }
         }
@@ -179,4 +196,94 @@ pub fn replicated(arena: &Arena) -> Vec<Id> {
         stack.extend(node.children().iter());
     }
     out
+}
+
+/// Panics if `applied` (the result of applying message `m`) failed its entries check or
+/// named a position base the replica does not hold.
+pub fn check_applied(applied: arbor_net::Applied, m: &[u8], mirror: &Mirror, replica: &Replica) {
+    let snap = || arbor_net::Snapshot::decode(m).unwrap();
+    match applied {
+        arbor_net::Applied::Applied { entries_matched: Some(false), .. } => {
+            let snap = snap();
+            let wrong: Vec<Id> = snap
+                .entries
+                .iter()
+                .map(|e| e.id)
+                .filter(|&id| mirror.get(id).map(|e| e.hash) != replica.state(id).map(|s| s.hash(id)))
+                .collect();
+            panic!(
+                "message {} (epoch {}) failed its entries check: replica states differ for {wrong:?}",
+                snap.seq, snap.epoch
+            );
+        }
+        arbor_net::Applied::Unresolved => panic!("message {} names a position base not held", snap().seq),
+        _ => {}
+    }
+}
+
+/// Another client of a [`Pipe`]'s server: its own view, replica, loss and reordering,
+/// stepped against the pipe's mirror after the pipe's own client.
+pub struct OtherClient {
+    pub view: ClientView,
+    pub replica: Replica,
+    pub loss: f64,
+    pub reorder: f64,
+    rng: u64,
+    held_back: Vec<Vec<u8>>,
+}
+
+impl OtherClient {
+    pub fn new(focus: Vec3, radius: f32, loss: f64, reorder: f64, seed: u64) -> OtherClient {
+        OtherClient {
+            view: ClientView::new(focus, radius),
+            replica: Replica::new(),
+            loss,
+            reorder,
+            rng: seed | 1,
+            held_back: Vec::new(),
+        }
+    }
+
+    fn roll(&mut self) -> f64 {
+        self.rng ^= self.rng >> 12;
+        self.rng ^= self.rng << 25;
+        self.rng ^= self.rng >> 27;
+        (self.rng.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// One network tick against the pipe's capture (from `Pipe::step_with`).
+    fn step(&mut self, arena: &Arena, mirror: &Mirror, budget: usize) {
+        self.view.update(arena, mirror);
+        let mut late = Vec::new();
+        for m in self.view.build(mirror, budget, 2) {
+            if self.roll() < self.loss {
+                continue;
+            }
+            if self.roll() < self.reorder {
+                late.push(m);
+                continue;
+            }
+            let applied = self.replica.apply(&m).expect("a server message decodes");
+            check_applied(applied, &m, mirror, &self.replica);
+        }
+        for m in std::mem::replace(&mut self.held_back, late) {
+            let applied = self.replica.apply(&m).expect("a server message decodes");
+            check_applied(applied, &m, mirror, &self.replica);
+        }
+        if self.roll() >= self.loss / 2.0 {
+            let (ack, bits) = self.replica.ack();
+            self.view.ack(arena, mirror, ack, bits).expect("a valid ack");
+        }
+    }
+
+    /// The hash of what this client's view should hold, straight from the arena.
+    pub fn truth_hash(&self, arena: &Arena) -> u64 {
+        let mut h = 0;
+        for id in replicated(arena) {
+            if self.view.holds(id) {
+                h ^= EntityState::capture(arena, &arena.get(id).unwrap()).hash(id);
+            }
+        }
+        h
+    }
 }

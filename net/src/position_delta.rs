@@ -73,7 +73,7 @@ pub enum PositionWire {
 /// Writes an update's position.
 pub fn encode(position: [i32; 3], send: PositionSend, w: &mut Writer) {
     let (code, back, base) = match send {
-        PositionSend::Delta { back, base } if back >= 1 && back <= INLINE_BACK => (back as u8, None, base),
+        PositionSend::Delta { back, base } if (1..=INLINE_BACK).contains(&back) => (back as u8, None, base),
         PositionSend::Delta { back, base } if back >= 1 => (ESCAPED_BACK, Some(back), base),
         PositionSend::FromNewest { base } => (NEWEST, None, base),
         _ => {

@@ -418,9 +418,9 @@ impl ClientView {
         let mut stack = vec![top];
         while let Some(id) = stack.pop() {
             let Some(e) = mirror.get(id) else { continue };
-            if !self.records.contains_key(&id)
-                && !(self.wanted_entity(mirror, id, e) && self.add_record(mirror, id, e))
-            {
+            let held = self.records.contains_key(&id)
+                || (self.wanted_entity(mirror, id, e) && self.add_record(mirror, id, e));
+            if !held {
                 continue; // not wanted, or awaiting its tombstone's ack
             }
             if let Some(node) = arena.get(id) {
@@ -633,7 +633,11 @@ impl ClientView {
                 }
             }
         }
-        while self.in_flight.front().is_some_and(|m| m.acked) {
+        // Acked messages are done; so are those past the ack window (an ack names the
+        // newest message and the 64 before it): they can never be acked, and what they
+        // carried was queued again when presumed lost.
+        let newest = self.newest_ack;
+        while self.in_flight.front().is_some_and(|m| m.acked || m.seq.saturating_add(64) < newest) {
             self.in_flight.pop_front();
         }
         Ok(())

@@ -71,7 +71,7 @@ impl ClientView {
     /// and time since sent, in queues, so the cost follows what is sent), with half the
     /// budget while records wait for their first send; then those, nearest first; then the
     /// rest of the ready queues.
-    pub fn build<'m>(&mut self, mirror: &'m Mirror, budget: usize, resend_after: u32) -> Vec<Vec<u8>> {
+    pub fn build(&mut self, mirror: &Mirror, budget: usize, resend_after: u32) -> Vec<Vec<u8>> {
         let now = mirror.epoch();
         let mut fill = Filler::new(self.take_seq(), now, budget);
         if self.is_settled() {

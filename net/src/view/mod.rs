@@ -60,12 +60,14 @@ const BANDS: [(f32, usize); 4] = [(128.0, 8), (512.0, 4), (2048.0, 2), (f32::INF
 /// How deep a chain of unconfirmed parents one create may pull into its message.
 const MAX_PARENT_CHAIN: usize = 32;
 
+/// Queues hold at most four times what they need and no less than this many slots (see
+/// [`ClientView::trim`]).
+const MIN_TRIM: usize = 1024;
+
 #[derive(Clone, Copy, Debug)]
 struct Record {
     /// Newest epoch of an acked message carrying this instance (0: none).
     confirmed: u32,
-    /// Epoch of the last message carrying it (0: never sent).
-    last_sent: u32,
     /// Sequence number the record was made at; acks of older messages do not count.
     born: u32,
     /// Sequence number of the last message it was written in (0: none): written in the
@@ -74,6 +76,9 @@ struct Record {
     written_in: u32,
     /// Hash of the state last sent (0: never sent).
     hash_sent: u64,
+    /// Whether a message carried it (if not, its first send is pending: in `fresh`, or in
+    /// `waiting` when a parent was not held yet).
+    sent: bool,
     /// Whether the id sits in a ready queue.
     queued: bool,
     /// Sent at least once and its state not confirmed by the client (counted in
@@ -199,6 +204,8 @@ pub struct ClientView {
     view_hash: u64,
     stats: ViewStats,
     scan_cells: bool,
+    /// Scratch for [`update`](Self::update): the changed ids it looks up.
+    scratch: Vec<Id>,
 }
 
 impl ClientView {
@@ -226,6 +233,7 @@ impl ClientView {
             view_hash: 0,
             stats: ViewStats::default(),
             scan_cells: false,
+            scratch: Vec::new(),
         }
     }
 
@@ -298,11 +306,44 @@ impl ClientView {
         self.records.capacity() * (std::mem::size_of::<(Id, Record)>() + 1)
             + self.fresh.capacity() * std::mem::size_of::<(u32, Id)>()
             + self.ready.iter().map(|q| q.capacity() * 8).sum::<usize>()
+            + self.scratch.capacity() * std::mem::size_of::<Id>()
             + self.waiting.capacity() * 16
             + self.tombstones.capacity() * (std::mem::size_of::<(Id, Tombstone)>() + 1)
             + self.awaiting.capacity() * (std::mem::size_of::<Id>() + 1)
             + self.in_flight.capacity() * std::mem::size_of::<InFlight>()
             + self.in_flight.iter().map(|m| m.entries.capacity() * std::mem::size_of::<Sent>()).sum::<usize>()
+    }
+
+    /// Gives back the memory of queues far larger than what they hold (a join or a refocus
+    /// fills them once; a tick's work is much smaller): each shrinks to twice its length once
+    /// its capacity passes four times that (and [`MIN_TRIM`]), so the copying is paid for by
+    /// the growth before it. `records` keeps its capacity: its iteration order (a resync's
+    /// order) stays what its inserts and removals made it.
+    fn trim(&mut self) {
+        let to = |len: usize, cap: usize| (cap > MIN_TRIM && cap / 4 > len).then_some(2 * len);
+        if let Some(n) = to(self.fresh.len(), self.fresh.capacity()) {
+            self.fresh.shrink_to(n);
+        }
+        for q in &mut self.ready {
+            if let Some(n) = to(q.len(), q.capacity()) {
+                q.shrink_to(n);
+            }
+        }
+        if let Some(n) = to(self.waiting.len(), self.waiting.capacity()) {
+            self.waiting.shrink_to(n);
+        }
+        if let Some(n) = to(self.tombstones.len(), self.tombstones.capacity()) {
+            self.tombstones.shrink_to(n);
+        }
+        if let Some(n) = to(self.awaiting.len(), self.awaiting.capacity()) {
+            self.awaiting.shrink_to(n);
+        }
+        if let Some(n) = to(self.in_flight.len(), self.in_flight.capacity()) {
+            self.in_flight.shrink_to(n);
+        }
+        if let Some(n) = to(self.scratch.len(), self.scratch.capacity()) {
+            self.scratch.shrink_to(n);
+        }
     }
 
     /// Whether a unit in `cell` enters the view (within the radius of the focus).
@@ -363,10 +404,10 @@ impl ClientView {
             id,
             Record {
                 confirmed: 0,
-                last_sent: 0,
                 born: self.next_seq,
                 written_in: 0,
                 hash_sent: 0,
+                sent: false,
                 queued: false,
                 dirty: false,
                 band,
@@ -484,21 +525,21 @@ impl ClientView {
         let (old, new) = (self.view_changed.unwrap_or(self.focus_cell), self.focus_cell);
         let area = CellBox::around(old, new, self.cell_radius());
         if self.scan_cells || area.rows() < changes.changed.len() as u64 {
-            for &id in &changes.changed_structure {
-                self.mark_changed(id);
-            }
+            // Gathered first: looked up cell by cell, a few at a time, the records' cache
+            // misses would not overlap.
+            let mut ids = std::mem::take(&mut self.scratch);
+            ids.clear();
+            ids.extend_from_slice(&changes.changed_structure);
             let (xs, zs) = area.clipped();
-            for (c, ids) in changes.changed_by_cell.in_box(xs, zs) {
+            for (c, in_cell) in changes.changed_by_cell.in_box(xs, zs) {
                 if self.kept_by(old, c) || self.kept_by(new, c) {
-                    for &id in ids {
-                        self.mark_changed(id);
-                    }
+                    ids.extend_from_slice(in_cell);
                 }
             }
+            self.mark_all_changed(&ids);
+            self.scratch = ids;
         } else {
-            for &id in &changes.changed {
-                self.mark_changed(id);
-            }
+            self.mark_all_changed(&changes.changed);
         }
         if let Some(old) = self.view_changed.take() {
             self.refocus(arena, mirror, old);
@@ -648,7 +689,7 @@ impl ClientView {
         self.stats.resyncs += 1;
         for (&id, rec) in self.records.iter_mut() {
             rec.confirmed = 0;
-            if rec.last_sent != 0 {
+            if rec.sent {
                 self.dirty_count += usize::from(!rec.dirty);
                 rec.dirty = true;
                 queue_ready(&mut self.ready, id, rec);

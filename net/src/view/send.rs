@@ -13,7 +13,7 @@
 //! never both removed and written in one message: a record and a tombstone for one id
 //! never coexist (a record comes back only once its tombstone is acked).
 //!
-//! Records are stamped as their entries are written (`written_in`, `last_sent`, `dirty`,
+//! Records are stamped as their entries are written (`written_in`, `sent`, `dirty`,
 //! `hash_sent` and the view hash), not when the message is sealed: an entry rolled back
 //! because it did not fit restores the records it stamped from an undo log, so what stays
 //! stamped is exactly what the sealed messages carry. A record's `written_in` stamp stands
@@ -33,12 +33,31 @@ use crate::state::Groups;
 use arbor_core::Id;
 use std::cmp::Reverse;
 
+/// How many records [`ClientView::mark_all_changed`] looks up ahead of the work on them.
+const WARM_BATCH: usize = 16;
+
 impl ClientView {
+    /// [`mark_changed`](Self::mark_changed) for each of `ids`, in order, a batch at a time:
+    /// a batch's records are first looked up in one tight loop, so that their cache misses
+    /// overlap (with work between them, lookups one by one pay each miss in turn).
+    pub(super) fn mark_all_changed(&mut self, ids: &[Id]) {
+        for batch in ids.chunks(WARM_BATCH) {
+            let mut touched = 0u32;
+            for id in batch {
+                touched ^= self.records.get(id).map_or(0, |r| r.born);
+            }
+            std::hint::black_box(touched);
+            for &id in batch {
+                self.mark_changed(id);
+            }
+        }
+    }
+
     /// A held instance changed: dirty and queued, once it was ever sent (a record never
     /// sent is in the fresh queue and its create will carry the change).
     pub(super) fn mark_changed(&mut self, id: Id) {
         let Some(rec) = self.records.get_mut(&id) else { return };
-        if rec.last_sent == 0 {
+        if !rec.sent {
             return;
         }
         self.dirty_count += usize::from(!rec.dirty);
@@ -76,7 +95,7 @@ impl ClientView {
         let mut fill = Filler::new(self.take_seq(), now, budget);
         if self.is_settled() {
             fill.b.set_view_hash(self.view_hash);
-            return fill.close(self);
+            return fill.seal(self);
         }
         let resend_after = resend_after.max(1);
         let due = |last_sent: u32| last_sent == 0 || now.saturating_sub(last_sent) >= resend_after;
@@ -99,7 +118,7 @@ impl ClientView {
             let Some(rec) = self.records.get_mut(&id) else { continue };
             if rec.dirty {
                 queue_ready(&mut self.ready, id, rec);
-            } else if rec.last_sent == 0 {
+            } else if !rec.sent {
                 // A first send that could not be written (its parent was not held yet).
                 let d = self.distance(mirror, id);
                 self.queue_fresh(d, id);
@@ -119,7 +138,7 @@ impl ClientView {
             }
         }
         while let Some(Reverse((d, id))) = self.fresh.pop() {
-            if self.records.get(&id).is_none_or(|r| r.last_sent != 0 || r.written_in >= fill.first_seq) {
+            if self.records.get(&id).is_none_or(|r| r.sent || r.written_in >= fill.first_seq) {
                 continue; // dropped since, or already written with a child
             }
             if !fill.entry(self, mirror, id) {
@@ -205,7 +224,7 @@ impl ClientView {
         entries_hash: &mut u64,
         chain: &[Link<'_>],
     ) {
-        let (seq, epoch) = (b.seq(), b.epoch());
+        let seq = b.seq();
         for link in chain.iter().rev() {
             let (c, e, create, groups) = (link.id, link.e, link.create, link.groups);
             debug_assert!(
@@ -232,7 +251,7 @@ impl ClientView {
                 self.stats.updates += 1;
             }
             rec.written_in = seq;
-            rec.last_sent = epoch;
+            rec.sent = true;
             // Unconfirmed until acked: resent if presumed lost.
             self.dirty_count += usize::from(!rec.dirty);
             rec.dirty = true;
@@ -411,8 +430,17 @@ impl<'m> Filler<'m> {
     }
 
     /// Seals the last message and returns them all.
-    fn close(mut self, view: &mut ClientView) -> Vec<Vec<u8>> {
+    fn seal(mut self, view: &mut ClientView) -> Vec<Vec<u8>> {
         view.finish(self.b, self.sent, self.entries_hash, &mut self.out);
         self.out
+    }
+
+    /// [`seal`](Self::seal), then gives back what the view's queues no longer need (a
+    /// settled view's build only seals: the idle path stays minimal, the next build with
+    /// work trims).
+    fn close(self, view: &mut ClientView) -> Vec<Vec<u8>> {
+        let out = self.seal(view);
+        view.trim();
+        out
     }
 }

@@ -149,6 +149,34 @@ impl FullScanClient {
     }
 }
 
+/// Benchmarks `name/arbor`: per iteration, 1% of the parts moved (when `moving`), a capture,
+/// then every view's network tick, timed per client.
+fn bench_per_client(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    moving: bool,
+    server: &mut Server,
+    views: &mut [ClientView],
+) {
+    group.bench_function(format!("{name}/arbor"), |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                if moving {
+                    server.move_some();
+                }
+                server.capture();
+                let t = Instant::now();
+                for v in views.iter_mut() {
+                    black_box(send_and_ack(server, v));
+                }
+                total += t.elapsed() / CLIENTS as u32;
+            }
+            total
+        })
+    });
+}
+
 fn replication(c: &mut Criterion) {
     let mut group = c.benchmark_group("replication");
     group.warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3)).sample_size(10);
@@ -198,23 +226,7 @@ fn replication(c: &mut Criterion) {
         server.mirror.structure().count()
     );
     for (name, moving) in [("per_client_10k_in_range_1pct", true), ("per_client_10k_in_range_idle", false)] {
-        group.bench_function(format!("{name}/arbor"), |b| {
-            b.iter_custom(|iters| {
-                let mut total = Duration::ZERO;
-                for _ in 0..iters {
-                    if moving {
-                        server.move_some();
-                    }
-                    server.capture();
-                    let t = Instant::now();
-                    for v in &mut near_views {
-                        black_box(send_and_ack(&server, v));
-                    }
-                    total += t.elapsed() / CLIENTS as u32;
-                }
-                total
-            })
-        });
+        bench_per_client(&mut group, name, moving, &mut server, &mut near_views);
     }
     // Joins: a new view's first update and the build of its first network tick.
     group.bench_function("join_10k_in_range", |b| {
@@ -234,23 +246,7 @@ fn replication(c: &mut Criterion) {
     settle(&mut server, &mut views);
 
     for (name, moving) in [("per_client_100k_1pct", true), ("per_client_idle", false)] {
-        group.bench_function(format!("{name}/arbor"), |b| {
-            b.iter_custom(|iters| {
-                let mut total = Duration::ZERO;
-                for _ in 0..iters {
-                    if moving {
-                        server.move_some();
-                    }
-                    server.capture();
-                    let t = Instant::now();
-                    for v in &mut views {
-                        black_box(send_and_ack(&server, v));
-                    }
-                    total += t.elapsed() / CLIENTS as u32;
-                }
-                total
-            })
-        });
+        bench_per_client(&mut group, name, moving, &mut server, &mut views);
     }
 
     let mut scans: Vec<FullScanClient> =

@@ -33,20 +33,27 @@ use crate::state::Groups;
 use arbor_core::Id;
 use std::cmp::Reverse;
 
-/// How many records [`ClientView::mark_all_changed`] looks up ahead of the work on them.
+/// How many records [`ClientView::warm`] looks up ahead of the work on them.
 const WARM_BATCH: usize = 16;
 
 impl ClientView {
-    /// [`mark_changed`](Self::mark_changed) for each of `ids`, in order, a batch at a time:
-    /// a batch's records are first looked up in one tight loop, so that their cache misses
-    /// overlap (with work between them, lookups one by one pay each miss in turn).
+    /// Looks up the records of `ids` (a batch of at most [`WARM_BATCH`]) in one tight loop,
+    /// so that their cache misses overlap: a tick's records are spread over megabytes, so
+    /// most lookups miss, and one by one, with work between them, each would wait in turn.
+    /// The work on the batch that follows then finds them in the cache.
+    fn warm(&self, ids: impl Iterator<Item = Id>) {
+        let mut touched = 0u32;
+        for id in ids {
+            touched ^= self.records.get(&id).map_or(0, |r| r.born);
+        }
+        std::hint::black_box(touched);
+    }
+
+    /// [`mark_changed`](Self::mark_changed) for each of `ids`, in order, a batch at a time
+    /// (see [`warm`](Self::warm)).
     pub(super) fn mark_all_changed(&mut self, ids: &[Id]) {
         for batch in ids.chunks(WARM_BATCH) {
-            let mut touched = 0u32;
-            for id in batch {
-                touched ^= self.records.get(id).map_or(0, |r| r.born);
-            }
-            std::hint::black_box(touched);
+            self.warm(batch.iter().copied());
             for &id in batch {
                 self.mark_changed(id);
             }
@@ -109,19 +116,27 @@ impl ClientView {
             }
         }
 
-        // Sends presumed lost come back to the ready queues.
-        while let Some(&(sent_at, id)) = self.waiting.front() {
-            if now.saturating_sub(sent_at) < resend_after {
-                break;
-            }
-            self.waiting.pop_front();
-            let Some(rec) = self.records.get_mut(&id) else { continue };
-            if rec.dirty {
-                queue_ready(&mut self.ready, id, rec);
-            } else if !rec.sent {
-                // A first send that could not be written (its parent was not held yet).
-                let d = self.distance(mirror, id);
-                self.queue_fresh(d, id);
+        // Sends presumed lost come back to the ready queues, in order, a batch at a time
+        // (see `warm`).
+        let mut expired = self
+            .waiting
+            .iter()
+            .take_while(|&&(sent_at, _)| now.saturating_sub(sent_at) >= resend_after)
+            .count();
+        while expired > 0 {
+            let batch = expired.min(WARM_BATCH);
+            expired -= batch;
+            self.warm(self.waiting.range(..batch).map(|&(_, id)| id));
+            for _ in 0..batch {
+                let Some((_, id)) = self.waiting.pop_front() else { break };
+                let Some(rec) = self.records.get_mut(&id) else { continue };
+                if rec.dirty {
+                    queue_ready(&mut self.ready, id, rec);
+                } else if !rec.sent {
+                    // A first send that could not be written (its parent was not held yet).
+                    let d = self.distance(mirror, id);
+                    self.queue_fresh(d, id);
+                }
             }
         }
 

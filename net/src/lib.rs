@@ -12,6 +12,7 @@
 //!   compare with the server's, acks and inputs.
 //! - The wire format ([`Snapshot`], [`Input`], [`Control`]) is in `docs/networking.md`.
 
+mod cell_changes;
 mod client;
 mod codec;
 mod component_delta;

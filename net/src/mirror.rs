@@ -20,6 +20,7 @@
 //! `structure` exactly the mirrored instances whose unit is [`Id::NONE`]; epochs
 //! start at 1, so a client record confirmed at epoch 0 has seen nothing.
 
+pub use crate::cell_changes::CellChanges;
 use crate::state::{EntityState, Groups};
 use arbor_core::{Arena, Class, Id};
 use glam::Vec3;
@@ -106,72 +107,6 @@ pub struct Changes {
     pub changed_by_cell: CellChanges,
     /// Whether the logs could not answer and the whole Workspace was compared.
     pub rescanned: bool,
-}
-
-/// Changed instances grouped by cell, the cells sorted by `(x, z)`: a client reads a box of
-/// cells with one binary search per row of the box.
-#[derive(Clone, Debug, Default)]
-pub struct CellChanges {
-    /// `(cell, end)`: the cell's ids are `ids[previous end..end]`.
-    cells: Vec<(Cell, u32)>,
-    ids: Vec<Id>,
-}
-
-impl CellChanges {
-    /// Groups `(cell, id)` pairs by cell.
-    pub fn new(mut pairs: Vec<(Cell, Id)>) -> CellChanges {
-        pairs.sort_unstable_by_key(|&(c, _)| c);
-        let mut cells: Vec<(Cell, u32)> = Vec::new();
-        let mut ids = Vec::with_capacity(pairs.len());
-        for (c, id) in pairs {
-            ids.push(id);
-            match cells.last_mut() {
-                Some((last, end)) if *last == c => *end += 1,
-                _ => cells.push((c, ids.len() as u32)),
-            }
-        }
-        CellChanges { cells, ids }
-    }
-
-    /// Whether no cell changed.
-    pub fn is_empty(&self) -> bool {
-        self.cells.is_empty()
-    }
-
-    /// How many cells changed.
-    pub fn cell_count(&self) -> usize {
-        self.cells.len()
-    }
-
-    /// The changed cells with `x` in `xs` and `z` in `zs` (inclusive), with their ids.
-    pub fn in_box(&self, xs: (i32, i32), zs: (i32, i32)) -> impl Iterator<Item = (Cell, &[Id])> + '_ {
-        let start = self.cells.partition_point(|&(c, _)| c < (xs.0, zs.0));
-        let mut at = start;
-        std::iter::from_fn(move || {
-            loop {
-                let &((x, z), end) = self.cells.get(at)?;
-                if x > xs.1 {
-                    return None;
-                }
-                if z < zs.0 {
-                    // Skip to this row's first cell in range.
-                    at += self.cells[at..].partition_point(|&(c, _)| c < (x, zs.0));
-                    continue;
-                }
-                if z > zs.1 {
-                    if x == i32::MAX {
-                        return None;
-                    }
-                    // Skip to the next row.
-                    at += self.cells[at..].partition_point(|&(c, _)| c < (x + 1, zs.0));
-                    continue;
-                }
-                let begin = if at == 0 { 0 } else { self.cells[at - 1].1 };
-                at += 1;
-                return Some(((x, z), &self.ids[begin as usize..end as usize]));
-            }
-        })
-    }
 }
 
 /// The server's replicated view of the place.
@@ -693,34 +628,6 @@ mod tests {
         arena.set_parent(g, Some(ws)).unwrap();
         m.capture(&arena, &origin);
         assert_eq!(m.changes().added, vec![g, f]);
-    }
-
-    proptest::proptest! {
-        /// Reading a box of cells finds exactly the changes a filter over all of them finds.
-        #[test]
-        fn cell_changes_in_a_box_are_exactly_the_changes_there(
-            pairs in proptest::collection::vec(((-6i32..6, -6i32..6), 1u64..1000), 0..80),
-            edges in proptest::collection::vec(-8i32..8, 4),
-            extreme in proptest::bool::ANY,
-        ) {
-            let mut pairs: Vec<(Cell, Id)> = pairs.into_iter().map(|(c, id)| (c, Id(id))).collect();
-            if extreme {
-                pairs.push(((i32::MAX, i32::MAX), Id(5000)));
-                pairs.push(((i32::MIN, i32::MIN), Id(5001)));
-            }
-            let changes = CellChanges::new(pairs.clone());
-            let xs = (edges[0].min(edges[1]), if extreme { i32::MAX } else { edges[0].max(edges[1]) });
-            let zs = (edges[2].min(edges[3]), if extreme { i32::MAX } else { edges[2].max(edges[3]) });
-            let mut found: Vec<(Cell, Id)> =
-                changes.in_box(xs, zs).flat_map(|(c, ids)| ids.iter().map(move |&id| (c, id))).collect();
-            let mut want: Vec<(Cell, Id)> = pairs
-                .into_iter()
-                .filter(|&((x, z), _)| (xs.0..=xs.1).contains(&x) && (zs.0..=zs.1).contains(&z))
-                .collect();
-            found.sort();
-            want.sort();
-            proptest::prop_assert_eq!(found, want);
-        }
     }
 
     #[test]

@@ -42,8 +42,8 @@ use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, Instant};
 
 /// Joins started per network tick: a join records the structure and the parts in range for
-/// that client (a few milliseconds at 100,000 instances), so a crowd connecting at once is
-/// admitted a few per tick (a hundred in under a second) instead of stalling one tick.
+/// that client, so a crowd connecting at once is admitted a few per tick instead of
+/// stalling one tick.
 pub const JOINS_PER_NETWORK_TICK: usize = 4;
 
 /// How long a connection may wait for a place in the sessions' join queue (full while no

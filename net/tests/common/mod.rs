@@ -58,10 +58,7 @@ impl Pipe {
     }
 
     fn roll(&mut self) -> f64 {
-        self.rng ^= self.rng >> 12;
-        self.rng ^= self.rng << 25;
-        self.rng ^= self.rng >> 27;
-        (self.rng.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
+        roll(&mut self.rng)
     }
 
     pub fn seed(&mut self, seed: u64) {
@@ -245,10 +242,7 @@ impl OtherClient {
     }
 
     fn roll(&mut self) -> f64 {
-        self.rng ^= self.rng >> 12;
-        self.rng ^= self.rng << 25;
-        self.rng ^= self.rng >> 27;
-        (self.rng.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
+        roll(&mut self.rng)
     }
 
     /// One network tick against the pipe's capture (from `Pipe::step_with`).
@@ -286,4 +280,12 @@ impl OtherClient {
         }
         h
     }
+}
+
+/// The next number in 0..1 of xorshift64* state `rng`.
+fn roll(rng: &mut u64) -> f64 {
+    *rng ^= *rng >> 12;
+    *rng ^= *rng << 25;
+    *rng ^= *rng >> 27;
+    (rng.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
 }

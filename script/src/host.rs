@@ -68,6 +68,9 @@ pub struct HostConfig {
     /// from the clock at start, as Luau does; a recorded session keeps it
     /// ([`ScriptHost::random_seed`]) so a replay draws the same numbers.
     pub random_seed: Option<i32>,
+    /// How long one top-level entry may hold the tick thread whatever the meter says
+    /// (`budget::wall`); `None` turns the backstop off. A replay turns it off itself.
+    pub wall_bound: Option<budget::WallBound>,
 }
 
 impl Default for HostConfig {
@@ -81,6 +84,7 @@ impl Default for HostConfig {
             jit: cfg!(feature = "jit"),
             stores: crate::store::StoreConfig::default(),
             random_seed: None,
+            wall_bound: Some(budget::WallBound::DEFAULT),
         }
     }
 }
@@ -177,6 +181,7 @@ impl ScriptHost {
         api::handle::install_atoms(&lua)?;
         lua.set_memory_limit(config.memory_limit)?;
         budget::set_memory_share(config.script_memory_share);
+        budget::set_wall_bound(config.wall_bound);
         let world = Rc::new(WorldSlot::default());
         lua.set_app_data(Rc::clone(&world));
         let running = Rc::new(RunningStack::default());
@@ -193,7 +198,6 @@ impl ScriptHost {
         let base = api::install(&lua, arena.root(), arena.workspace(), &config.stores)?;
         let random_seed = config.random_seed.unwrap_or_else(clock_seed);
         let check: Function = lua.named_registry_value::<Table>(api::instance::PRELUDE_KEY)?.get("check")?;
-        budget::meter_library(&lua)?;
         lua.sandbox(true)?;
         budget::install(&lua)?;
         let behaviors = crate::behavior::Behaviors::install(&lua, &base, check, arena)?;
@@ -624,6 +628,10 @@ impl TickHooks for ScriptHost {
 
     fn end_tick(&mut self, ctx: &mut TickContext<'_>) {
         crate::store::end_tick(&self.lua, ctx.tick);
+    }
+
+    fn count(&mut self, counters: &mut arbor_sim::TickCounters) {
+        counters.script_wall_aborts += budget::wall_aborts_since_last_count() as usize;
     }
 
     fn events(&mut self, _ctx: &mut TickContext<'_>, events: &[InstanceEvent]) {

@@ -69,6 +69,8 @@ impl ScriptLog {
             }
             text.truncate(cut);
             text.push('…');
+            // A cut line owns only what it keeps (truncation keeps the capacity).
+            text.shrink_to_fit();
         }
         if self.lines.len() == LOG_CAPACITY {
             self.lines.pop_front();

@@ -25,6 +25,8 @@ pub struct TickCounters {
     pub events: usize,
     /// Instances destroyed by the engine this tick (lifetimes, fallen parts).
     pub destroyed: usize,
+    /// Script entries the wall-clock backstop aborted this tick (work the meter missed).
+    pub script_wall_aborts: usize,
 }
 
 /// One traced span.
@@ -113,6 +115,7 @@ impl Profiler {
         self.totals.transforms_recomputed += counters.transforms_recomputed;
         self.totals.events += counters.events;
         self.totals.destroyed += counters.destroyed;
+        self.totals.script_wall_aborts += counters.script_wall_aborts;
         self.totals.awake_bodies = counters.awake_bodies;
         self.totals.suspended_bodies = counters.suspended_bodies;
     }
@@ -169,6 +172,9 @@ impl Profiler {
             row(&mut out, phase.name(), self.phase(phase));
         }
         row(&mut out, "whole tick", self.ticks());
+        if self.totals.script_wall_aborts > 0 {
+            let _ = writeln!(out, "script entries aborted on wall time: {}", self.totals.script_wall_aborts);
+        }
         out
     }
 

@@ -67,6 +67,8 @@ pub trait TickHooks {
     /// After every phase that ran, outside its timing (a recorder's or replayer's per-phase
     /// world hash).
     fn phase_done(&mut self, _ctx: &mut TickContext<'_>, _phase: Phase) {}
+    /// Adds this hook's counters for the tick that just ended (after `end_tick`).
+    fn count(&mut self, _counters: &mut TickCounters) {}
 }
 
 /// Hooks shared with their owner: the simulation calls them while the owner keeps a handle
@@ -102,6 +104,9 @@ impl<T: TickHooks> TickHooks for std::rc::Rc<std::cell::RefCell<T>> {
     }
     fn phase_done(&mut self, ctx: &mut TickContext<'_>, phase: Phase) {
         self.borrow_mut().phase_done(ctx, phase);
+    }
+    fn count(&mut self, counters: &mut TickCounters) {
+        self.borrow_mut().count(counters);
     }
 }
 
@@ -353,6 +358,9 @@ impl Simulation {
             events.len()
         });
         self.run_hooks(|h, c| h.end_tick(c));
+        for h in &mut self.hooks {
+            h.count(&mut counters);
+        }
         let duration = start.elapsed();
         self.profiler.record_tick(duration, counters);
         let report = TickReport { tick: self.tick, duration, counters, network_tick };

@@ -72,16 +72,34 @@ const SAFE_GLOBALS: &[&str] = &[
 ];
 
 fn format_args(lua: &Lua, tostring: &Function, args: MultiValue) -> Result<String> {
-    let mut parts = Vec::with_capacity(args.len());
-    for v in args {
-        parts.push(match v {
-            Value::String(s) => s.to_string_lossy(),
-            other => tostring.call::<mlua::LuaString>(other)?.to_string_lossy(),
-        });
-    }
     let _ = lua;
-    Ok(parts.join(" "))
+    let mut line = Vec::new();
+    let count = args.len();
+    for (i, v) in args.into_iter().enumerate() {
+        if i > 0 {
+            line.push(b' ');
+        }
+        let text = match v {
+            Value::String(s) => s,
+            other => tostring.call::<mlua::LuaString>(other)?,
+        };
+        let bytes = text.as_bytes();
+        let room = MAX_PRINTED_BYTES.saturating_sub(line.len());
+        crate::budget::charge(bytes.len().min(room), 0)?;
+        if bytes.len() > room {
+            line.extend_from_slice(&bytes[..room]);
+            line.extend_from_slice("…".as_bytes());
+            break;
+        }
+        line.extend_from_slice(&bytes);
+    }
+    crate::budget::charge(count.saturating_mul(16), 0)?;
+    Ok(String::from_utf8_lossy(&line).into_owned())
 }
+
+/// Bytes of one `print`/`warn` line the engine formats (and echoes); the rest of a longer
+/// line is cut and marked `…`, so a script printing a huge value copies at most this much.
+pub const MAX_PRINTED_BYTES: usize = 64 * 1024;
 
 /// Wraps a `(ok, value)` primitive so failures raise at the caller's line.
 fn checked(lua: &Lua, prelude: &Table, f: Function) -> Result<Function> {

@@ -46,14 +46,20 @@
 //! The interrupt and the allocation hook are plain `extern "C"` functions installed through
 //! `mlua::ffi`; the counter is thread-local.
 
+mod costs;
 mod layout;
-mod library;
 mod memory;
+mod wall;
 mod weights;
+mod work;
 
+pub use costs::ENGINE as ENGINE_COSTS;
 pub(crate) use layout::WeightTables;
-pub use library::meter_library;
 pub use memory::{SHARE_MESSAGE, category_of, enter_category, set_share as set_memory_share};
+pub use wall::{
+    WALL_MESSAGE, WallAbort, WallBound, expect_wall_aborts, set_wall_bound, take_wall_aborts,
+    wall_aborts_since_last_count, wall_aborts_total,
+};
 
 use mlua::ffi;
 use std::cell::Cell;
@@ -121,7 +127,7 @@ pub struct TransactionBudget {
 /// byte the VM allocates for it counts, whatever is freed later). Both are sticky like the
 /// entry budget: once over, every later interrupt of the transaction raises again.
 pub fn enter_transaction(units: i64, bytes: i64) -> TransactionBudget {
-    let enclosing = REMAINING.with(|r| r.replace(units));
+    let enclosing = begin(units);
     let bytes_enclosing = TX_BYTES_LEFT.with(|b| b.replace(bytes));
     TX_OVER_AT.with(|o| o.set(None));
     TransactionBudget { enclosing, granted: units, bytes_enclosing, bytes_granted: bytes }
@@ -129,10 +135,9 @@ pub fn enter_transaction(units: i64, bytes: i64) -> TransactionBudget {
 
 /// Ends a behaviour transaction; returns the units and logical bytes it used.
 pub fn leave_transaction(t: TransactionBudget) -> (i64, i64) {
-    let left = REMAINING.with(|r| r.replace(t.enclosing));
+    let used = finish(t.enclosing, t.granted);
     let bytes_left = TX_BYTES_LEFT.with(|b| b.replace(t.bytes_enclosing));
     TX_OVER_AT.with(|o| o.set(None));
-    let used = used_of(t.granted, left);
     if t.enclosing == UNLIMITED {
         PHASE_USED.with(|p| p.set(p.get().saturating_add(used)));
     }
@@ -166,6 +171,13 @@ fn take(units: i64) -> bool {
     })
 }
 
+/// Takes the units `bytes` bytes of work cost at the installed rate; false if that exhausts
+/// the running entry.
+fn take_bytes(bytes: usize) -> bool {
+    let units = bytes / costs().bytes_per_unit as usize;
+    units == 0 || take(i64::try_from(units).unwrap_or(i64::MAX))
+}
+
 /// Charges the running entry for work a library or engine call is about to do: `bytes`
 /// bytes and `instances` instance visits. Fails with [`BUDGET_MESSAGE`] (and leaves the
 /// entry exhausted) if that is more than it has left; outside any entry it never fails.
@@ -176,7 +188,7 @@ pub fn charge(bytes: usize, instances: usize) -> mlua::Result<()> {
     if take(i64::try_from(units).unwrap_or(i64::MAX)) {
         Ok(())
     } else {
-        Err(mlua::Error::runtime(BUDGET_MESSAGE))
+        Err(mlua::Error::runtime(exhausted_message().to_string_lossy()))
     }
 }
 
@@ -235,8 +247,28 @@ unsafe extern "C-unwind" fn budget_interrupt(state: *mut ffi::lua_State, gc: c_i
     let weight = unsafe { layout::interrupted_weight(state) };
     if !take(i64::from(weight)) {
         // SAFETY: as below.
-        unsafe { raise_at(state, c"script exceeded its instruction budget") }
+        unsafe { raise_at(state, exhausted_message()) }
     }
+    if wall::past_deadline(top_entry_used) {
+        REMAINING.with(|r| r.set(-1));
+        // SAFETY: as below.
+        unsafe { raise_at(state, exhausted_message()) }
+    }
+}
+
+/// What an exhausted entry raises: the budget's message, or the backstop's for an entry it
+/// cut (live or replayed).
+fn exhausted_message() -> &'static std::ffi::CStr {
+    if wall::is_cut() {
+        c"script held the tick past its wall-clock bound"
+    } else {
+        c"script exceeded its instruction budget"
+    }
+}
+
+/// Units the running top-level entry has used (what a wall abort records).
+fn top_entry_used() -> i64 {
+    wall::granted() - REMAINING.with(Cell::get).max(0)
 }
 
 /// Raises `message`, prefixed with the interrupted function's chunk and line.
@@ -304,8 +336,10 @@ pub fn install(lua: &mlua::Lua) -> mlua::Result<()> {
             let callbacks = ffi::lua_callbacks(state);
             (*callbacks).interrupt = Some(budget_interrupt);
             (*callbacks).onallocate = Some(charge_allocation);
+            work::install(state);
         })?;
     }
+    costs::resolve(lua)?;
     let tables = tables.ok_or_else(|| mlua::Error::runtime("the VM did not run the budget set-up"))?;
     lua.set_app_data(tables);
     Ok(())
@@ -313,7 +347,31 @@ pub fn install(lua: &mlua::Lua) -> mlua::Result<()> {
 
 /// Starts an entry with a fresh budget; returns the enclosing entry's remaining units.
 pub fn enter() -> i64 {
-    REMAINING.with(|r| r.replace(ENTRY_BUDGET))
+    begin(ENTRY_BUDGET)
+}
+
+/// Starts an entry granted `granted` units; returns the enclosing entry's remaining units.
+/// A top-level entry (none running) starts the wall clock, or takes a replayed cut.
+fn begin(granted: i64) -> i64 {
+    let top = REMAINING.with(Cell::get) == UNLIMITED;
+    let grant = if top { wall::start_entry(granted) } else { granted };
+    if !top {
+        wall::nest(true);
+    }
+    REMAINING.with(|r| r.replace(grant))
+}
+
+/// Ends an entry granted `granted`, restoring `enclosing`; returns the units it used (a
+/// wall-aborted entry: what it had used when it stopped, plus one, live and replayed alike).
+fn finish(enclosing: i64, granted: i64) -> i64 {
+    let left = REMAINING.with(|r| r.replace(enclosing));
+    if enclosing != UNLIMITED {
+        wall::nest(false);
+        return used_of(granted, left);
+    }
+    let used = wall::cut_used().map_or_else(|| used_of(granted, left), |units| units + 1);
+    wall::end_entry();
+    used
 }
 
 /// Units a handler entry counts towards its tick on top of what its code used: the
@@ -331,15 +389,14 @@ pub struct HandlerEntry {
 /// Starts a signal handler's entry: a fresh [`ENTRY_BUDGET`] of its own, whatever the entry
 /// that emitted has left.
 pub fn enter_handler() -> HandlerEntry {
-    HandlerEntry { enclosing: REMAINING.with(|r| r.replace(ENTRY_BUDGET)) }
+    HandlerEntry { enclosing: begin(ENTRY_BUDGET) }
 }
 
 /// Ends a signal handler's entry: the emitter gets back exactly what it had (the handler's
 /// units are not taken from it, and its overrun does not exhaust it). The units the handler
 /// used, with [`HANDLER_DISPATCH_UNITS`], count towards the running tick; returns them.
 pub fn leave_handler(h: HandlerEntry) -> i64 {
-    let left = REMAINING.with(|r| r.replace(h.enclosing));
-    let used = used_of(ENTRY_BUDGET, left) + HANDLER_DISPATCH_UNITS;
+    let used = finish(h.enclosing, ENTRY_BUDGET) + HANDLER_DISPATCH_UNITS;
     PHASE_USED.with(|p| p.set(p.get().saturating_add(used)));
     used
 }
@@ -364,8 +421,7 @@ fn used_of(granted: i64, left: i64) -> i64 {
 /// the units this entry used (one more than the budget if it overran). The units count
 /// towards the running phase.
 pub fn leave(enclosing: i64) -> i64 {
-    let left = REMAINING.with(|r| r.replace(enclosing));
-    let used = used_of(ENTRY_BUDGET, left);
+    let used = finish(enclosing, ENTRY_BUDGET);
     if enclosing == UNLIMITED {
         PHASE_USED.with(|p| p.set(p.get().saturating_add(used)));
     }
@@ -401,6 +457,8 @@ mod tests {
     fn the_raised_messages_are_the_published_ones() {
         assert_eq!(super::BUDGET_MESSAGE, "script exceeded its instruction budget");
         assert_eq!(super::TX_MEMORY_MESSAGE, "the transaction exceeded its memory budget");
+        assert_eq!(super::WALL_MESSAGE, "script held the tick past its wall-clock bound");
+        assert_eq!(super::exhausted_message().to_str(), Ok(super::BUDGET_MESSAGE));
         assert_eq!(
             super::SHARE_MESSAGE,
             "not enough memory: this script holds more than its share of the VM"

@@ -37,9 +37,11 @@ impl Place {
         s
     }
 
-    /// Starts a simulation with a script host.
+    /// Starts a simulation with a script host, without the wall-clock backstop: the tests
+    /// count deterministic work, and a loaded test machine must not turn a budget abort into
+    /// a wall abort (the backstop has tests of its own).
     pub fn start(self) -> Running {
-        self.start_with(HostConfig::default())
+        self.start_with(HostConfig { wall_bound: None, ..HostConfig::default() })
     }
 
     /// Starts a simulation with a script host set up by `config`.

@@ -175,7 +175,8 @@ impl TickHooks for SessionTape {
         let inputs: Vec<Input> = ctx.players.take_inputs().iter().map(Input::from).collect();
         if let Some(w) = &mut self.writer {
             let phases = if self.write_phases { phases } else { Vec::new() };
-            let line = TickLine { tick: ctx.tick, inputs, hash, phases };
+            let wall_aborts = arbor_script::budget::take_wall_aborts().into_iter().map(Into::into).collect();
+            let line = TickLine { tick: ctx.tick, inputs, hash, phases, wall_aborts };
             let written = w.tick(&line).and_then(|()| if ctx.tick % 60 == 59 { w.flush() } else { Ok(()) });
             if let Err(e) = written
                 && self.error.is_none()

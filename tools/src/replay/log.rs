@@ -13,6 +13,7 @@
 //! Invariants: ticks are written in order from 0 with none missing; hashes are 16 lower-case
 //! hex digits; a log cut short (the server killed mid-line) reads up to its last whole line.
 
+use arbor_script::budget::WallAbort;
 use arbor_sim::{MoveInput, SessionInput};
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, Write};
@@ -52,6 +53,32 @@ pub struct TickLine {
     /// The hash after every phase that ran, when recorded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub phases: Vec<(String, String)>,
+    /// Script entries the wall-clock backstop stopped this tick (not deterministic, so
+    /// journaled like an input and replayed at the same point).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wall_aborts: Vec<WallAbortLine>,
+}
+
+/// A [`WallAbort`] as the log spells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WallAbortLine {
+    /// The entry's ordinal among the tick's top-level script entries.
+    pub entry: u64,
+    /// The units it had used when it stopped.
+    pub units: i64,
+}
+
+impl From<WallAbort> for WallAbortLine {
+    fn from(a: WallAbort) -> Self {
+        WallAbortLine { entry: a.entry, units: a.units }
+    }
+}
+
+impl From<WallAbortLine> for WallAbort {
+    fn from(a: WallAbortLine) -> Self {
+        WallAbort { entry: a.entry, units: a.units }
+    }
 }
 
 /// A [`SessionInput`] as the log spells it.
@@ -204,6 +231,7 @@ mod tests {
             inputs: inputs.iter().map(Input::from).collect(),
             hash: hex(n * 31),
             phases: if n.is_multiple_of(2) { vec![("Update".to_owned(), hex(n))] } else { Vec::new() },
+            wall_aborts: if n == 1 { vec![WallAbortLine { entry: 3, units: 41_000 }] } else { Vec::new() },
         }
     }
 

@@ -200,6 +200,7 @@ impl ScriptHost {
         let check: Function = lua.named_registry_value::<Table>(api::instance::PRELUDE_KEY)?.get("check")?;
         lua.sandbox(true)?;
         budget::install(&lua)?;
+        budget::limit_script_memory(&lua, config.memory_limit, config.script_memory_share)?;
         let behaviors = crate::behavior::Behaviors::install(&lua, &base, check, arena)?;
         let mut host = Self {
             lua,

@@ -125,4 +125,12 @@ mod tests {
         assert!(last.len() <= MAX_LINE_BYTES + '…'.len_utf8() && last.ends_with('…'));
         assert_eq!(log.error_count(), 1);
     }
+
+    #[test]
+    fn a_cut_line_owns_only_what_it_keeps() {
+        let mut log = ScriptLog::new(false);
+        log.push(Level::Info, "x".repeat(8 << 20));
+        let kept = &log.lines().last().unwrap().text;
+        assert!(kept.capacity() <= MAX_LINE_BYTES + '…'.len_utf8(), "{} bytes held", kept.capacity());
+    }
 }

@@ -217,7 +217,12 @@ impl ScriptHost {
                 if self.instances[i].disabled {
                     break;
                 }
-                let list = match self.system_matches(i, s) {
+                // The array is the script's: built in its memory category, under its share.
+                let key = self.instances[i].running.key;
+                let category = crate::budget::enter_category(&self.lua, crate::budget::category_of(key));
+                let matches = self.system_matches(i, s);
+                crate::budget::enter_category(&self.lua, category);
+                let list = match matches {
                     Ok(Some(list)) => list,
                     Ok(None) => continue,
                     Err(e) => {

@@ -18,6 +18,7 @@ use super::trampoline::method;
 use crate::budget::{self, BUDGET_MESSAGE};
 use crate::signals::Signal;
 use crate::state::{full_name, with_state, with_world};
+use arbor_core::limits::MAX_NAME_BYTES;
 use arbor_core::{ArenaError, Id, SearchLimitReached};
 use mlua::{FromLua, IntoLua, Lua, Result, Value};
 
@@ -232,7 +233,11 @@ pub fn register_methods(lua: &Lua, table: &mlua::Table) -> Result<()> {
     add(lua, table, "GetSignal", |lua, (this, name): (f64, mlua::LuaString)| {
         let id = checked!(lua, this);
         let name = name.to_str()?;
-        // The signal keeps a copy of its name: the entry pays for its bytes.
+        // The signal (and every connection to it) keeps a copy of its name: names are as
+        // short as instance names, and the entry pays for their bytes.
+        if name.len() > MAX_NAME_BYTES {
+            return failed(lua, format!("GetSignal: a signal name is at most {} bytes", MAX_NAME_BYTES));
+        }
         if budget::charge(name.len(), 0).is_err() {
             return failed(lua, BUDGET_MESSAGE);
         }

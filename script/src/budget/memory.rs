@@ -9,11 +9,23 @@
 //! category still holds more than its share, raises [`SHARE_MESSAGE`] in that script. So one
 //! script filling memory fails itself, not the scripts that allocate after it.
 //!
+//! Shares are also enforced when a block is allocated, by the vendored VM
+//! ([`limit_script_memory`]): an allocation that would take a script past one and a half
+//! times its share is refused at once (the script gets Luau's `not enough memory`), so one
+//! huge allocation is not made first and caught later (refused while Luau code or a library
+//! function runs; an engine function's allocation is made and settled at the next interrupt,
+//! as its Rust frames must not see the error); and all scripts together may hold at
+//! most the VM's limit minus a reserve for the host ([`HOST_RESERVE`]) and, for scripts
+//! already holding a mebibyte or more, minus a second reserve ([`SMALL_RESERVE`]) kept for
+//! the scripts that hold little, so a few scripts filling their shares cannot starve a
+//! bystander.
+//!
 //! Invariant: category 0 is the engine's (the host, the prelude); it has no share.
 
 use super::layout;
 use mlua::ffi;
 use std::cell::Cell;
+use std::ffi::c_int;
 
 /// The error a script over its memory share gets (after Luau's own out-of-memory text).
 pub const SHARE_MESSAGE: &str = "not enough memory: this script holds more than its share of the VM";
@@ -26,6 +38,57 @@ thread_local! {
     static SHARE: Cell<usize> = const { Cell::new(usize::MAX) };
     /// The category an allocation took past its share, or 0.
     static OVER: Cell<u8> = const { Cell::new(0) };
+}
+
+/// Bytes of the VM kept for the host (category 0) whatever the scripts hold: at most this,
+/// and at most an eighth of the VM.
+pub const HOST_RESERVE: usize = 32 << 20;
+
+/// Bytes kept, past what scripts holding a mebibyte or more may use together, for scripts
+/// holding less: at most this, and at most a sixteenth of the VM.
+pub const SMALL_RESERVE: usize = 16 << 20;
+
+/// A script holding less than this may use [`SMALL_RESERVE`].
+const SMALL_SCRIPT: usize = 1 << 20;
+
+type Refusable = unsafe extern "C-unwind" fn(*mut ffi::lua_State, ffi::lua_CFunction) -> c_int;
+
+unsafe extern "C-unwind" {
+    fn lua_setmemcatlimits(
+        state: *mut ffi::lua_State,
+        category: usize,
+        pool: usize,
+        smallpool: usize,
+        small: usize,
+        refusable: Option<Refusable>,
+    );
+}
+
+/// Where the VM may refuse an allocation by raising: inside the library functions of the cost
+/// table (Luau's own C code), never inside an engine function, whose Rust frames do not
+/// expect a Lua error from an allocation (the VM also refuses inside Luau functions).
+///
+/// # Safety
+/// Called by the VM with a live state; reads nothing through it.
+unsafe extern "C-unwind" fn library_refusable(_state: *mut ffi::lua_State, f: ffi::lua_CFunction) -> c_int {
+    c_int::from(super::costs::cost_of(f as *const std::ffi::c_void as usize).is_some())
+}
+
+/// Makes `lua`'s VM refuse, when they are made, allocations that would take one script past
+/// 1.5 × `share` or the scripts together past what `memory_limit` leaves after the reserves.
+pub fn limit_script_memory(lua: &mlua::Lua, memory_limit: usize, share: usize) -> mlua::Result<()> {
+    let host = HOST_RESERVE.min(memory_limit / 8);
+    let small = SMALL_RESERVE.min(memory_limit / 16);
+    let smallpool = memory_limit.saturating_sub(host);
+    let pool = smallpool.saturating_sub(small);
+    let category = share.saturating_add(share / 2).max(1);
+    // SAFETY: `exec_raw` hands us a valid state; the call only stores four numbers in its
+    // global state.
+    unsafe {
+        lua.exec_raw::<()>((), |state| {
+            lua_setmemcatlimits(state, category, pool, smallpool, SMALL_SCRIPT, Some(library_refusable))
+        })
+    }
 }
 
 /// Sets the bytes each script's category may hold, for the VMs on this thread.

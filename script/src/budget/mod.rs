@@ -55,7 +55,10 @@ mod work;
 
 pub use costs::ENGINE as ENGINE_COSTS;
 pub(crate) use layout::WeightTables;
-pub use memory::{SHARE_MESSAGE, category_of, enter_category, set_share as set_memory_share};
+pub use memory::{
+    HOST_RESERVE, SHARE_MESSAGE, SMALL_RESERVE, category_of, enter_category, limit_script_memory,
+    set_share as set_memory_share,
+};
 pub use wall::{
     WALL_MESSAGE, WallAbort, WallBound, expect_wall_aborts, set_wall_bound, take_wall_aborts,
     wall_aborts_since_last_count, wall_aborts_total,

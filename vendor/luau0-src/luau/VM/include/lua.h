@@ -657,6 +657,15 @@ typedef void (*lua_CCallHook)(lua_State* L, lua_CFunction f, int nargs);
 LUA_API void lua_setworkhooks(lua_State* L, lua_WorkHook work, lua_CCallHook ccall);
 // Arbor: the slots a table has allocated (array and hash part), what a full traversal visits.
 LUA_API size_t lua_tableslots(lua_State* L, int idx);
+// Arbor: memory limits of the categories other than 0, enforced when a block is allocated (the
+// allocation raises "not enough memory"): one category may hold at most `category` bytes; all
+// of them together at most `pool`, or `smallpool` for a category holding under `small` bytes.
+// Zero `category` turns the limits off (the default). An allocation over a limit is refused only
+// where raising is safe for the embedder: while a Luau function runs, or a C function for which
+// `refusable` returns nonzero (the embedder's own C functions may not expect the error); elsewhere
+// it is made, and the embedder settles it later.
+typedef int (*lua_MemcatRefusable)(lua_State* L, lua_CFunction f);
+LUA_API void lua_setmemcatlimits(lua_State* L, size_t category, size_t pool, size_t smallpool, size_t small, lua_MemcatRefusable refusable);
 
 // Must be called after lua_newstate and before the state creates any buffers
 // The VM makes no assumptions about the layout or structure of the caged heap

@@ -2171,6 +2171,16 @@ void lua_setworkhooks(lua_State* L, lua_WorkHook work, lua_CCallHook ccall)
     L->global->ccallhook = ccall;
 }
 
+void lua_setmemcatlimits(lua_State* L, size_t category, size_t pool, size_t smallpool, size_t small, lua_MemcatRefusable refusable)
+{
+    global_State* g = L->global;
+    g->memcatrefusable = refusable;
+    g->memcatlimit = category;
+    g->memcatpool = pool;
+    g->memcatsmallpool = smallpool;
+    g->memcatsmall = small;
+}
+
 size_t lua_tableslots(lua_State* L, int idx)
 {
     const TValue* o = index2addr(L, idx);

@@ -551,9 +551,37 @@ static LUAU_FORCEINLINE void freegcoblock(lua_State* L, int sizeClass, void* blo
         freeclasspage<path, type>(L, freepages, allpages, page, sizeClass);
 }
 
+// Arbor: whether growing category `memcat` by `grow` bytes would take it past its limit, or all
+// categories but 0 past their pool (see lua_setmemcatlimits).
+static bool memcatrefusable(lua_State* L)
+{
+    if (L->ci == L->base_ci || !ttisfunction(L->ci->func))
+        return false;
+    Closure* cl = clvalue(L->ci->func);
+    if (!cl->isC)
+        return true;
+    global_State* g = L->global;
+    return g->memcatrefusable != NULL && g->memcatrefusable(L, cl->c.f) != 0;
+}
+
+static bool memcatrefused(lua_State* L, uint8_t memcat, size_t grow)
+{
+    global_State* g = L->global;
+    if (memcat == 0 || g->memcatlimit == 0 || grow == 0)
+        return false;
+    size_t held = g->memcatbytes[memcat];
+    size_t scripts = g->totalbytes - g->memcatbytes[0];
+    size_t pool = held < g->memcatsmall ? g->memcatsmallpool : g->memcatpool;
+    if (held + grow <= g->memcatlimit && scripts + grow <= pool)
+        return false;
+    return memcatrefusable(L);
+}
+
 void* luaM_new_(lua_State* L, size_t nsize, uint8_t memcat)
 {
     global_State* g = L->global;
+    if (LUAU_UNLIKELY(memcatrefused(L, memcat, nsize)))
+        luaD_throw(L, LUA_ERRMEM);
 
     int nclass = sizeclass(nsize);
 
@@ -576,6 +604,8 @@ void* luaM_trynew_(lua_State* L, size_t nsize, uint8_t memcat)
 {
     LUAU_ASSERT(nsize != 0);
     global_State* g = L->global;
+    if (LUAU_UNLIKELY(memcatrefused(L, memcat, nsize)))
+        return nullptr;
 
     int nclass = sizeclass(nsize);
 
@@ -600,6 +630,8 @@ GCObject* luaM_newgco_(lua_State* L, size_t nsize, uint8_t memcat, int tt, int t
     LUAU_ASSERT(nsize >= kGCOLinkOffset + sizeof(void*));
 
     global_State* g = L->global;
+    if (LUAU_UNLIKELY(memcatrefused(L, memcat, nsize)))
+        luaD_throw(L, LUA_ERRMEM);
 
     int nclass = sizeclass(nsize);
 
@@ -641,6 +673,8 @@ GCObject* luaM_newgcocaged_(lua_State* L, size_t nsize, uint8_t memcat, int tt, 
     LUAU_ASSERT(nsize >= kGCOLinkOffset + sizeof(void*));
 
     global_State* g = L->global;
+    if (LUAU_UNLIKELY(memcatrefused(L, memcat, nsize)))
+        luaD_throw(L, LUA_ERRMEM);
 
     int nclass = sizeclass(nsize);
 
@@ -812,6 +846,8 @@ void luaM_freegcocaged_(lua_State* L, GCObject* block, size_t osize, uint8_t mem
 void* luaM_realloc_(lua_State* L, void* block, size_t osize, size_t nsize, uint8_t memcat)
 {
     global_State* g = L->global;
+    if (LUAU_UNLIKELY(nsize > osize && memcatrefused(L, memcat, nsize - osize)))
+        luaD_throw(L, LUA_ERRMEM);
     LUAU_ASSERT((osize == 0) == (block == NULL));
 
     int nclass = sizeclass(nsize);

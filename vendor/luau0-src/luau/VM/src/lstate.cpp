@@ -249,6 +249,11 @@ lua_State* lua_newstate(lua_Alloc allocator, void* ud)
         g->cb = lua_Callbacks();
         g->workhook = NULL;
         g->ccallhook = NULL;
+        g->memcatlimit = 0;
+        g->memcatpool = 0;
+        g->memcatsmallpool = 0;
+        g->memcatsmall = 0;
+        g->memcatrefusable = NULL;
         g->ecb = lua_ExecutionCallbacks();
         g->gcstats = GCStats();
 
@@ -365,6 +370,11 @@ lua_State* lua_newstate(lua_Alloc allocator, void* ud)
         g->cb = lua_Callbacks();
         g->workhook = NULL;
         g->ccallhook = NULL;
+        g->memcatlimit = 0;
+        g->memcatpool = 0;
+        g->memcatsmallpool = 0;
+        g->memcatsmall = 0;
+        g->memcatrefusable = NULL;
 
         g->ecb = lua_ExecutionCallbacks();
 

@@ -240,6 +240,11 @@ typedef struct global_State
 
     lua_WorkHook workhook;   // Arbor: work inside one operation (NULL: not reported)
     lua_CCallHook ccallhook; // Arbor: every C function call (NULL: not reported)
+    size_t memcatlimit;      // Arbor: bytes one category but 0 may hold (0: no limits)
+    size_t memcatpool;       // Arbor: bytes all categories but 0 may hold together
+    size_t memcatsmallpool;  // Arbor: the same, for a category holding under memcatsmall
+    size_t memcatsmall;
+    lua_MemcatRefusable memcatrefusable; // Arbor: where a refusal may raise
 
     lua_ExecutionCallbacks ecb;
 

@@ -112,8 +112,6 @@ TString* luaS_bufstart(lua_State* L, size_t size)
 
 TString* luaS_buffinish(lua_State* L, TString* ts)
 {
-    if (ts->len >= 32)
-        luai_work(L, LUA_WORK_BYTES, ts->len); // Arbor: hashing reads every byte
     unsigned int h = luaS_hash(ts->data, ts->len);
     stringtable* tb = &L->global->strt;
     int bucket = lmod(h, tb->size);
@@ -123,8 +121,6 @@ TString* luaS_buffinish(lua_State* L, TString* ts)
     {
         if (el->len == ts->len && memcmp(el->data, ts->data, ts->len) == 0)
         {
-            if (ts->len >= 32)
-                luai_work(L, LUA_WORK_BYTES, ts->len); // Arbor: and so did finding it interned
             // string may be dead
             if (isdead(L->global, obj2gco(el)))
                 changewhite(obj2gco(el));
@@ -150,15 +146,15 @@ TString* luaS_buffinish(lua_State* L, TString* ts)
 
 TString* luaS_newlstr(lua_State* L, const char* str, size_t l)
 {
-    if (l >= 32)
-        luai_work(L, LUA_WORK_BYTES, l); // Arbor: hashing reads every byte
     unsigned int h = luaS_hash(str, l);
     for (TString* el = L->global->strt.hash[lmod(h, L->global->strt.size)]; el != NULL; el = el->next)
     {
         if (el->len == l && (memcmp(str, getstr(el), l) == 0))
         {
+            // Arbor: a string found interned was hashed and compared, and allocates nothing
+            // (the allocation hook charges a new one)
             if (l >= 32)
-                luai_work(L, LUA_WORK_BYTES, l); // Arbor: and so did finding it interned
+                luai_work(L, LUA_WORK_BYTES, 2 * l);
             // string may be dead
             if (isdead(L->global, obj2gco(el)))
                 changewhite(obj2gco(el));

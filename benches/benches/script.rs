@@ -129,12 +129,31 @@ fn budget_overhead(c: &mut Criterion) {
     // The worst case for the meter: a call and a return per iteration, each an interrupt
     // with a table lookup behind it, around almost no work.
     let calls = "local function f(x) return x end return function() local s = 0 for i = 1, 100000 do s = f(s) end end";
-    for (name, budgeted) in [("no_budget", false), ("budget", true)] {
+    // A library C function per iteration: the cost table's lookup before every call.
+    let library = "return function() local t = {1} for i = 1, 100000 do local k = next(t) end end";
+    // A small table per iteration: the allocation path's share check.
+    let allocation = "return function() for i = 1, 100000 do local t = {i} end end";
+    let loops = [
+        ("call_loop", calls),
+        ("table_write", work),
+        ("empty_loop", empty),
+        ("library_call_loop", library),
+        ("allocation_loop", allocation),
+    ];
+    // `budget_and_shares`: the meter, and the code runs in a script's memory category with the
+    // host's limits set, so every allocation takes the share check.
+    for (name, budgeted, shares) in
+        [("no_budget", false, false), ("budget", true, false), ("budget_and_shares", true, true)]
+    {
         let lua = Lua::new();
         if budgeted {
             budget::install(&lua).unwrap();
         }
-        for (loop_name, source) in [("call_loop", calls), ("table_write", work), ("empty_loop", empty)] {
+        if shares {
+            budget::limit_script_memory(&lua, 256 << 20, 64 << 20).unwrap();
+            budget::enter_category(&lua, 1);
+        }
+        for (loop_name, source) in loops {
             let f: Function = lua.load(source).eval().unwrap();
             group.bench_function(format!("{loop_name}_{name}"), |b| {
                 b.iter(|| {

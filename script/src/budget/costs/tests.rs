@@ -129,6 +129,8 @@ const SEMANTICS: &[&str] = &[
     "return table.sort({3, 1, 2}, function() error({code = 9}) end)",
     "return table.sort({3, 1, 2, 5, 4, 6, 8, 7}, function() return true end)",
     "return table.sort({1, 'x'})",
+    "return tostring(vector.create(0.1, 1 / 3, 1e-7))",
+    "return vector.create(1, 2, 3).foo",
     "local depth = 0
      local function f() depth += 1 table.sort({2, 1}, function(a, b) f() return a < b end) end
      local ok, e = pcall(f)

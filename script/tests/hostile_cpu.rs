@@ -5,44 +5,10 @@
 
 mod common;
 
-use common::Place;
-
-/// A script that prints every tick, beside the hostile one.
-const BYSTANDER: &str = "local t = 0 function Update() t += 1 print('tick', t) end";
-
-/// Runs `setup` once in the first `Update`, then `op` in an endless loop in the same entry;
-/// returns how many times `op` completed before the budget stopped it. Asserts the abort is
-/// the budget's, and that the bystander ran on every one of the 3 ticks.
+/// Runs `setup` once, then `op` in an endless loop in the same entry (see
+/// [`common::completed_before_abort`]).
 fn completed_before_abort(setup: &str, op: &str) -> u64 {
-    let source = format!(
-        "local n, done = 0, false
-         function Update()
-             if done then print('completed', n) return end
-             done = true
-             {setup}
-             while true do
-                 {op}
-                 n += 1
-             end
-         end"
-    );
-    let mut place = Place::new();
-    let ws = place.workspace();
-    place.script("Hostile", ws, &source);
-    place.script("Bystander", ws, BYSTANDER);
-    let mut running = place.start();
-    running.tick(3);
-    let log = running.log();
-    assert!(
-        log.iter().any(|l| l.starts_with("Workspace.Hostile: error:")
-            && l.ends_with("script exceeded its instruction budget")),
-        "{op}: {log:?}"
-    );
-    for t in 1..=3 {
-        assert!(log.contains(&format!("Workspace.Bystander: tick {t}")), "{op}: {log:?}");
-    }
-    let last = log.iter().rev().find(|l| l.starts_with("Workspace.Hostile: completed")).expect("the count");
-    last.rsplit(' ').next().unwrap().parse().unwrap()
+    common::completed_before_abort(common::nothing, setup, op)
 }
 
 /// Two 3 MiB strings that differ only in their last byte.

@@ -104,3 +104,44 @@ pub fn run_main(setup: impl FnOnce(&mut Place), source: &str, ticks: u64) -> Vec
     running.tick(ticks);
     running.log()
 }
+
+/// A script that prints every tick, beside the hostile one.
+pub const BYSTANDER: &str = "local t = 0 function Update() t += 1 print('tick', t) end";
+
+/// Runs `op` in an endless loop in one `Update` after `setup` (Luau, run once first), and
+/// returns how many times `op` completed before the budget stopped it. Asserts the abort is
+/// the budget's, and that the bystander ran on every one of the 3 ticks.
+pub fn completed_before_abort(build: impl FnOnce(&mut Place), setup: &str, op: &str) -> u64 {
+    let source = format!(
+        "local n, done = 0, false
+         function Update()
+             if done then print('completed', n) return end
+             done = true
+             {setup}
+             while true do
+                 {op}
+                 n += 1
+             end
+         end"
+    );
+    let mut place = Place::new();
+    build(&mut place);
+    let ws = place.workspace();
+    place.script("Hostile", ws, &source);
+    place.script("Bystander", ws, BYSTANDER);
+    let mut running = place.start();
+    running.tick(3);
+    let log = running.log();
+    assert!(
+        log.iter().any(|l| l.starts_with("Workspace.Hostile: error:")
+            && l.ends_with("script exceeded its instruction budget")),
+        "{op}: {log:?}"
+    );
+    for t in 1..=3 {
+        assert!(log.contains(&format!("Workspace.Bystander: tick {t}")), "{op}: {log:?}");
+    }
+    let last = log.iter().rev().find(|l| l.starts_with("Workspace.Hostile: completed")).expect("the count");
+    last.rsplit(' ').next().unwrap().parse().unwrap()
+}
+
+pub fn nothing(_: &mut Place) {}

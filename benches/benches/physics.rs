@@ -7,6 +7,8 @@
 //! | `physics_sleeping/10000` | `tick`: sync + step + write-back of a settled pile that fell asleep | `bare_step` of the same pile, asleep, in bare rapier |
 //! | `physics_sync_edits` | `sync` after a script moved 100 of 10,000 anchored parts (the moves untimed) | `sync_idle`: `sync` with no edit |
 //! | `physics_container_move` | `sync` and `fallen_scan` after one write of a Folder's `Position` holding 10,000 anchored parts | the same under a Model |
+//! | `physics_crowding/{full_pass,step}/10000` | `full_pass`: `Physics::recheck_crowding` (the crowding pass re-checking every body) of the awake 10,000-box scene | `step`: `Physics::step` of the same scene |
+//! | `physics_crowding/pile_first_step/3000` | the first `Physics::step` after syncing 3,000 anchored parts at one spot (the setup untimed) | — (before the world-wide bounds it listed 4.5 million pairs) |
 //!
 //! The awake scenes are boxes resting on an anchored floor in a grid, with sleeping turned
 //! off (`PhysicsConfig::can_sleep = false`), settled for a second before measuring so the
@@ -19,7 +21,9 @@
 
 use arbor_core::{Arena, Class, Family, Id, NodeFlags, Vec3};
 use arbor_sim::{DEFAULT_GRAVITY, FallenParts, PassMode, Physics, PhysicsConfig, WorldTransforms};
-use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime};
+use criterion::{
+    BatchSize, BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime,
+};
 use rapier3d::prelude::{ColliderBuilder, PhysicsWorld, Pose, RigidBodyBuilder};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -268,5 +272,50 @@ fn container_move_benches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, awake_benches, sleeping_benches, sync_edit_benches, container_move_benches);
+/// The crowding pass: a full re-check of 10,000 awake boxes (what the step runs on its own
+/// every `FULL_PASS_EVERY` steps while bodies are awake, and after bulk changes) next to the
+/// rapier step of the same scene; and the first step of an anchored pile.
+fn crowding_benches(c: &mut Criterion) {
+    const N: usize = 10_000;
+    let mut group = c.benchmark_group("physics_crowding");
+    group.sample_size(10);
+    let mut scene = Scene::new(N, false, 60);
+    assert_eq!(scene.physics.suspended_bodies(), 0);
+    group.bench_function(format!("step/{N}"), |b| b.iter(|| scene.physics.step(DT)));
+    group.bench_function(format!("full_pass/{N}"), |b| b.iter(|| scene.physics.recheck_crowding()));
+    drop(scene);
+
+    const PILE: usize = 3_000;
+    let mut pile = Arena::new();
+    let ws = pile.workspace();
+    for _ in 0..PILE {
+        let id = pile.create(Class::Part, "Brick", Some(ws)).unwrap();
+        pile.set_position(id, Vec3::new(0.0, 5.0, 0.0)).unwrap();
+        pile.set_flag(id, NodeFlags::ANCHORED, true).unwrap();
+    }
+    group.bench_function(format!("pile_first_step/{PILE}"), |b| {
+        b.iter_batched(
+            || {
+                let mut physics = Physics::new(DEFAULT_GRAVITY);
+                physics.sync(&pile);
+                physics
+            },
+            |mut physics| {
+                physics.step(DT);
+                physics
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    awake_benches,
+    sleeping_benches,
+    sync_edit_benches,
+    container_move_benches,
+    crowding_benches
+);
 criterion_main!(benches);

@@ -19,7 +19,8 @@ pub struct TickCounters {
     pub transforms_recomputed: usize,
     /// Awake physics bodies after the step.
     pub awake_bodies: usize,
-    /// Dynamic bodies suspended in crowded cells during the step (a pile-up).
+    /// Parts whose physics is suspended: dynamic bodies in a crowd, anchored parts in a pile,
+    /// and parts past the physics body cap (`physics::crowding`).
     pub suspended_bodies: usize,
     /// Events drained at the end of the tick.
     pub events: usize,

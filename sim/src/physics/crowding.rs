@@ -1,109 +1,425 @@
-//! The bound on contact work: a pile-up of dynamic parts degrades physics, not the server.
+//! The bound on pair work, world-wide: a crowd degrades physics, never the server.
 //!
-//! Rapier keeps a contact graph whose pair insertion searches a body's edges, so `n`
-//! dynamic parts overlapping at one spot cost it about `n³` per step (300 took 400 ms a
-//! tick, 1,000 took 48 s and 2.4 GB, 10,000 aborted). Before a step, [`Crowding`] buckets
-//! the dynamic bodies into cells of [`CELL_SIZE`] studs; in a cell holding more than
-//! [`MAX_BODIES_PER_CELL`], the bodies past that many (in id order, so the choice is
-//! deterministic) are *suspended*: disabled in rapier (no contacts, no motion) until their
-//! cell has room again, when they resume where they were. [`Physics::suspended_bodies`]
-//! reports how many are suspended, for the profiler.
+//! rapier's broad phase lists every pair of overlapping leaves (anchored–anchored ones too,
+//! before it filters them) and its narrow phase keeps a contact pair, ~2.6 KB once touching,
+//! for each pair with a dynamic side: 3,000 anchored parts at one spot cost 68 MB at the
+//! first step, 40 piles of 64 dynamic parts 236 MB, and a 2,048-stud part overlaps
+//! everything it covers. So before each step the crowding pass decides which bodies rapier
+//! sees, counting overlaps of *reaches* (collider AABBs with rapier's margins, see
+//! `overlap`), so extents count, not centres:
 //!
-//! The pass is linear in the dynamic bodies, so it runs only when it can matter: after a
-//! sync that added or re-posed at least [`RECHECK_AFTER_CHANGES`] bodies (how piles appear:
-//! a clone loop, a file, a teleport), and on every step while bodies are suspended.
+//! - **Anchored parts** are admitted one by one against the anchored parts already admitted
+//!   of the same or a larger size level (`overlap::level`): one overlapping more than
+//!   [`MAX_ANCHORED_OVERLAPS`] of them is suspended (its fixed body disabled: no collider in
+//!   the broad phase, no raycast hits). Bigger anchored parts never count the smaller ones
+//!   they cover, so a baseplate under a city is admitted whatever the order; a pile at one
+//!   spot keeps [`MAX_ANCHORED_OVERLAPS`]` + 1` parts. Admission is incremental: written or
+//!   new anchored parts are checked at the next step, and parts suspended near a vacated
+//!   spot are retried.
+//! - **Dynamic parts** are admitted in order — larger size level first, then id — against
+//!   the simulated bodies: one whose reach overlaps [`MAX_BODIES_PER_CELL`] simulated
+//!   dynamic bodies, or more than [`MAX_ANCHORED_OVERLAPS`] anchored ones, is suspended
+//!   (disabled: no contacts, no motion, resuming where it was). A body overlapping
+//!   [`CROWDED_AT`] or more is *crowded*; the crowded bodies of the whole world share
+//!   [`MAX_CROWDED_PAIRS`] pairs, all simulated dynamic bodies share [`MAX_DYNAMIC_PAIRS`],
+//!   and a body past either budget is suspended too. New and written dynamic bodies are
+//!   checked at the next step against the others; every body is re-checked (a *full pass*,
+//!   which also resumes suspended bodies whose spot has room) after enough changes, every
+//!   [`RESUME_EVERY`] steps while bodies are suspended (backing off to every
+//!   [`FULL_PASS_EVERY`] steps while passes resume none), and every [`FULL_PASS_EVERY`]
+//!   steps while bodies are awake (piles formed by motion). A full pass costs ~0.5 µs a
+//!   dynamic body (release build).
 //!
-//! Invariant: a suspended body is dynamic and disabled, and only this pass disables bodies.
+//! So the pairs rapier holds are bounded world-wide: at most [`MAX_DYNAMIC_PAIRS`] with a
+//! dynamic side, of which at most [`MAX_CROWDED_PAIRS`] among crowded bodies (the rest at
+//! most `CROWDED_AT - 1` per body), and at most [`MAX_ANCHORED_OVERLAPS`] anchored ones listed
+//! per anchored part inserted. With the body cap (`PhysicsConfig::max_bodies`) that bounds
+//! physics memory. (Between full passes bodies move: the counts are those of the last check,
+//! which runs at least every [`FULL_PASS_EVERY`] steps.) The choices depend only on the
+//! arena and the step count, so every run makes the same ones. [`Physics::suspended_bodies`]
+//! reports them for the profiler.
+//!
+//! Invariants: an entry is `Unchecked` exactly when it is listed in `dirty` (new or changed
+//! since the last step; so after [`Physics::limit_crowding`] none is); a body is disabled
+//! exactly when its standing is a suspended one (only this pass disables bodies); an
+//! `Anchored(l)` entry is a leaf of the
+//! level-`l` anchored tree, an `AnchoredSuspended` one of the waiting tree, a `Dynamic` one
+//! of the dynamic tree (until the next full pass rebuilds it), and nothing else is a leaf.
 
 use super::Physics;
-use glam::Vec3;
-use rapier3d::prelude::RigidBodyHandle;
-use rustc_hash::FxHashMap;
+use super::overlap::{self, LEVELS, REACH_MARGIN, Tree};
+use rapier3d::prelude::Aabb;
+use std::cmp::Reverse;
 
-/// Side of a crowding cell, studs.
+/// Side of the smallest size level's parts, studs (see `overlap::level`).
 pub const CELL_SIZE: f32 = 4.0;
 
-/// Dynamic bodies one cell simulates at most.
+/// Dynamic bodies that simulate at one spot: a dynamic body whose reach overlaps this many
+/// simulated dynamic bodies is suspended.
 pub const MAX_BODIES_PER_CELL: usize = 64;
 
-/// Bodies a sync must add or re-pose before the crowding pass runs again.
+/// Anchored parts a part may overlap: an anchored part overlapping more admitted anchored
+/// parts of its size level or larger, or a dynamic body overlapping more anchored parts, is
+/// suspended.
+pub const MAX_ANCHORED_OVERLAPS: usize = 128;
+
+/// Overlaps from which a dynamic body counts as crowded.
+pub const CROWDED_AT: usize = 16;
+
+/// Pairs the crowded dynamic bodies of the whole world may have, together.
+pub const MAX_CROWDED_PAIRS: usize = 32_768;
+
+/// Pairs the simulated dynamic bodies of the whole world may have, together (~1.7 KB each
+/// for resting neighbours, ~2.9 KB for deep overlaps: under 1.5 GB).
+pub const MAX_DYNAMIC_PAIRS: usize = 1 << 19;
+
+/// Changed bodies (at least; one eighth of the bodies in a larger world) after which the
+/// next step re-checks every dynamic body rather than the changed ones only.
 pub const RECHECK_AFTER_CHANGES: usize = 64;
 
+/// While bodies are suspended, a full pass runs every this many steps (to resume them).
+pub const RESUME_EVERY: u32 = 4;
+
+/// While bodies are awake, a full pass runs at least every this many steps.
+pub const FULL_PASS_EVERY: u32 = 60;
+
+/// Where an entry stands with the crowding pass.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum Standing {
+    /// New or changed since it was last checked (simulated until the next step checks it).
+    #[default]
+    Unchecked,
+    /// Anchored and simulated, in the anchored tree of this size level.
+    Anchored(u8),
+    /// Anchored and suspended, in the waiting tree.
+    AnchoredSuspended,
+    /// Dynamic and simulated.
+    Dynamic,
+    /// Dynamic and suspended.
+    DynamicSuspended,
+}
+
+impl Standing {
+    fn suspended(self) -> bool {
+        matches!(self, Self::AnchoredSuspended | Self::DynamicSuspended)
+    }
+}
+
+/// What the crowding pass holds now (for the profiler, tests and the docs' figures).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CrowdingStats {
+    /// Dynamic bodies suspended.
+    pub suspended_dynamic: usize,
+    /// Anchored parts suspended.
+    pub suspended_anchored: usize,
+    /// Pairs with a dynamic side counted among the simulated bodies when they were admitted
+    /// (since the last full pass): rapier's broad-phase pairs with a dynamic side, as of then.
+    pub dynamic_pairs: usize,
+    /// The part of `dynamic_pairs` spent by crowded bodies (at most [`MAX_CROWDED_PAIRS`]).
+    pub crowded_pairs: usize,
+    /// Full passes run.
+    pub full_passes: u64,
+}
+
+/// One part to check.
+struct Candidate {
+    index: u32,
+    id: u64,
+    level: u8,
+    reach: Aabb,
+}
+
 /// The crowding state of one physics world.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(super) struct Crowding {
-    /// Bodies suspended by the last pass.
-    suspended: Vec<RigidBodyHandle>,
-    /// Whether the next step must run the pass.
-    due: bool,
+    /// Admitted anchored parts, one tree per size level.
+    anchored: [Tree; LEVELS],
+    /// Suspended anchored parts.
+    waiting: Tree,
+    /// Simulated dynamic bodies.
+    dynamic: Tree,
+    /// Entries new or changed since they were last checked (each once: an `Unchecked`
+    /// entry is already listed), in the order noted.
+    dirty: Vec<u32>,
+    /// Reaches of anchored parts that left their tree since the last pass.
+    vacated: Vec<Aabb>,
+    /// Bodies changed since the last full pass.
+    pending: usize,
+    /// Steps since the last full pass.
+    since_full: u32,
+    /// Steps between full passes while bodies are suspended (doubles while passes resume
+    /// none, up to `FULL_PASS_EVERY`).
+    resume_every: u32,
+    /// Bodies the current pass resumed.
+    resumed: usize,
+    stats: CrowdingStats,
 }
 
 impl Crowding {
-    /// Notes a sync that added or re-posed `changed` bodies.
-    pub fn note_changes(&mut self, changed: usize) {
-        if changed >= RECHECK_AFTER_CHANGES {
-            self.due = true;
-        }
+    /// Lists entry `index` (new, or just detached) to be checked before the next step.
+    pub fn list(&mut self, index: u32) {
+        self.dirty.push(index);
+        self.pending += 1;
     }
 
-    /// Bodies suspended now.
-    pub fn suspended(&self) -> usize {
-        self.suspended.len()
+    /// Entries listed to be checked.
+    #[cfg(test)]
+    pub fn listed(&self) -> usize {
+        self.dirty.len()
     }
-}
 
-/// The cell holding `p`.
-fn cell_of(p: Vec3) -> (i32, i32, i32) {
-    let c = (p / CELL_SIZE).floor();
-    (c.x as i32, c.y as i32, c.z as i32)
+    /// Heap bytes of the trees (for the memory figures).
+    pub fn heap_bytes(&self) -> usize {
+        self.anchored.iter().chain([&self.waiting, &self.dynamic]).map(Tree::heap_bytes).sum()
+    }
 }
 
 impl Physics {
-    /// The crowding pass (see the module docs), when due.
+    /// The crowding pass (see the module docs); runs before every step.
     pub(super) fn limit_crowding(&mut self) {
-        if !self.crowding.due && self.crowding.suspended.is_empty() {
-            return;
+        let c = &self.crowding;
+        let resume_every = c.resume_every.max(RESUME_EVERY);
+        let full = c.pending >= RECHECK_AFTER_CHANGES.max(self.index.len() / 8)
+            || (c.stats.suspended_dynamic > 0 && c.since_full + 1 >= resume_every)
+            || (c.since_full + 1 >= FULL_PASS_EVERY && self.world.islands.num_active_bodies() > 0);
+        self.crowding.resumed = 0;
+        self.check_all(full);
+        let c = &mut self.crowding;
+        if full {
+            c.since_full = 0;
+            c.resume_every = if c.resumed == 0 && c.stats.suspended_dynamic > 0 {
+                (resume_every * 2).min(FULL_PASS_EVERY)
+            } else {
+                RESUME_EVERY
+            };
+        } else {
+            c.since_full += 1;
         }
-        self.crowding.due = false;
-        let mut cells: FxHashMap<(i32, i32, i32), Vec<(u64, RigidBodyHandle)>> = FxHashMap::default();
-        for entry in self.entries.iter().flatten() {
-            if entry.anchored {
-                continue;
-            }
-            let Some(body) = self.world.bodies.get(entry.body) else { continue };
-            if !body.is_dynamic() {
-                continue;
-            }
-            cells.entry(cell_of(body.translation())).or_default().push((entry.id.0, entry.body));
-        }
-        let mut suspend = Vec::new();
-        for bodies in cells.values_mut() {
-            if bodies.len() > MAX_BODIES_PER_CELL {
-                bodies.sort_unstable_by_key(|&(id, _)| id);
-                suspend.extend(bodies[MAX_BODIES_PER_CELL..].iter().map(|&(_, h)| h));
-            }
-        }
-        let still: rustc_hash::FxHashSet<RigidBodyHandle> = suspend.iter().copied().collect();
-        for &h in &self.crowding.suspended {
-            if !still.contains(&h)
-                && let Some(body) = self.world.bodies.get_mut(h)
-            {
-                body.set_enabled(true);
-                body.wake_up(true);
-            }
-        }
-        for &h in &suspend {
-            if let Some(body) = self.world.bodies.get_mut(h)
-                && body.is_enabled()
-            {
-                body.set_enabled(false);
-            }
-        }
-        self.crowding.suspended = suspend;
     }
 
-    /// Dynamic bodies suspended because their cell was crowded (see `crowding`).
+    /// Checks the listed entries (anchored ones first), or every dynamic body when `full`.
+    fn check_all(&mut self, full: bool) {
+        let mut dirty = std::mem::take(&mut self.crowding.dirty);
+        dirty.sort_unstable();
+        dirty.dedup();
+        self.check_anchored(&dirty);
+        dirty.retain(|&i| self.entries[i as usize].as_ref().is_some_and(|e| !e.anchored));
+        self.check_dynamic(dirty, full);
+    }
+
+    /// Runs the crowding pass now, re-checking every dynamic body (a full pass). The step
+    /// runs the pass on its own schedule; this is for tools and benchmarks.
+    pub fn recheck_crowding(&mut self) {
+        self.check_all(true);
+        self.crowding.since_full = 0;
+    }
+
+    /// Notes that entry `index` is new or was changed (pose, size, shape, type): it leaves
+    /// the crowding structures and is checked before the next step.
+    pub(super) fn note_changed(&mut self, index: u32) {
+        let Some(e) = self.entries[index as usize].as_ref() else { return };
+        if e.standing == Standing::Unchecked {
+            return; // Listed already (new, or changed earlier since the last step).
+        }
+        self.detach(index);
+        self.crowding.list(index);
+    }
+
+    /// Takes entry `index` out of the crowding structures (its standing becomes
+    /// `Unchecked`; its body keeps its enabled state until it is settled or removed).
+    pub(super) fn detach(&mut self, index: u32) {
+        let Some(e) = self.entries[index as usize].as_mut() else { return };
+        let c = &mut self.crowding;
+        match std::mem::take(&mut e.standing) {
+            Standing::Unchecked => {}
+            Standing::Anchored(level) => {
+                if let Some(reach) = c.anchored[level as usize].remove(index) {
+                    c.vacated.push(reach);
+                }
+            }
+            Standing::AnchoredSuspended => {
+                c.waiting.remove(index);
+                c.stats.suspended_anchored -= 1;
+            }
+            Standing::Dynamic => {
+                c.dynamic.remove(index);
+            }
+            Standing::DynamicSuspended => c.stats.suspended_dynamic -= 1,
+        }
+    }
+
+    /// Gives detached entry `index` its standing and enables or disables its body to match.
+    fn settle(&mut self, index: u32, standing: Standing) {
+        let Some(e) = self.entries[index as usize].as_mut() else { return };
+        debug_assert_eq!(e.standing, Standing::Unchecked);
+        e.standing = standing;
+        match standing {
+            Standing::AnchoredSuspended => self.crowding.stats.suspended_anchored += 1,
+            Standing::DynamicSuspended => self.crowding.stats.suspended_dynamic += 1,
+            _ => {}
+        }
+        let enable = !standing.suspended();
+        // Read first: `get_mut` marks the body modified for rapier.
+        if self.world.bodies.get(e.body).is_some_and(|b| b.is_enabled() != enable)
+            && let Some(body) = self.world.bodies.get_mut(e.body)
+        {
+            body.set_enabled(enable);
+            if enable && body.is_dynamic() {
+                body.wake_up(true);
+                self.crowding.resumed += 1;
+            }
+        }
+    }
+
+    /// Detaches entry `index` and describes it for a check, or `None` (settling it as
+    /// suspended) if it has no finite reach. `None` too if there is no such entry.
+    fn candidate(&mut self, index: u32) -> Option<Candidate> {
+        self.detach(index);
+        let e = self.entries[index as usize].as_ref()?;
+        let margin = REACH_MARGIN * self.config.length_unit;
+        let reach = match (self.world.bodies.get(e.body), self.world.colliders.get(e.collider)) {
+            (Some(body), Some(collider)) => overlap::reach(body, collider, margin),
+            _ => None,
+        };
+        let Some(reach) = reach else {
+            let standing = if e.anchored { Standing::AnchoredSuspended } else { Standing::DynamicSuspended };
+            self.settle(index, standing);
+            return None;
+        };
+        Some(Candidate { index, id: e.id.0, level: overlap::level(&reach) as u8, reach })
+    }
+
+    /// Checks the new and written anchored parts, and the suspended ones near a vacated
+    /// spot, in order (larger level first, then id).
+    fn check_anchored(&mut self, dirty: &[u32]) {
+        let mut todo = Vec::new();
+        for &i in dirty {
+            if self.entries[i as usize].as_ref().is_some_and(|e| e.anchored) {
+                todo.extend(self.candidate(i));
+            }
+        }
+        if todo.is_empty() && self.crowding.vacated.is_empty() {
+            return;
+        }
+        let vacated = std::mem::take(&mut self.crowding.vacated);
+        let mut retry = Vec::new();
+        for reach in &vacated {
+            self.crowding.waiting.overlapping(reach, &mut retry);
+        }
+        retry.sort_unstable();
+        retry.dedup();
+        for i in retry {
+            if self.entries[i as usize].as_ref().is_some_and(|e| e.standing == Standing::AnchoredSuspended) {
+                todo.extend(self.candidate(i));
+            }
+        }
+        todo.sort_unstable_by_key(|c| (Reverse(c.level), c.id));
+        for c in todo {
+            let mut overlaps = 0;
+            for tree in &self.crowding.anchored[c.level as usize..] {
+                overlaps += tree.count(&c.reach, MAX_ANCHORED_OVERLAPS + 1 - overlaps);
+                if overlaps > MAX_ANCHORED_OVERLAPS {
+                    break;
+                }
+            }
+            if overlaps > MAX_ANCHORED_OVERLAPS {
+                self.crowding.waiting.insert(c.index, c.reach);
+                self.settle(c.index, Standing::AnchoredSuspended);
+            } else {
+                self.crowding.anchored[c.level as usize].insert(c.index, c.reach);
+                self.settle(c.index, Standing::Anchored(c.level));
+            }
+        }
+    }
+
+    /// Checks the changed dynamic bodies in `dirty`, or every dynamic body when `full`, in
+    /// order (larger level first, then id).
+    fn check_dynamic(&mut self, dirty: Vec<u32>, full: bool) {
+        let indices: Vec<u32> = if full {
+            let c = &mut self.crowding;
+            c.dynamic.clear();
+            c.pending = 0;
+            c.stats.dynamic_pairs = 0;
+            c.stats.crowded_pairs = 0;
+            c.stats.full_passes += 1;
+            // The tree was emptied: no `Dynamic` entry is a leaf any more.
+            self.entries
+                .iter_mut()
+                .enumerate()
+                .filter_map(|(i, e)| {
+                    let e = e.as_mut()?;
+                    if e.anchored {
+                        return None;
+                    }
+                    if e.standing == Standing::Dynamic {
+                        e.standing = Standing::Unchecked;
+                    }
+                    Some(i as u32)
+                })
+                .collect()
+        } else {
+            dirty
+        };
+        let mut todo = Vec::with_capacity(indices.len());
+        for &i in &indices {
+            if self.entries[i as usize].as_ref().is_some_and(|e| !e.anchored) {
+                todo.extend(self.candidate(i));
+            }
+        }
+        todo.sort_unstable_by_key(|c| (Reverse(c.level), c.id));
+        for c in todo {
+            let standing =
+                if self.admit_dynamic(&c) { Standing::Dynamic } else { Standing::DynamicSuspended };
+            self.settle(c.index, standing);
+        }
+    }
+
+    /// Whether dynamic candidate `c` simulates; if so it joins the dynamic tree and its
+    /// pairs are counted.
+    fn admit_dynamic(&mut self, c: &Candidate) -> bool {
+        let cr = &mut self.crowding;
+        let dynamic = cr.dynamic.count(&c.reach, MAX_BODIES_PER_CELL);
+        if dynamic >= MAX_BODIES_PER_CELL {
+            return false;
+        }
+        let mut anchored = 0;
+        for tree in &cr.anchored {
+            anchored += tree.count(&c.reach, MAX_ANCHORED_OVERLAPS + 1 - anchored);
+            if anchored > MAX_ANCHORED_OVERLAPS {
+                return false;
+            }
+        }
+        let pairs = dynamic + anchored;
+        if cr.stats.dynamic_pairs + pairs > MAX_DYNAMIC_PAIRS {
+            return false;
+        }
+        if pairs >= CROWDED_AT {
+            if cr.stats.crowded_pairs + pairs > MAX_CROWDED_PAIRS {
+                return false;
+            }
+            cr.stats.crowded_pairs += pairs;
+        }
+        cr.stats.dynamic_pairs += pairs;
+        cr.dynamic.insert(c.index, c.reach);
+        true
+    }
+
+    /// Parts whose physics is degraded: bodies suspended by the crowding pass (dynamic and
+    /// anchored) plus parts without a body because the world holds
+    /// [`PhysicsConfig::max_bodies`](super::PhysicsConfig::max_bodies) bodies. The profiler's
+    /// `suspended_bodies` counter.
     pub fn suspended_bodies(&self) -> usize {
-        self.crowding.suspended()
+        let s = &self.crowding.stats;
+        s.suspended_dynamic + s.suspended_anchored + self.over_cap.len()
+    }
+
+    /// What the crowding pass holds now (see `crowding`).
+    pub fn crowding_stats(&self) -> CrowdingStats {
+        self.crowding.stats
+    }
+
+    /// Whether part `id`'s body is suspended by the crowding pass.
+    pub fn is_suspended(&self, id: arbor_core::Id) -> bool {
+        self.entry(id).is_some_and(|e| e.standing.suspended())
     }
 }

@@ -10,12 +10,19 @@
 //!    number of *changed* parts, not the number of parts. When the log answers
 //!    `HistoryUnavailable` it rescans the in-world parts once and reports
 //!    [`SyncStats::full_rescan`].
-//! 2. [`Physics::step`] — one rapier step, after suspending the dynamic bodies past the
-//!    most one crowded cell simulates (`crowding`: a pile-up degrades physics, not the server).
+//! 2. [`Physics::step`] — one rapier step, after the crowding pass suspended the bodies past
+//!    the world-wide bounds on overlaps and pairs (`crowding`: a pile-up of anchored or
+//!    dynamic parts, small or 2,048 studs wide, degrades physics, not the server).
 //! 3. [`Physics::write_back`] — the world poses of the *awake* dynamic bodies go back into the
 //!    arena as local transforms (`local = parent_world⁻¹ ∘ world`). Sleeping bodies cost nothing.
 //!
-//! Which parts get a body: every live `Part` with `IN_WORLD` set (under the Workspace). Shape
+//! Which parts get a body: every live `Part` with `IN_WORLD` set (under the Workspace), up to
+//! [`PhysicsConfig::max_bodies`] bodies ([`DEFAULT_MAX_BODIES`]); the parts past it wait
+//! without one (reported by [`Physics::suspended_bodies`] and
+//! [`Physics::parts_over_body_cap`]) and get one, lowest id first, as bodies are freed. A
+//! [`Simulation`](crate::Simulation) takes the host's cap (`SimCaps::physics_bodies`). This
+//! bounds physics memory: ~2.0 KB per anchored part with its body, collider and crowding
+//! leaf, plus the pairs `crowding` bounds. Shape
 //! and size make the collider (`Block`: cuboid with half-extents `size / 2`; `Ball`: ball of
 //! radius `size.x / 2`; `Cylinder`: along the part's X axis, length `size.x`, radius
 //! `size.y / 2` — rapier's cylinder runs along Y, so the collider is turned onto X). Unanchored
@@ -40,8 +47,10 @@
 //! is the world the next pass computes for its part, never a stale one.
 //!
 //! Invariants, kept between public calls:
-//! - every live in-world part that was synced has exactly one body and one collider, and
-//!   nothing else has one; body and collider `user_data` pack the part's id and entry index;
+//! - every live in-world part that was synced has exactly one body and one collider, or is
+//!   in `over_cap` while `max_bodies` bodies exist, and nothing else has one; body and
+//!   collider `user_data` pack the part's id and entry index;
+//! - `over_cap` holds only ids without a body;
 //! - `entry.synced_rev` is the part's arena revision the body state was taken from or
 //!   written to; a part whose revision differs was written by someone else since;
 //! - `since` is an arena revision such that every change after it is either still to be read
@@ -50,7 +59,11 @@
 mod controller;
 pub use controller::{CharacterDrive, Footing};
 mod crowding;
-pub use crowding::{CELL_SIZE, MAX_BODIES_PER_CELL, RECHECK_AFTER_CHANGES};
+pub use crowding::{
+    CELL_SIZE, CROWDED_AT, CrowdingStats, FULL_PASS_EVERY, MAX_ANCHORED_OVERLAPS, MAX_BODIES_PER_CELL,
+    MAX_CROWDED_PAIRS, MAX_DYNAMIC_PAIRS, RECHECK_AFTER_CHANGES, RESUME_EVERY,
+};
+mod overlap;
 mod pose;
 mod shapes;
 mod sync;
@@ -65,6 +78,7 @@ use rapier3d::prelude::{
     RigidBodyHandle,
 };
 use rustc_hash::FxHashMap;
+use std::collections::BTreeSet;
 
 /// Default gravity in studs/s²: Roblox's `Workspace.Gravity` (196.2), pointing down −Y.
 pub const DEFAULT_GRAVITY: Vec3 = Vec3::new(0.0, -196.2, 0.0);
@@ -86,6 +100,10 @@ pub const MAX_EXTENT: f32 = 2048.0;
 /// and fallen positions.
 pub const WORLD_EXTENT: f32 = 1.0e6;
 
+/// The default cap on bodies of a [`PhysicsConfig`]: 1,000,000, about 2 GB of physics at
+/// ~2.0 KB per anchored part with its body and collider (measured: `docs/perf/physics.md`).
+pub const DEFAULT_MAX_BODIES: usize = 1_000_000;
+
 /// How a [`Physics`] world is set up.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PhysicsConfig {
@@ -96,11 +114,18 @@ pub struct PhysicsConfig {
     /// Whether dynamic bodies may fall asleep (on by default; benchmarks turn it off to
     /// measure a fully awake world). Applies to bodies created after the change.
     pub can_sleep: bool,
+    /// Most bodies the world holds ([`DEFAULT_MAX_BODIES`]); parts past it wait without one.
+    pub max_bodies: usize,
 }
 
 impl Default for PhysicsConfig {
     fn default() -> Self {
-        Self { gravity: DEFAULT_GRAVITY, length_unit: DEFAULT_LENGTH_UNIT, can_sleep: true }
+        Self {
+            gravity: DEFAULT_GRAVITY,
+            length_unit: DEFAULT_LENGTH_UNIT,
+            can_sleep: true,
+            max_bodies: DEFAULT_MAX_BODIES,
+        }
     }
 }
 
@@ -117,6 +142,8 @@ pub struct SyncStats {
     /// Whether the history was unavailable (or this was the first sync) and every in-world
     /// part was inspected.
     pub full_rescan: bool,
+    /// Parts refused a body because the world held [`PhysicsConfig::max_bodies`] bodies.
+    pub over_cap: usize,
 }
 
 /// The first part a ray hits.
@@ -163,6 +190,8 @@ struct Entry {
     synced_rev: u64,
     /// Rescan generation that last saw the part.
     epoch: u32,
+    /// Where the part stands with the crowding pass.
+    standing: crowding::Standing,
 }
 
 /// Packs an id and an entry index into rapier's `user_data`.
@@ -199,8 +228,10 @@ pub struct Physics {
     awake: Vec<RigidBodyHandle>,
     /// Rapier panics caught by `step`.
     faults: u64,
-    /// Bodies suspended in crowded cells (see `crowding`).
+    /// Bodies suspended in crowds (see `crowding`).
     crowding: crowding::Crowding,
+    /// In-world parts without a body because `max_bodies` bodies exist.
+    over_cap: BTreeSet<Id>,
 }
 
 impl Default for Physics {
@@ -235,6 +266,7 @@ impl Physics {
             awake: Vec::new(),
             faults: 0,
             crowding: crowding::Crowding::default(),
+            over_cap: BTreeSet::new(),
         }
     }
 
@@ -324,6 +356,17 @@ impl Physics {
     /// Parts with a body.
     pub fn body_count(&self) -> usize {
         self.index.len()
+    }
+
+    /// In-world parts without a body because the world holds
+    /// [`PhysicsConfig::max_bodies`] bodies.
+    pub fn parts_over_body_cap(&self) -> usize {
+        self.over_cap.len()
+    }
+
+    /// Heap bytes held by the crowding pass's trees (for the memory figures).
+    pub fn crowding_heap_bytes(&self) -> usize {
+        self.crowding.heap_bytes()
     }
 
     /// Awake (simulated this step) bodies.

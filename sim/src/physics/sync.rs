@@ -13,6 +13,11 @@
 //! in-world part (`arena.family(Family::Parts)`) is upserted and bodies of ids no longer in
 //! that list are removed.
 //!
+//! Body cap: a part that would be given a body while the world holds `max_bodies` goes into
+//! `over_cap` instead (counted in [`SyncStats::over_cap`]); at the end of every sync, while
+//! there is room, the waiting parts get bodies, lowest id first. Every new or changed body is
+//! noted for the crowding pass, which checks it before the next step.
+//!
 //! A part's pose is taken from the arena only when its local transform or its parent's world
 //! pose differs from what physics last synced or wrote, so re-reading a part for another
 //! field (colour, size…) never teleports or wakes a moving body.
@@ -41,10 +46,24 @@ impl Physics {
         if self.needs_rescan || !self.sync_logged(arena, &mut parents, &mut stats) {
             self.rescan(arena, &mut parents, &mut stats);
         }
+        self.admit_waiting(arena, &mut parents, &mut stats);
         self.since = arena.revisions().global;
         self.needs_rescan = false;
-        self.crowding.note_changes(if stats.full_rescan { usize::MAX } else { stats.added + stats.updated });
         stats
+    }
+
+    /// Gives bodies to parts waiting past the body cap while there is room, lowest id first.
+    fn admit_waiting(&mut self, arena: &Arena, parents: &mut ParentPoses, stats: &mut SyncStats) {
+        while self.index.len() < self.config.max_bodies
+            && let Some(id) = self.over_cap.pop_first()
+        {
+            if let Some(node) = arena.get(id)
+                && node.class() == Class::Part
+                && node.flags().contains(NodeFlags::IN_WORLD)
+            {
+                self.upsert(arena, node, parents, stats);
+            }
+        }
     }
 
     /// The incremental path; `false` (having changed nothing) if history is unavailable.
@@ -99,6 +118,7 @@ impl Physics {
         stats.full_rescan = true;
         self.epoch = self.epoch.wrapping_add(1);
         self.repose.clear();
+        self.over_cap.clear();
         let parts = arena.family(Family::Parts);
         for &id in parts.iter() {
             if let Some(node) = arena.get(id)
@@ -125,7 +145,12 @@ impl Physics {
         let (anchored, can_collide, rev) = (node.anchored(), node.can_collide(), node.revision());
         let Some(&i) = self.index.get(&id) else {
             let pose = pose::body_pose(&parent, &local);
-            if pose::is_simulable(&pose) {
+            if !pose::is_simulable(&pose) {
+                // No body until it is written back into the world (see `WORLD_EXTENT`).
+            } else if self.index.len() >= self.config.max_bodies {
+                self.over_cap.insert(id);
+                stats.over_cap += 1;
+            } else {
                 self.create(Entry {
                     id,
                     body: Default::default(),
@@ -138,6 +163,7 @@ impl Physics {
                     parent,
                     synced_rev: rev,
                     epoch: self.epoch,
+                    standing: Default::default(),
                 });
                 stats.added += 1;
             }
@@ -189,6 +215,7 @@ impl Physics {
             {
                 body.wake_up(true);
             }
+            self.note_changed(i);
             stats.updated += 1;
         }
     }
@@ -217,11 +244,15 @@ impl Physics {
             self.world.colliders.insert_with_parent(collider, entry.body, &mut self.world.bodies);
         self.index.insert(entry.id, index);
         self.entries[index as usize] = Some(entry);
+        self.crowding.list(index);
     }
 
-    /// Removes `id`'s body and collider, if it has them.
+    /// Removes `id`'s body and collider, if it has them (and forgets it if it waited past the
+    /// body cap).
     pub(super) fn remove(&mut self, id: Id, stats: &mut SyncStats) {
+        self.over_cap.remove(&id);
         let Some(i) = self.index.remove(&id) else { return };
+        self.detach(i);
         if let Some(e) = self.entries[i as usize].take() {
             self.world.remove_body(e.body);
             stats.removed += 1;

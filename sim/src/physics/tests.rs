@@ -274,3 +274,186 @@ fn body_poses_are_the_transform_pass_worlds_bit_for_bit() {
         assert_eq!(body.translation(), world.position, "{id:?}");
     }
 }
+
+impl Fixture {
+    /// The crowding books agree with the entries: every entry was checked, a body is disabled
+    /// exactly when suspended, and the counts match.
+    fn check_crowding(&self) {
+        use super::crowding::Standing;
+        let p = &self.physics;
+        let (mut dynamic, mut anchored) = (0, 0);
+        for e in p.entries.iter().flatten() {
+            assert_ne!(e.standing, Standing::Unchecked, "{:?} not checked", e.id);
+            let suspended = p.is_suspended(e.id);
+            assert_eq!(p.world.bodies[e.body].is_enabled(), !suspended, "{:?}", e.id);
+            match e.standing {
+                Standing::Anchored(_) | Standing::AnchoredSuspended => assert!(e.anchored),
+                Standing::Dynamic | Standing::DynamicSuspended => assert!(!e.anchored),
+                Standing::Unchecked => unreachable!(),
+            }
+            dynamic += usize::from(e.standing == Standing::DynamicSuspended);
+            anchored += usize::from(e.standing == Standing::AnchoredSuspended);
+        }
+        let stats = p.crowding_stats();
+        assert_eq!(p.crowding.listed(), 0);
+        assert_eq!((stats.suspended_dynamic, stats.suspended_anchored), (dynamic, anchored));
+        assert_eq!(p.suspended_bodies(), dynamic + anchored + p.over_cap.len());
+    }
+
+    fn pile(&mut self, n: usize, at: Vec3, size: Vec3, anchored: bool) -> Vec<Id> {
+        let ws = self.arena.workspace();
+        (0..n).map(|_| self.part(ws, at, size, anchored)).collect()
+    }
+}
+
+#[test]
+fn an_anchored_pile_resumes_as_it_is_cleared() {
+    let mut f = Fixture::new();
+    let pile = f.pile(200, Vec3::new(0.0, 5.0, 0.0), Vec3::ONE, true);
+    f.tick();
+    f.check_crowding();
+    let admitted: Vec<Id> = pile.iter().copied().filter(|&id| !f.physics.is_suspended(id)).collect();
+    assert_eq!(admitted.len(), MAX_ANCHORED_OVERLAPS + 1);
+    assert_eq!(f.physics.crowding_stats().suspended_anchored, 200 - admitted.len());
+    for id in admitted {
+        f.arena.destroy(id).unwrap();
+    }
+    f.tick();
+    f.check_crowding();
+    assert_eq!(f.physics.suspended_bodies(), 0, "the 71 waiting parts took the vacated spot");
+    check_all(&f);
+}
+
+fn check_all(f: &Fixture) {
+    f.check_consistency();
+    f.check_crowding();
+}
+
+#[test]
+fn a_baseplate_added_after_a_city_is_admitted() {
+    let mut f = Fixture::new();
+    let ws = f.arena.workspace();
+    for i in 0..400 {
+        f.part(ws, Vec3::new((i % 20) as f32 * 3.0, 1.5, (i / 20) as f32 * 3.0), Vec3::splat(2.0), true);
+    }
+    f.tick();
+    let base = f.part(ws, Vec3::ZERO, Vec3::new(2048.0, 1.0, 2048.0), true);
+    f.tick();
+    assert!(!f.physics.is_suspended(base), "smaller parts never count against a bigger one");
+    assert_eq!(f.physics.suspended_bodies(), 0);
+    check_all(&f);
+}
+
+#[test]
+fn a_big_dynamic_part_over_many_anchored_parts_is_suspended_at_once() {
+    let mut f = Fixture::new();
+    let ws = f.arena.workspace();
+    for i in 0..400 {
+        f.part(ws, Vec3::new((i % 20) as f32 * 3.0, 1.5, (i / 20) as f32 * 3.0), Vec3::splat(2.0), true);
+    }
+    f.run(3);
+    // One part: far below the changes that trigger a full pass, still checked before the step.
+    let big = f.part(ws, Vec3::new(30.0, 2.0, 30.0), Vec3::new(2048.0, 1.0, 2048.0), false);
+    let small = f.part(ws, Vec3::new(1.5, 4.0, 0.0), Vec3::splat(2.0), false);
+    f.tick();
+    assert!(f.physics.is_suspended(big));
+    assert!(!f.physics.is_suspended(small));
+    assert_eq!(
+        f.physics.world.narrow_phase.contact_pairs_with(f.physics.entry(big).unwrap().collider).count(),
+        0
+    );
+    check_all(&f);
+}
+
+#[test]
+fn parts_added_a_few_a_tick_to_a_full_pile_are_suspended() {
+    let mut f = Fixture::new();
+    f.floor();
+    let at = Vec3::new(0.0, 30.0, 0.0);
+    f.pile(MAX_BODIES_PER_CELL, at, Vec3::splat(2.0), false);
+    f.tick();
+    assert_eq!(f.physics.suspended_bodies(), 0);
+    let late = f.pile(10, at, Vec3::splat(2.0), false);
+    f.tick();
+    assert!(late.iter().all(|&id| f.physics.is_suspended(id)), "checked against the pile");
+    check_all(&f);
+    // Once the pile spreads out, full passes resume them.
+    f.run(120);
+    assert!(late.iter().any(|&id| !f.physics.is_suspended(id)));
+    check_all(&f);
+}
+
+#[test]
+fn toggling_anchored_inside_a_pile_keeps_the_books() {
+    let mut f = Fixture::new();
+    let pile = f.pile(150, Vec3::new(0.0, 5.0, 0.0), Vec3::ONE, true);
+    f.tick();
+    check_all(&f);
+    for &id in pile.iter().step_by(3) {
+        f.arena.set_flag(id, NodeFlags::ANCHORED, false).unwrap();
+    }
+    f.tick();
+    check_all(&f);
+    for &id in pile.iter().step_by(2) {
+        f.arena.set_flag(id, NodeFlags::ANCHORED, true).unwrap();
+    }
+    for _ in 0..10 {
+        f.tick();
+        check_all(&f);
+    }
+    for &id in pile.iter().step_by(5) {
+        f.arena.destroy(id).unwrap();
+    }
+    f.tick();
+    check_all(&f);
+}
+
+#[test]
+fn a_reset_world_rebuilds_the_crowding_books() {
+    let mut f = Fixture::new();
+    f.pile(200, Vec3::new(0.0, 5.0, 0.0), Vec3::ONE, true);
+    f.pile(100, Vec3::new(50.0, 5.0, 0.0), Vec3::ONE, false);
+    f.tick();
+    let before = f.physics.crowding_stats();
+    f.physics.reset_world();
+    f.tick();
+    check_all(&f);
+    let after = f.physics.crowding_stats();
+    assert_eq!(
+        (before.suspended_anchored, before.suspended_dynamic),
+        (after.suspended_anchored, after.suspended_dynamic)
+    );
+}
+
+#[test]
+fn syncs_without_a_step_list_each_changed_entry_once() {
+    let mut f = Fixture::new();
+    let pile = f.pile(100, Vec3::new(0.0, 5.0, 0.0), Vec3::ONE, true);
+    f.tick();
+    for k in 0..10 {
+        for &id in &pile {
+            f.arena.set_position(id, Vec3::new(1.0 + k as f32, 5.0, 0.0)).unwrap();
+        }
+        f.physics.sync(&f.arena);
+        assert_eq!(f.physics.crowding.listed(), 100);
+    }
+    f.physics.step(DT);
+    f.physics.write_back(&mut f.arena);
+    check_all(&f);
+}
+
+#[test]
+fn full_passes_back_off_while_a_crowd_cannot_clear() {
+    // Weightless parts that collide with nothing stay where they are: the crowd never clears.
+    let mut f = Fixture::new();
+    f.physics = Physics::new(Vec3::ZERO);
+    let pile = f.pile(100, Vec3::new(0.0, 5.0, 0.0), Vec3::ONE, false);
+    for &id in &pile {
+        f.arena.set_flag(id, NodeFlags::CAN_COLLIDE, false).unwrap();
+    }
+    f.run(240);
+    check_all(&f);
+    assert_eq!(f.physics.crowding_stats().suspended_dynamic, 100 - MAX_BODIES_PER_CELL);
+    let passes = f.physics.crowding_stats().full_passes;
+    assert!(passes <= 10, "{passes} full passes in 240 steps (every {RESUME_EVERY} would be 60)");
+}

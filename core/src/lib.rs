@@ -31,7 +31,10 @@ mod rng;
 mod value;
 
 pub use arena::{Arena, ArenaBuilder, ArenaConfig, GraftPolicy, MemoryReport, NodeFields, NodeMut};
-pub use behaviors::{BehaviorLibrary, BehaviorSettings};
+pub use behaviors::{
+    BEHAVIOR_LIMITS, BehaviorCaps, BehaviorLibrary, BehaviorLimit, BehaviorSettings, Capped,
+    MAX_EXACT_SETTING, MAX_WORLD_MINUTES_PER_SECOND, SettingError,
+};
 pub use class::{Class, Family};
 pub use error::ArenaError;
 pub use events::InstanceEvent;

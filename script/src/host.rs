@@ -71,6 +71,13 @@ pub struct HostConfig {
     /// How long one top-level entry may hold the tick thread whatever the meter says
     /// (`budget::wall`); `None` turns the backstop off. A replay turns it off itself.
     pub wall_bound: Option<budget::WallBound>,
+    /// The host's caps on the place's behaviour settings (`settings.behaviors`): a setting
+    /// above its cap is lowered to it, with a warning in the log.
+    pub behavior_caps: arbor_core::BehaviorCaps,
+    /// Units all behaviour transactions of one tick may use together before the rest of the
+    /// moment waits for the next tick ([`crate::BEHAVIOR_TICK_UNITS`] by default; see
+    /// `behavior::share`).
+    pub behavior_tick_units: i64,
 }
 
 impl Default for HostConfig {
@@ -85,6 +92,8 @@ impl Default for HostConfig {
             stores: crate::store::StoreConfig::default(),
             random_seed: None,
             wall_bound: Some(budget::WallBound::DEFAULT),
+            behavior_caps: arbor_core::BehaviorCaps::default(),
+            behavior_tick_units: crate::behavior::BEHAVIOR_TICK_UNITS,
         }
     }
 }
@@ -201,7 +210,14 @@ impl ScriptHost {
         lua.sandbox(true)?;
         budget::install(&lua)?;
         budget::limit_script_memory(&lua, config.memory_limit, config.script_memory_share)?;
-        let behaviors = crate::behavior::Behaviors::install(&lua, &base, check, arena)?;
+        let behaviors = crate::behavior::Behaviors::install(
+            &lua,
+            &base,
+            check,
+            arena,
+            &config.behavior_caps,
+            config.behavior_tick_units,
+        )?;
         let mut host = Self {
             lua,
             base,

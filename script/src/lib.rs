@@ -53,7 +53,10 @@ mod systems;
 mod tick_share;
 
 pub use api::instance::Instance;
-pub use behavior::{BEHAVIOR_ATTRIBUTE, BEHAVIOR_STATE_FORMAT, BehaviorReport, BehaviorStats, ResumeError};
+pub use behavior::{
+    BEHAVIOR_ATTRIBUTE, BEHAVIOR_STATE_FORMAT, BEHAVIOR_TICK_UNITS, BehaviorReport, BehaviorStats,
+    ResumeError,
+};
 pub use budget::{BUDGET_MESSAGE, CostTable, ENTRY_BUDGET, SHARE_MESSAGE, WALL_MESSAGE};
 pub use host::{HostConfig, HostError, MAX_CONSECUTIVE_ERRORS, MEMORY_LIMIT, ScriptHost};
 pub use log::{LOG_CAPACITY, Level, LogLine, MAX_LINE_BYTES, ScriptLog};

@@ -1012,3 +1012,140 @@ fn a_refused_save_undoes_what_compiling_its_saved_sources_did() {
     let (e, _) = resume_text(&changed, &doc.to_string());
     assert!(e.contains("bindings[1].state: 'Nowhere' is not one of the states of 'Shop'"), "{e}");
 }
+
+// ---------------------------------------------------------------------------------------
+// Issue 33 §4: the tick's behaviour share, and the host's caps on the place's settings.
+
+/// A handler of about 85,000 units that checks its events arrive in order (`i` counts up
+/// from 0) and writes how many it has seen to its host's `Count`.
+const BURNER: &str = r#"
+return {
+	host = "Part",
+	fields = { Count = { type = "int" } },
+	events = { Tick = { i = "int" } },
+	memory = { next = 0 },
+	on = { Tick = function(self, e)
+		if e.i ~= self.memory.next then error("out of order: " .. e.i) end
+		self.memory.next = self.memory.next + 1
+		self.fields.Count = self.memory.next
+		local x = 0
+		for k = 1, 17000 do x += k end
+	end },
+}
+"#;
+
+/// A `BURNER` host sent 200 `Tick`s in one tick, run from that tick for `ticks` ticks under
+/// `config` with `per_moment` transactions a moment: the host's `Count` after each tick.
+fn burn(config: arbor_script::HostConfig, per_moment: u32, ticks: usize) -> (Running, Vec<f64>) {
+    let (mut place, hosts) = hosts_place("Burner", BURNER, 1);
+    place.arena.behaviors_mut().settings.transactions_per_moment = per_moment;
+    place.arena.set_attribute(hosts[0], "Count", Some(AttributeValue::Number(0.0))).unwrap();
+    let ws = place.workspace();
+    place.script(
+        "Sender",
+        ws,
+        "local n = 0\nfunction Update()\n\tn += 1\n\tif n ~= 2 then return end\n\tfor i = 0, 199 do game.Behaviors.Send(workspace.H0, 'Tick', { i = i }) end\nend\n",
+    );
+    let mut running = place.start_with(config);
+    // The first tick binds the behaviour; the Script sends in the second.
+    running.sim.step();
+    let mut counts = Vec::new();
+    for _ in 0..ticks {
+        running.sim.step();
+        match attr(&running, hosts[0], "Count") {
+            Some(AttributeValue::Number(n)) => counts.push(n),
+            other => panic!("Count is {other:?}"),
+        }
+    }
+    (running, counts)
+}
+
+fn unwalled() -> arbor_script::HostConfig {
+    arbor_script::HostConfig { wall_bound: None, ..Default::default() }
+}
+
+#[test]
+fn deliveries_past_the_ticks_share_wait_for_the_next_tick_in_order() {
+    // Before: 200 (or 4,999) such deliveries ran in one tick, 85,000 units each, whatever
+    // the tick's length.
+    let (running, counts) = burn(unwalled(), 5_000, 4);
+    let first = counts[0] as u64;
+    assert!(
+        first > 0 && first < 200,
+        "the share stops the first moment part way: {counts:?} {:?}",
+        log(&running)
+    );
+    // 8,000,000 units a tick of about 85,200 a delivery.
+    assert!((80..=100).contains(&first), "{counts:?}");
+    assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
+    assert_eq!(counts[3], 200.0, "all delivered over the following ticks: {counts:?}");
+    let stats = running.host.borrow().behavior_stats();
+    assert_eq!((stats.committed, stats.rolled_back, stats.closed), (201, 0, 0), "in order, none lost");
+    assert_eq!((stats.deferred, stats.waiting, stats.dropped_waiting), (200 - first, 0, 0));
+    let text = log(&running).join("\n");
+    let report = format!(
+        "behaviours used their share of the tick (8000000 units); {} transactions waited for a \
+         later tick since the last report, {} waiting now",
+        200 - first,
+        200 - first
+    );
+    assert!(text.contains(&report), "{text}");
+    assert_eq!(text.matches("behaviours used their share").count(), 1, "at most once a second: {text}");
+    // Units, not time: the same place splits the same way again.
+    assert_eq!(burn(unwalled(), 5_000, 4).1, counts);
+}
+
+#[test]
+fn more_deliveries_waiting_than_a_moment_may_run_are_dropped_newest_first_and_reported() {
+    let config = arbor_script::HostConfig { behavior_tick_units: 1_000_000, ..unwalled() };
+    let (running, counts) = burn(config, 50, 12);
+    let first = counts[0] as u64;
+    assert!(first > 0 && first < 20, "{counts:?}");
+    // 200 sent, `first` delivered, 50 kept waiting (the moment's limit), the rest dropped.
+    let dropped = 200 - first - 50;
+    let stats = running.host.borrow().behavior_stats();
+    assert_eq!(stats.dropped_waiting, dropped);
+    assert_eq!(counts[11], (first + 50) as f64, "the 50 kept are delivered, in order: {counts:?}");
+    assert_eq!((stats.rolled_back, stats.closed, stats.waiting), (0, 0, 0));
+    let text = log(&running).join("\n");
+    assert!(
+        text.contains(&format!(
+            "; {dropped} deliveries were dropped, more than 50 waiting: event Tick ×{dropped}"
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_host_cap_lower_than_the_places_behaviour_setting_wins() {
+    // 40,000 iterations: about 200,000 units.
+    let src =
+        "return { host = 'Part', ready = function(self) local x = 0 for i = 1, 40000 do x += i end end }";
+    let run = |caps: arbor_core::BehaviorCaps| {
+        let (mut place, _) = hosts_place("Loop", src, 1);
+        place.arena.behaviors_mut().settings.units_per_transaction = 5_000_000;
+        let mut running = place.start_with(arbor_script::HostConfig { behavior_caps: caps, ..unwalled() });
+        running.sim.step();
+        let reports = running.host.borrow_mut().take_behavior_reports();
+        (reports, log(&running))
+    };
+    // Under the default caps the place's 5,000,000 units hold.
+    let (reports, lines) = run(arbor_core::BehaviorCaps::default());
+    assert!(reports.is_empty(), "{reports:?}");
+    assert!(!lines.iter().any(|l| l.contains("the cap applies")), "{lines:?}");
+    // A host capping transactions at 50,000 units stops the loop, and says so at load.
+    let (reports, lines) =
+        run(arbor_core::BehaviorCaps { units_per_transaction: 50_000, ..Default::default() });
+    assert!(reports[0].message.contains("script exceeded its instruction budget"), "{reports:?}");
+    let warning = "behaviours: settings.behaviors.unitsPerTransaction: the place asks for 5000000, more \
+                   than this host's cap of 50000; the cap applies";
+    assert!(lines.iter().any(|l| l == warning), "{lines:?}");
+    // A place setting set in code past the hard ceiling is never unlimited either.
+    let (mut place, _) =
+        hosts_place("Spin", "return { host = 'Part', ready = function(self) while true do end end }", 1);
+    place.arena.behaviors_mut().settings.units_per_transaction = u64::MAX;
+    let mut running = place.start_with(unwalled());
+    running.sim.step();
+    let reports = running.host.borrow_mut().take_behavior_reports();
+    assert!(reports[0].message.contains("script exceeded its instruction budget"), "{reports:?}");
+}

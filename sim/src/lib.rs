@@ -18,13 +18,15 @@ pub use fallen::{DEFAULT_DESTROY_HEIGHT, DIED_ANNOUNCED, FALLEN_PARTS_DESTROY_HE
 pub use lifetime::{EXPIRY_TOLERANCE, LIFETIME, Lifetimes, MAX_LIFETIME, REMAINING, lifetime_schema};
 pub use phase::{PHASES, Phase};
 pub use physics::{
-    CELL_SIZE, DEFAULT_GRAVITY, MAX_BODIES_PER_CELL, MAX_EXTENT, MIN_EXTENT, Physics, PhysicsConfig,
-    RECHECK_AFTER_CHANGES, RayHit, SyncStats, WORLD_EXTENT,
+    CELL_SIZE, CROWDED_AT, CrowdingStats, DEFAULT_GRAVITY, DEFAULT_MAX_BODIES, FULL_PASS_EVERY,
+    MAX_ANCHORED_OVERLAPS, MAX_BODIES_PER_CELL, MAX_CROWDED_PAIRS, MAX_DYNAMIC_PAIRS, MAX_EXTENT, MIN_EXTENT,
+    Physics, PhysicsConfig, RECHECK_AFTER_CHANGES, RESUME_EVERY, RayHit, SyncStats, WORLD_EXTENT,
 };
 pub use players::{BindError, CharacterDied, MoveInput, Players, SessionInput};
 pub use profiler::{PhaseSummary, Profiler, TickCounters};
 pub use tick::{
     DEFAULT_MAX_CREATIONS_PER_TICK, DEFAULT_MAX_INSTANCES, DEFAULT_MAX_TEXT_BYTES, MAX_CREATIONS_PER_TICK,
-    MAX_INSTANCES, MAX_TEXT_BYTES, SimConfig, Simulation, TickContext, TickHooks, TickReport,
+    MAX_INSTANCES, MAX_TEXT_BYTES, SimCaps, SimConfig, SimError, Simulation, TickContext, TickHooks,
+    TickReport,
 };
 pub use transform::{PassMode, PassStats, WorldTransform, WorldTransforms};

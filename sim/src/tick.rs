@@ -13,6 +13,9 @@
 //! Invariants: hooks run in registration order within a phase; a hook sees the world as the
 //! previous phases left it; nothing is drained until the last phase, so tombstones of
 //! instances destroyed during the tick stay readable to the hooks that receive the events.
+//! The Workspace's settings (`MaxInstances`, `MaxCreationsPerTick`, `MaxTextBytes`) are read
+//! once, when the simulation is built, under the host's [`SimCaps`]: out of range they are
+//! refused, above a cap they are lowered to it.
 
 use crate::fallen::FallenParts;
 use crate::lifetime::Lifetimes;
@@ -21,7 +24,7 @@ use crate::physics::Physics;
 use crate::players::Players;
 use crate::profiler::{Profiler, TickCounters};
 use crate::transform::{PassMode, WorldTransforms};
-use arbor_core::{Arena, InstanceEvent, components::SchemaError};
+use arbor_core::{Arena, AttributeValue, Capped, InstanceEvent, SettingError, components::SchemaError};
 use glam::Vec3;
 use std::time::{Duration, Instant};
 
@@ -163,73 +166,197 @@ pub struct Simulation {
     lifetimes: Lifetimes,
     fallen: FallenParts,
     tick: u64,
+    /// The host's caps.
+    caps: SimCaps,
+    /// Workspace settings lowered to the caps.
+    lowered: Vec<Capped>,
 }
 
 /// Number attribute of the Workspace capping the place's instances (live and destroyed ones
-/// not yet reclaimed); [`DEFAULT_MAX_INSTANCES`] without it. Past it a script's `Clone`,
-/// `Spawn` or any create is refused with a clear error, so one line of Luau that doubles a
-/// folder forty times cannot take the server's memory.
+/// not yet reclaimed): a whole number from 1,000 to [`SimCaps::HARD`]`.instances`, lowered to
+/// the host's cap ([`SimCaps::instances`]); [`DEFAULT_MAX_INSTANCES`] (or the host's cap, if
+/// lower) without it. Past it a script's `Clone`, `Spawn` or any create is refused with a
+/// clear error, so one line of Luau that doubles a folder forty times cannot take the
+/// server's memory.
 pub const MAX_INSTANCES: &str = "MaxInstances";
 /// The default instance cap: 5,000,000 (about 1 GB of arena at 180 bytes an instance).
 pub const DEFAULT_MAX_INSTANCES: usize = 5_000_000;
 
 /// Number attribute of the Workspace capping the bytes of text the place holds (names,
-/// string attributes, string fields); [`DEFAULT_MAX_TEXT_BYTES`] without it. Past it a write
-/// adding text is refused with a clear error.
+/// string attributes, string fields): a whole number from 1 MiB to [`SimCaps::HARD`], lowered
+/// to the host's cap; [`DEFAULT_MAX_TEXT_BYTES`] without it. Past it a write adding text is
+/// refused with a clear error.
 pub const MAX_TEXT_BYTES: &str = "MaxTextBytes";
 /// The default text cap: 256 MiB.
 pub const DEFAULT_MAX_TEXT_BYTES: usize = 256 << 20;
 
-/// Number attribute of the Workspace capping the instances created in one tick;
+/// Number attribute of the Workspace capping the instances created in one tick: a whole
+/// number from 100 to [`SimCaps::HARD`], lowered to the host's cap;
 /// [`DEFAULT_MAX_CREATIONS_PER_TICK`] without it. Past it a `Clone`, `Spawn` or create is
 /// refused with a clear error until the next tick.
 pub const MAX_CREATIONS_PER_TICK: &str = "MaxCreationsPerTick";
 /// The default: 250,000 instances a tick.
 pub const DEFAULT_MAX_CREATIONS_PER_TICK: usize = 250_000;
 
-/// The Workspace's number attribute `name`, at least `floor` and at most `ceiling`, or
-/// `default`.
-fn workspace_setting(arena: &Arena, name: &str, floor: usize, ceiling: usize, default: usize) -> usize {
-    match arena.attribute(arena.workspace(), name) {
-        Some(arbor_core::AttributeValue::Number(n)) if n.is_finite() && *n >= 1.0 => {
-            (n.min(ceiling as f64) as usize).max(floor)
+/// The host's caps on the world a place may ask for (issue 33 §4). A place's Workspace
+/// settings may lower them, never raise them: a value above a cap is lowered to it, with a
+/// warning ([`Simulation::lowered_settings`]). A value out of range (not a whole number, below
+/// the floor, above the hard ceiling) is refused at load, never read as "unlimited".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SimCaps {
+    /// Most instances (the cap on [`MAX_INSTANCES`]).
+    pub instances: usize,
+    /// Most instances created in one tick (the cap on [`MAX_CREATIONS_PER_TICK`]).
+    pub creations_per_tick: usize,
+    /// Most bytes of text (the cap on [`MAX_TEXT_BYTES`]).
+    pub text_bytes: usize,
+    /// Most physics bodies. Carried here, readable through [`Simulation::caps`], for the
+    /// physics module (`physics`, its `PhysicsConfig::max_bodies`) to enforce.
+    pub physics_bodies: usize,
+}
+
+impl SimCaps {
+    /// The engine's hard ceilings: the most any host may allow (100,000,000 instances is
+    /// about 18 GB of arena).
+    pub const HARD: SimCaps = SimCaps {
+        instances: 100_000_000,
+        creations_per_tick: 10_000_000,
+        text_bytes: 16 << 30,
+        physics_bodies: 100_000_000,
+    };
+
+    /// The least each cap (and each Workspace setting) may be.
+    pub const FLOOR: SimCaps =
+        SimCaps { instances: 1_000, creations_per_tick: 100, text_bytes: 1 << 20, physics_bodies: 1 };
+
+    /// Checks every cap: a whole number from [`FLOOR`](Self::FLOOR) to
+    /// [`HARD`](Self::HARD).
+    pub fn check(&self) -> Result<(), SettingError> {
+        let (f, h) = (Self::FLOOR, Self::HARD);
+        let caps = [
+            ("instances", self.instances, f.instances, h.instances),
+            ("creations per tick", self.creations_per_tick, f.creations_per_tick, h.creations_per_tick),
+            ("text bytes", self.text_bytes, f.text_bytes, h.text_bytes),
+            ("physics bodies", self.physics_bodies, f.physics_bodies, h.physics_bodies),
+        ];
+        for (name, v, min, max) in caps {
+            if !(min..=max).contains(&v) {
+                return Err(SettingError::whole(
+                    format!("the host's cap on {name}"),
+                    v,
+                    min as u64,
+                    max as u64,
+                ));
+            }
         }
-        _ => default,
+        Ok(())
     }
 }
 
-/// The place's instance cap (the Workspace's `MaxInstances`, at least 1,000).
-fn max_instances(arena: &Arena) -> usize {
-    workspace_setting(arena, MAX_INSTANCES, 1_000, u32::MAX as usize - 1, DEFAULT_MAX_INSTANCES)
+impl Default for SimCaps {
+    /// The caps of a host given none: the defaults of the Workspace settings, and the
+    /// physics module's default body cap (1,000,000).
+    fn default() -> Self {
+        Self {
+            instances: DEFAULT_MAX_INSTANCES,
+            creations_per_tick: DEFAULT_MAX_CREATIONS_PER_TICK,
+            text_bytes: DEFAULT_MAX_TEXT_BYTES,
+            physics_bodies: 1_000_000,
+        }
+    }
 }
 
-/// The place's text cap (the Workspace's `MaxTextBytes`, at least 1 MiB).
-fn max_text_bytes(arena: &Arena) -> usize {
-    workspace_setting(arena, MAX_TEXT_BYTES, 1 << 20, usize::MAX >> 1, DEFAULT_MAX_TEXT_BYTES)
+/// Why a simulation could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    /// A component the simulation registers clashes with the place's schemas.
+    #[error(transparent)]
+    Schema(#[from] SchemaError),
+    /// A Workspace setting (or one of the host's caps) is out of range.
+    #[error(transparent)]
+    Setting(#[from] SettingError),
+}
+
+/// The Workspace's number attribute `name` under the host's `cap`: absent, `default` (or the
+/// cap if lower); a whole Number from `floor` to `hard`, that number lowered to the cap (noted
+/// in `lowered`); anything else refused.
+fn workspace_setting(
+    arena: &Arena,
+    (name, floor, hard, default): (&str, usize, usize, usize),
+    cap: usize,
+    lowered: &mut Vec<Capped>,
+) -> Result<usize, SettingError> {
+    let setting = format!("Workspace.{name}");
+    let asked = match arena.attribute(arena.workspace(), name) {
+        None => return Ok(default.min(cap)),
+        Some(AttributeValue::Number(n)) => {
+            if !(n.is_finite() && n.fract() == 0.0 && *n >= floor as f64 && *n <= hard as f64) {
+                return Err(SettingError::whole(setting, n, floor as u64, hard as u64));
+            }
+            *n as usize
+        }
+        Some(other) => {
+            let kind = match other {
+                AttributeValue::Bool(_) => "Bool",
+                AttributeValue::String(_) => "String",
+                AttributeValue::Vector3(_) => "Vector3",
+                _ => "Ref",
+            };
+            return Err(SettingError::whole(
+                setting,
+                format!("a {kind} attribute"),
+                floor as u64,
+                hard as u64,
+            ));
+        }
+    };
+    if asked > cap {
+        lowered.push(Capped { setting, asked: asked as u64, cap: cap as u64 });
+        return Ok(cap);
+    }
+    Ok(asked)
 }
 
 impl Simulation {
-    /// A simulation of `arena` with `config`. Registers the `Lifetime` component; caps the
-    /// place's instances ([`MAX_INSTANCES`], [`MAX_CREATIONS_PER_TICK`]) and text
-    /// ([`MAX_TEXT_BYTES`]); computes the initial world transforms and
-    /// physics bodies.
-    pub fn new(mut arena: Arena, config: SimConfig) -> Result<Self, SchemaError> {
-        let lifetimes = Lifetimes::new(&mut arena)?;
-        let players = Players::new(&mut arena)?;
-        arena.set_max_nodes(max_instances(&arena));
-        arena.set_max_text_bytes(max_text_bytes(&arena));
-        let per_tick = workspace_setting(
-            &arena,
+    /// A simulation of `arena` with `config`, under the default host caps
+    /// ([`with_caps`](Self::with_caps)).
+    pub fn new(arena: Arena, config: SimConfig) -> Result<Self, SimError> {
+        Self::with_caps(arena, config, SimCaps::default())
+    }
+
+    /// A simulation of `arena` with `config` under the host's `caps`. Registers the
+    /// `Lifetime` component; caps the place's instances ([`MAX_INSTANCES`],
+    /// [`MAX_CREATIONS_PER_TICK`]) and text ([`MAX_TEXT_BYTES`]) by its Workspace settings
+    /// under `caps`, refusing a setting out of range; computes the initial world transforms
+    /// and physics bodies.
+    pub fn with_caps(mut arena: Arena, config: SimConfig, caps: SimCaps) -> Result<Self, SimError> {
+        caps.check()?;
+        let (f, h) = (SimCaps::FLOOR, SimCaps::HARD);
+        let mut lowered = Vec::new();
+        let instances = (MAX_INSTANCES, f.instances, h.instances, DEFAULT_MAX_INSTANCES);
+        let instances = workspace_setting(&arena, instances, caps.instances, &mut lowered)?;
+        let text = (MAX_TEXT_BYTES, f.text_bytes, h.text_bytes, DEFAULT_MAX_TEXT_BYTES);
+        let text = workspace_setting(&arena, text, caps.text_bytes, &mut lowered)?;
+        let per_tick = (
             MAX_CREATIONS_PER_TICK,
-            100,
-            usize::MAX >> 1,
+            f.creations_per_tick,
+            h.creations_per_tick,
             DEFAULT_MAX_CREATIONS_PER_TICK,
         );
+        let per_tick = workspace_setting(&arena, per_tick, caps.creations_per_tick, &mut lowered)?;
+        let lifetimes = Lifetimes::new(&mut arena)?;
+        let players = Players::new(&mut arena)?;
+        arena.set_max_nodes(instances);
+        arena.set_max_text_bytes(text);
         arena.set_max_creations_per_window(per_tick);
         let mut transforms = WorldTransforms::new();
         let dirty = arena.take_dirty_transforms();
         transforms.update(&arena, &dirty, config.pass);
-        let mut physics = Physics::new(config.gravity);
+        let mut physics = Physics::with_config(crate::physics::PhysicsConfig {
+            gravity: config.gravity,
+            max_bodies: caps.physics_bodies,
+            ..Default::default()
+        });
         physics.sync(&arena);
         Ok(Self {
             arena,
@@ -242,7 +369,20 @@ impl Simulation {
             lifetimes,
             fallen: FallenParts::default(),
             tick: 0,
+            caps,
+            lowered,
         })
+    }
+
+    /// The host's caps this simulation was built under.
+    pub fn caps(&self) -> &SimCaps {
+        &self.caps
+    }
+
+    /// The place's Workspace settings that were above the host's caps and were lowered to
+    /// them (for the server to print as warnings at start).
+    pub fn lowered_settings(&self) -> &[Capped] {
+        &self.lowered
     }
 
     /// Adds hooks; they run after those added before them in every phase.

@@ -13,10 +13,13 @@
 //!   checks the world hash of every tick against the recording;
 //! - `arbor place convert IN OUT` converts between the JSON and binary place formats.
 //!
-//! `--trace FILE` on `stress` and `serve` writes a Chrome trace that Perfetto opens.
+//! `--trace FILE` on `stress` and `serve` writes a Chrome trace that Perfetto opens; the host
+//! caps (`--max-instances`, `--max-transaction-units`, ..., `--host-config FILE`) on `serve`
+//! and `run` bound what a place may ask for (`host_caps`).
 
 mod args;
 mod bots;
+mod host_caps;
 mod pace;
 mod place_io;
 mod replay;

@@ -1,6 +1,8 @@
 //! `arbor run [PLACE] --ticks N`: run a place headless, with its scripts, as fast as
-//! possible, printing the script log as it happens and a phase summary at the end.
+//! possible, printing the script log as it happens and a phase summary at the end. Both
+//! `run` and `serve` build their simulation here, under the host caps (`host_caps`).
 
+use crate::host_caps::{HostCapArgs, HostCaps};
 use crate::{place_io, report};
 use arbor_core::Arena;
 use arbor_script::{HostConfig, ScriptHost, StoreConfig};
@@ -11,16 +13,31 @@ use std::rc::Rc;
 
 /// A simulation of `arena` with the place's scripts hooked in (`math.random` seeded with
 /// `random_seed`, or from the clock), their log echoed to the output as it happens; the host
-/// is shared so the caller can count errors and reload.
+/// is shared so the caller can count errors and reload. Runs under the default host caps.
 pub fn with_scripts(
     arena: Arena,
     stores: StoreConfig,
     random_seed: Option<i32>,
 ) -> Result<(Simulation, Rc<RefCell<ScriptHost>>), String> {
-    let host = ScriptHost::new(&arena, HostConfig { echo: true, stores, random_seed, ..Default::default() })
-        .map_err(|e| format!("starting the script host: {e}"))?;
+    with_scripts_capped(arena, stores, random_seed, &HostCaps::default())
+}
+
+/// [`with_scripts`] under the host's `caps`: a place setting out of range is refused, one
+/// above a cap is lowered to it with a warning (on stderr; the behaviour settings' warnings
+/// are in the script log).
+pub fn with_scripts_capped(
+    arena: Arena,
+    stores: StoreConfig,
+    random_seed: Option<i32>,
+    caps: &HostCaps,
+) -> Result<(Simulation, Rc<RefCell<ScriptHost>>), String> {
+    let config = caps.host_config(HostConfig { echo: true, stores, random_seed, ..Default::default() });
+    let host = ScriptHost::new(&arena, config).map_err(|e| format!("starting the script host: {e}"))?;
     let host = Rc::new(RefCell::new(host));
-    let mut sim = Simulation::new(arena, SimConfig::default()).map_err(|e| e.to_string())?;
+    let mut sim = Simulation::with_caps(arena, SimConfig::default(), caps.sim).map_err(|e| e.to_string())?;
+    for lowered in sim.lowered_settings() {
+        eprintln!("warning: {lowered}");
+    }
     sim.add_hooks(Rc::clone(&host));
     Ok((sim, host))
 }
@@ -40,6 +57,8 @@ pub struct RunArgs {
     pub stores: StoreArgs,
     #[command(flatten)]
     pub saves: crate::saves::SaveArgs,
+    #[command(flatten)]
+    pub caps: HostCapArgs,
 }
 
 /// Where the place's data stores live.
@@ -79,9 +98,10 @@ impl StoreArgs {
 
 /// Runs `arbor run`.
 pub fn run(args: RunArgs) -> Result<(), String> {
+    let caps = args.caps.resolve()?;
     let place_path = args.saves.place(args.place.as_deref())?;
     let place = place_io::load_or_example(place_path)?;
-    let (mut sim, host) = with_scripts(place.arena, args.stores.config(place_path)?, None)?;
+    let (mut sim, host) = with_scripts_capped(place.arena, args.stores.config(place_path)?, None, &caps)?;
     args.saves.prepare(&mut sim, &mut host.borrow_mut())?;
     let mut paused = false;
     while sim.ticks() < args.ticks {

@@ -5,7 +5,8 @@
 //! tick (user and system time of all its threads, from Linux's `/proc/self/stat`) beside the
 //! wall time per tick, so a run with bots on the same machine shows the server's share.
 //! `--stress N` serves the synthetic stress place, with a player spawner unless
-//! `--no-spawner` (see `stress`).
+//! `--no-spawner` (see `stress`). The host caps (`--max-instances`, ..., `--host-config`)
+//! bound what the place may ask for (`host_caps`).
 
 use crate::TraceArg;
 use crate::watch::{POLL_TICKS, ScriptWatcher};
@@ -68,16 +69,20 @@ pub struct ServeArgs {
     saves: crate::saves::SaveArgs,
     #[command(flatten)]
     record: crate::replay::RecordArgs,
+    #[command(flatten)]
+    caps: crate::host_caps::HostCapArgs,
 }
 
 /// Runs `arbor serve`.
 pub fn run(args: ServeArgs) -> Result<(), String> {
     crate::args::check_trace_path(args.trace.trace.as_deref())?;
+    let caps = args.caps.resolve()?;
     let (mut sim, host, name, mut watcher) = match args.stress {
         Some(count) => {
             let spawner = !args.no_spawner;
             let (arena, mover) = crate::stress::synthetic(count, args.moved, spawner)?;
-            let (mut sim, host) = crate::run::with_scripts(arena, args.stores.config(None)?, None)?;
+            let (mut sim, host) =
+                crate::run::with_scripts_capped(arena, args.stores.config(None)?, None, &caps)?;
             sim.add_hooks(mover);
             let with = if spawner { " with a player spawner" } else { " without a player spawner" };
             (sim, host, format!("a {count}-instance stress place{with}"), None)
@@ -86,7 +91,8 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
             let place_path = args.saves.place(args.place.as_deref())?;
             let place = place_io::load_or_example(place_path)?;
             let watcher = args.watch.then(|| ScriptWatcher::new(place.script_files));
-            let (sim, host) = crate::run::with_scripts(place.arena, args.stores.config(place_path)?, None)?;
+            let stores = args.stores.config(place_path)?;
+            let (sim, host) = crate::run::with_scripts_capped(place.arena, stores, None, &caps)?;
             (sim, host, place.name, watcher)
         }
     };

@@ -420,3 +420,121 @@ fn serve_stress_without_a_spawner_binds_no_characters() {
     assert_eq!(out.status.code(), Some(2), "--no-spawner needs --stress: {stderr}");
     assert!(stderr.contains("--stress"), "{stderr}");
 }
+
+/// Writes a version 2 place asking for 50,000 instances and 5,000,000 units a behaviour
+/// transaction (or what `settings` and `attributes` say); returns its path.
+fn asking_place(dir: &std::path::Path, settings: &str, attributes: &str) -> String {
+    let path = dir.join("asking.place.json");
+    let text = format!(
+        r#"{{"format": "arbor-place", "version": 2, "settings": {settings}, "instances": [{{"class": "Workspace", "name": "Workspace", "attributes": {attributes}}}]}}"#
+    );
+    std::fs::write(&path, text).expect("write place");
+    path.to_str().expect("UTF-8").to_owned()
+}
+
+#[test]
+fn serve_and_run_take_host_caps_from_flags_and_a_config_file_and_a_place_cannot_raise_them() {
+    let dir = scratch("host-caps");
+    let place = asking_place(
+        &dir,
+        r#"{"behaviors": {"unitsPerTransaction": 5000000}}"#,
+        r#"{"MaxInstances": {"Number": 50000}}"#,
+    );
+    let config = dir.join("host.json");
+    std::fs::write(
+        &config,
+        r#"{"max-instances": 3000, "max-transaction-units": 50000, "behavior-tick-units": 1e6}"#,
+    )
+    .expect("write host config");
+    let config = config.to_str().expect("UTF-8");
+    let lowered = |instances: u32, units: u32| {
+        [
+            format!(
+                "warning: Workspace.MaxInstances: the place asks for 50000, more than this host's cap of \
+                 {instances}; the cap applies"
+            ),
+            format!(
+                "behaviours: settings.behaviors.unitsPerTransaction: the place asks for 5000000, more than \
+                 this host's cap of {units}; the cap applies"
+            ),
+        ]
+    };
+    let cases: [(&[&str], u32, u32); 4] = [
+        (
+            &["run", &place, "--ticks", "2", "--max-instances", "2000", "--max-transaction-units", "2e5"],
+            2_000,
+            200_000,
+        ),
+        (&["run", &place, "--ticks", "2", "--host-config", config], 3_000, 50_000),
+        (&["run", &place, "--ticks", "2", "--host-config", config, "--max-instances", "2500"], 2_500, 50_000),
+        (
+            &["serve", &place, "--ticks", "2", "--summary-every", "100", "--host-config", config],
+            3_000,
+            50_000,
+        ),
+    ];
+    for (args, instances, units) in cases {
+        let (out, stdout, stderr) = arbor(args);
+        assert!(out.status.success(), "{args:?}: {stdout}{stderr}");
+        for line in lowered(instances, units) {
+            assert!(stderr.contains(&line), "{args:?}: {line}\n{stderr}");
+        }
+    }
+    // Under the default caps the place's own settings hold, silently.
+    let (out, _, stderr) = arbor(&["run", &place, "--ticks", "2"]);
+    assert!(out.status.success() && !stderr.contains("the cap applies"), "{stderr}");
+}
+
+#[test]
+fn out_of_range_host_caps_and_place_settings_are_refused_before_anything_runs() {
+    let dir = scratch("host-caps-refused");
+    let config = dir.join("host.json");
+    let config_arg = config.to_str().expect("UTF-8");
+    for (file, expected) in [
+        (r#"{"max-instance": 5000}"#, "unknown field `max-instance`"),
+        (
+            r#"{"max-transaction-units": 1e15}"#,
+            "max-transaction-units must be a whole number from 1 to 100000000",
+        ),
+        (
+            r#"{"max-instances": -1}"#,
+            "max-instances must be a whole number from 1000 to 100000000; -1 is refused",
+        ),
+        ("max-instances = 5", "expected value"),
+    ] {
+        std::fs::write(&config, file).expect("write host config");
+        let (out, stdout, stderr) = arbor(&["run", "--ticks", "1", "--host-config", config_arg]);
+        assert_eq!(out.status.code(), Some(1), "{file}: {stderr}");
+        assert!(stderr.contains(&format!("arbor: host config {config_arg}: ")), "{file}: {stderr}");
+        assert!(stderr.contains(expected), "{file}: {stderr}");
+        assert!(!stdout.contains("ran "), "refused before the run: {stdout}");
+    }
+    for (flag, value, range) in [
+        ("--max-instances", "4e9", "from 1000 to 100000000"),
+        ("--max-creations-per-tick", "1e9", "from 100 to 10000000"),
+        ("--max-transaction-units", "9223372036854775808", "from 1 to 100000000"),
+        ("--behavior-tick-units", "inf", "from 1000 to 10000000000"),
+    ] {
+        let (out, _, stderr) = arbor(&["serve", "--ticks", "1", flag, value]);
+        assert_eq!(out.status.code(), Some(2), "{flag}: {stderr}");
+        assert!(stderr.contains(&format!("'{value}' must be a whole number {range}")), "{flag}: {stderr}");
+    }
+    for (settings, attributes, expected) in [
+        (
+            "{}",
+            r#"{"MaxInstances": {"Number": 4e9}}"#,
+            "Workspace.MaxInstances must be a whole number from 1000 to 100000000; 4000000000 is refused",
+        ),
+        (
+            r#"{"behaviors": {"unitsPerTransaction": 9223372036854775808}}"#,
+            "{}",
+            "settings.behaviors: unitsPerTransaction must be a whole number from 1 to 100000000; \
+             9223372036854775808 is refused",
+        ),
+    ] {
+        let place = asking_place(&dir, settings, attributes);
+        let (out, stdout, stderr) = arbor(&["run", &place, "--ticks", "1"]);
+        assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+        assert!(stderr.contains(expected), "{stderr}");
+    }
+}

@@ -64,5 +64,8 @@ fn behaviours_and_their_settings_round_trip_in_both_forms() {
     assert!(e.contains("a behaviour named 'Door' is already defined"), "{e}");
     let zero = text.replace("\"transactionsPerMoment\": 77", "\"transactionsPerMoment\": 0");
     let e = crate::load_json(&zero).map(|_| ()).unwrap_err().to_string();
-    assert!(e.contains("every behaviour limit must be at least 1"), "{e}");
+    assert!(
+        e.contains("transactionsPerMoment must be a whole number from 1 to 10000000; 0 is refused"),
+        "{e}"
+    );
 }

@@ -6,7 +6,8 @@
 //!   the crossing into memory, fields and payloads.
 //! - `runtime`: every instance and queue, in the VM's app data; `api`: what handlers see.
 //! - `transaction`: one transaction, undone whole on an error; `moment`: one tick's round
-//!   of deliveries; `report`: error reports; `save`: saves that resume, and migrations.
+//!   of deliveries; `share`: the tick's share of units they run under; `report`: error
+//!   reports; `save`: saves that resume, and migrations.
 //! - `rewrite` and `arith`: checked arithmetic (a NaN or an infinity is an error at the
 //!   operation that made it).
 //!
@@ -14,7 +15,8 @@
 //! inlined helper has no frame of its own, so an error report's call stack would lose it.
 //!
 //! [`Behaviors`] holds the Rust-side handles of the installed API; the host runs a moment at
-//! the end of each tick's Update phase.
+//! the end of each tick's Update phase. The game's settings run under the host's caps
+//! ([`BehaviorCaps`]): a setting above its cap is lowered to it, with a warning in the log.
 
 mod api;
 mod arith;
@@ -26,18 +28,20 @@ mod report;
 mod rewrite;
 mod runtime;
 mod save;
+mod share;
 mod transaction;
 mod value;
 
 pub use binding::BEHAVIOR_ATTRIBUTE;
 pub use report::BehaviorReport;
 pub use save::{BEHAVIOR_STATE_FORMAT, ResumeError};
+pub use share::BEHAVIOR_TICK_UNITS;
 
 pub(crate) use api::send_from_script;
 pub(crate) use runtime::with_runtime;
 
 use crate::api::convert::error_text;
-use arbor_core::Arena;
+use arbor_core::{Arena, BehaviorCaps};
 use mlua::{Function, Lua, Table};
 use runtime::Runtime;
 use std::rc::Rc;
@@ -56,6 +60,13 @@ pub struct BehaviorStats {
     pub rolled_back: u64,
     /// Error reports made (refused bindings included).
     pub errors: u64,
+    /// Starts and deliveries that waited for a later tick because a tick's behaviour share
+    /// was used, ever (each counted once, however long it waited).
+    pub deferred: u64,
+    /// Starts and deliveries waiting for the next tick now.
+    pub waiting: usize,
+    /// Deliveries dropped because more than a moment's transaction limit were waiting, ever.
+    pub dropped_waiting: u64,
 }
 
 /// The behaviour runtime's Rust-side handles.
@@ -70,10 +81,24 @@ const RNG_SEED: u64 = 0xB0A7_5EED_0004_0001;
 
 impl Behaviors {
     /// Installs the behaviour API and runtime on `lua` (over the Scripts' `base`) and
-    /// compiles the place's behaviours.
-    pub fn install(lua: &Lua, base: &Table, check: Function, arena: &Arena) -> mlua::Result<Self> {
+    /// compiles the place's behaviours. The place's settings run under the host's `caps`
+    /// (a setting above its cap is lowered to it and logged as a warning), and the moments'
+    /// transactions share `tick_units` units a tick.
+    pub fn install(
+        lua: &Lua,
+        base: &Table,
+        check: Function,
+        arena: &Arena,
+        caps: &BehaviorCaps,
+        tick_units: i64,
+    ) -> mlua::Result<Self> {
         let installed = api::install(lua, base, check)?;
-        lua.set_app_data(Runtime::new(arena.behaviors().settings, RNG_SEED));
+        let (settings, lowered) = arena.behaviors().settings.capped(caps);
+        for capped in lowered {
+            let line = format!("behaviours: {capped}");
+            let _ = crate::state::with_state(lua, |s| s.log.push(crate::log::Level::Warn, line));
+        }
+        lua.set_app_data(Runtime::new(settings, RNG_SEED, tick_units));
         let me = Self {
             make_self: installed.make_self,
             env_base: installed.env_base,
@@ -144,6 +169,9 @@ pub(crate) fn stats(lua: &Lua) -> BehaviorStats {
         committed: rt.committed,
         rolled_back: rt.rolled_back,
         errors: rt.errors,
+        deferred: rt.share.deferred_total(),
+        waiting: rt.pending_starts.len() + rt.queue.len(),
+        dropped_waiting: rt.share.dropped_total(),
     })
     .unwrap_or_default()
 }

@@ -4,12 +4,18 @@
 //! declared and started timers due in the world minutes since the last moment are queued;
 //! events Scripts sent are queued; then the queue is delivered, each delivery one
 //! transaction, events raised by committed ones joining the back of the queue, until it is
-//! empty or the moment's transaction limit is reached.
+//! empty, the moment's transaction limit is reached, or the tick's behaviour share is used.
 //!
 //! At the limit the transaction that would go over fails (its binding closes: one error
 //! report, the moment's only error) and what is still queued is dropped and logged, as a
 //! warning, by type and count; the next moment starts afresh. Instances bound in the moment
 //! whose start did not run yet start first in the next one.
+//!
+//! When the share is used (`share`), nothing fails: the starts not run start first in the
+//! next moment, and the deliveries not run stay at the front of the queue, in order, ahead of
+//! the next moment's timers and sends. At most `transactionsPerMoment` deliveries wait; the
+//! newest past that are dropped. Waits and drops are reported as one warning at most once a
+//! second.
 
 use super::Behaviors;
 use super::binding::{Binding, BindingState, Counters, check_binding, named_behavior, seeded_rng};
@@ -185,6 +191,7 @@ impl Behaviors {
         let paused = with_runtime(lua, |rt| {
             rt.tick = tick;
             rt.now = minute;
+            rt.share.begin_moment();
             rt.paused
         });
         if paused.unwrap_or(true) {
@@ -198,6 +205,19 @@ impl Behaviors {
         let mut held = Vec::new();
         let mut over = None;
         for (k, &b) in starts.iter().enumerate() {
+            // The share first: a start that waits for the next tick is not over any limit.
+            let shared = with_runtime(lua, |rt| {
+                let exhausted = rt.share.exhausted();
+                if exhausted {
+                    rt.pending_starts = starts[k..].to_vec();
+                } else {
+                    rt.share.took_start();
+                }
+                exhausted
+            });
+            if shared.unwrap_or(true) {
+                break;
+            }
             if count >= limit {
                 over = Some(Delivery { binding: b, entry: Entry::Start });
                 let rest = starts[k + 1..].to_vec();
@@ -220,11 +240,25 @@ impl Behaviors {
         if let Some(delivery) = over {
             // The limit came during the starts: this moment delivers nothing more.
             self.over_the_limit(lua, delivery, limit);
-            return;
+        } else {
+            self.deliver(lua, count, limit);
         }
+        self.end_moment(lua);
+    }
+
+    /// Delivers the queue, `count` transactions of the moment's `limit` already run, until it
+    /// is empty, the limit is reached or the tick's share is used (the rest then waits).
+    fn deliver(&self, lua: &Lua, mut count: u64, limit: u64) {
         loop {
-            let next = with_runtime(lua, |rt| rt.queue.pop_front()).ok().flatten();
-            let Some(delivery) = next else { break };
+            let next = with_runtime(lua, |rt| {
+                if rt.share.exhausted() {
+                    return None;
+                }
+                let d = rt.queue.pop_front()?;
+                rt.share.took_delivery();
+                Some(d)
+            });
+            let Ok(Some(delivery)) = next else { break };
             if count >= limit {
                 self.over_the_limit(lua, delivery, limit);
                 break;
@@ -234,6 +268,28 @@ impl Behaviors {
             {
                 count += 1;
             }
+        }
+    }
+
+    /// The end of a moment: bounds what waits for the next tick (at most the moment's
+    /// transaction limit of deliveries; the newest past it are dropped), counts it, and logs
+    /// the share's report when one is due.
+    fn end_moment(&self, lua: &Lua) {
+        let line = with_runtime(lua, |rt| {
+            let bound = rt.settings.transactions_per_moment as usize;
+            if rt.queue.len() > bound {
+                let mut by_type: BTreeMap<String, u64> = BTreeMap::new();
+                for d in rt.queue.drain(bound..) {
+                    *by_type.entry(d.entry.label()).or_default() += 1;
+                }
+                rt.share.dropped(by_type, bound);
+            }
+            let (starts, deliveries) = (rt.pending_starts.len(), rt.queue.len());
+            rt.share.carry(starts, deliveries);
+            rt.share.report(rt.tick, starts + deliveries)
+        });
+        if let Ok(Some(line)) = line {
+            let _ = with_state(lua, |s| s.log.push(Level::Warn, line));
         }
     }
 

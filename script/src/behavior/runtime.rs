@@ -2,13 +2,16 @@
 //! VM's app data so the handlers' API (`api`) reaches it. The moment loop (`moment`) and the
 //! transactions (`transaction`) drive it.
 //!
-//! Invariants: `by_node` maps each live binding's `Behavior` instance to its index in
-//! `bindings`; at most one transaction is open (`tx`), and while it is, the world has an
-//! undo scope open; nothing holds a borrow of the runtime while Lua runs.
+//! Invariants: `queue` holds the running moment's deliveries and, between moments, only those
+//! waiting for the next tick's behaviour share (`share`), in order; `by_node` maps each live
+//! binding's `Behavior` instance to its index in `bindings`; at most one transaction is open
+//! (`tx`), and while it is, the world has an undo scope open; nothing holds a borrow of the
+//! runtime while Lua runs.
 
 use super::binding::{Binding, BindingState};
 use super::definition::Definition;
 use super::report::BehaviorReport;
+use super::share::BehaviorShare;
 use super::value::Value;
 use arbor_core::{BehaviorSettings, Id};
 use rustc_hash::FxHashMap;
@@ -113,9 +116,10 @@ pub struct Runtime {
     /// `Behavior` instances refused (by their check), so they are reported once.
     pub refused: FxHashMap<Id, String>,
     /// Bound instances whose start transaction has not run: the moment's transaction limit
-    /// came first. They start first in the next moment.
+    /// or the tick's behaviour share came first. They start first in the next moment.
     pub pending_starts: Vec<BindingIndex>,
-    /// The running moment's deliveries.
+    /// The running moment's deliveries; between moments, those waiting for the next tick's
+    /// share (see `share`).
     pub queue: VecDeque<Delivery>,
     /// Events sent from outside behaviours (Scripts), delivered in the next moment.
     pub outside: Vec<Raised>,
@@ -148,11 +152,13 @@ pub struct Runtime {
     /// The topology revision departures were last looked for at (a binding departs only
     /// through a move or a destroy, which bump it).
     pub departures_seen: Option<u64>,
+    /// The tick's share of units for behaviour transactions.
+    pub share: BehaviorShare,
 }
 
 impl Runtime {
-    /// An empty runtime with `settings`.
-    pub fn new(settings: BehaviorSettings, seed: u64) -> Self {
+    /// An empty runtime with `settings`, whose transactions share `tick_units` units a tick.
+    pub fn new(settings: BehaviorSettings, seed: u64, tick_units: i64) -> Self {
         Self {
             bindings: Vec::new(),
             by_node: FxHashMap::default(),
@@ -176,6 +182,7 @@ impl Runtime {
             seed,
             topology_seen: None,
             departures_seen: None,
+            share: BehaviorShare::new(tick_units),
         }
     }
 

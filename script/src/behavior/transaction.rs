@@ -174,8 +174,13 @@ pub fn run_body(
             }
         }
     }
-    let _ = budget::leave_transaction(budget);
-    let tx = with_runtime(lua, |rt| rt.tx.take()).ok().flatten();
+    let (used, _) = budget::leave_transaction(budget);
+    let tx = with_runtime(lua, |rt| {
+        rt.share.charge(used);
+        rt.tx.take()
+    })
+    .ok()
+    .flatten();
     let Some(mut tx) = tx else {
         let _ = with_world(lua, |w| w.rollback_undo());
         return Outcome::Failed;

@@ -96,3 +96,26 @@ fn table_move_pays_for_what_it_moves_and_nothing_for_what_luau_refuses() {
     let n = completed_before_abort("local T = {}", "pcall(table.move, T, 1, 2147483647, 2)");
     assert!(n > 1000, "{n} refused moves");
 }
+
+#[test]
+fn errors_raised_and_caught_in_a_loop_pay_for_unwinding() {
+    let n = completed_before_abort("", "pcall(error, 'x')");
+    assert!(n <= 4_000, "{n} errors caught");
+    let n = completed_before_abort("", "pcall(string.rep)");
+    assert!(n <= 4_000, "{n} argument errors caught");
+}
+
+#[test]
+fn refused_allocations_in_a_loop_pay_for_unwinding() {
+    let n = completed_before_abort("", "pcall(buffer.create, 240 * 1048576)");
+    assert!(n <= 4_000, "{n} refused allocations of 240 MiB");
+}
+
+#[test]
+fn a_long_signal_name_is_refused_before_its_bytes_are_read() {
+    let n = completed_before_abort(
+        "local S = string.rep('s', 1048576)",
+        "pcall(function() return workspace:GetSignal(S) end)",
+    );
+    assert!(n <= 4_000, "{n} refused signal names");
+}

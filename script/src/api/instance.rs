@@ -232,12 +232,13 @@ pub fn register_methods(lua: &Lua, table: &mlua::Table) -> Result<()> {
     })?;
     add(lua, table, "GetSignal", |lua, (this, name): (f64, mlua::LuaString)| {
         let id = checked!(lua, this);
-        let name = name.to_str()?;
         // The signal (and every connection to it) keeps a copy of its name: names are as
-        // short as instance names, and the entry pays for their bytes.
-        if name.len() > MAX_NAME_BYTES {
+        // short as instance names (checked before the bytes are read), and the entry pays
+        // for their bytes.
+        if name.as_bytes().len() > MAX_NAME_BYTES {
             return failed(lua, format!("GetSignal: a signal name is at most {} bytes", MAX_NAME_BYTES));
         }
+        let name = name.to_str()?;
         if budget::charge(name.len(), 0).is_err() {
             return failed(lua, BUDGET_MESSAGE);
         }

@@ -164,13 +164,19 @@ fn costs() -> CostTable {
 /// Takes `units` from the running entry; false if that exhausts it. Outside any entry
 /// nothing is counted.
 fn take(units: i64) -> bool {
+    take_left(units) >= 0
+}
+
+/// Takes `units` from the running entry; returns what it has left (negative: exhausted;
+/// [`UNLIMITED`] outside any entry).
+fn take_left(units: i64) -> i64 {
     REMAINING.with(|r| {
         if r.get() == UNLIMITED {
-            return true;
+            return UNLIMITED;
         }
         let v = r.get().saturating_sub(units);
         r.set(v);
-        v >= 0
+        v
     })
 }
 
@@ -248,11 +254,12 @@ unsafe extern "C-unwind" fn budget_interrupt(state: *mut ffi::lua_State, gc: c_i
     // SAFETY: the VM passes the running thread; `install` checked the Luau version and made
     // this VM's weight tables before installing the interrupt.
     let weight = unsafe { layout::interrupted_weight(state) };
-    if !take(i64::from(weight)) {
+    let left = take_left(i64::from(weight));
+    if left < 0 {
         // SAFETY: as below.
         unsafe { raise_at(state, exhausted_message()) }
     }
-    if wall::past_deadline(top_entry_used) {
+    if wall::clock_due(left) && wall::past_deadline(left, top_entry_used) {
         REMAINING.with(|r| r.set(-1));
         // SAFETY: as below.
         unsafe { raise_at(state, exhausted_message()) }

@@ -1,7 +1,8 @@
 //! The wall-clock backstop: whatever the meter misses, no top-level entry (a load, an
 //! `Update`, a system dispatch, a handler or a behaviour moment run from the engine) may
-//! hold the tick thread past [`WallBound`]. The interrupt reads the clock every
-//! [`CLOCK_EVERY`] interrupts; past the bound the entry is aborted with [`WALL_MESSAGE`].
+//! hold the tick thread past [`WallBound`]. The interrupt reads the clock each time the
+//! entry has used another [`CLOCK_UNITS`] units (one comparison an interrupt otherwise);
+//! past the bound the entry is aborted with [`WALL_MESSAGE`].
 //!
 //! An abort on wall time is not deterministic, so it is recorded like an input: each abort
 //! names the entry (its ordinal among the tick's top-level entries) and the units it had used
@@ -19,8 +20,11 @@ use std::time::{Duration, Instant};
 /// The error of an entry aborted by the backstop.
 pub const WALL_MESSAGE: &str = "script held the tick past its wall-clock bound";
 
-/// Interrupts between two clock reads.
-const CLOCK_EVERY: u32 = 256;
+/// Units an entry uses between two clock reads (about 20 µs of work).
+const CLOCK_UNITS: i64 = 1 << 12;
+
+/// "Never": the clock is not read.
+const NEVER: i64 = i64::MIN;
 
 /// How long one top-level entry may run: its budget's nominal time plus a grace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,8 +61,11 @@ thread_local! {
     static BOUND: Cell<Option<Duration>> = const { Cell::new(Some(WallBound::DEFAULT.total())) };
     /// When the running top-level entry must be done by (`None`: no clock).
     static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
-    /// Interrupts left before the next clock read.
-    static UNTIL_CLOCK: Cell<u32> = const { Cell::new(CLOCK_EVERY) };
+    /// The running entry reads the clock once its remaining units fall to this ([`NEVER`]:
+    /// no clock, or a nested entry runs).
+    static CHECK_AT: Cell<i64> = const { Cell::new(NEVER) };
+    /// [`CHECK_AT`] of the top-level entry while a nested one runs.
+    static SAVED_CHECK_AT: Cell<i64> = const { Cell::new(NEVER) };
     /// Top-level entries started since the last [`take_wall_aborts`] / [`expect_wall_aborts`].
     static ORDINAL: Cell<u64> = const { Cell::new(0) };
     /// The running top-level entry's ordinal.
@@ -101,6 +108,7 @@ pub(super) fn start_entry(granted: i64) -> i64 {
             // Replaying: no clock; a cut entry stops where the recorded one did (one unit
             // short of what it had used, so the interrupt that stopped it raises again).
             DEADLINE.with(|d| d.set(None));
+            CHECK_AT.with(|c| c.set(NEVER));
             if let Some(units) = cut {
                 // Journaled again, so a replay that records keeps it.
                 ABORTS.with(|a| a.borrow_mut().push(WallAbort { entry, units }));
@@ -114,8 +122,9 @@ pub(super) fn start_entry(granted: i64) -> i64 {
             granted
         }
         None => {
-            DEADLINE.with(|d| d.set(BOUND.with(Cell::get).map(|b| Instant::now() + b)));
-            UNTIL_CLOCK.with(|u| u.set(CLOCK_EVERY));
+            let deadline = BOUND.with(Cell::get).map(|b| Instant::now() + b);
+            DEADLINE.with(|d| d.set(deadline));
+            CHECK_AT.with(|c| c.set(if deadline.is_some() { granted - CLOCK_UNITS } else { NEVER }));
             GRANTED.with(|g| g.set(granted));
             granted
         }
@@ -124,12 +133,21 @@ pub(super) fn start_entry(granted: i64) -> i64 {
 
 /// Starts (`true`) or ends an entry nested in the running top-level one.
 pub(super) fn nest(entering: bool) {
-    NESTED.with(|n| n.set(if entering { n.get() + 1 } else { n.get().saturating_sub(1) }));
+    let depth = NESTED.with(|n| {
+        n.set(if entering { n.get() + 1 } else { n.get().saturating_sub(1) });
+        n.get()
+    });
+    if entering && depth == 1 {
+        SAVED_CHECK_AT.with(|s| s.set(CHECK_AT.with(|c| c.replace(NEVER))));
+    } else if !entering && depth == 0 {
+        CHECK_AT.with(|c| c.set(SAVED_CHECK_AT.with(Cell::get)));
+    }
 }
 
 /// Ends the running top-level entry.
 pub(super) fn end_entry() {
     DEADLINE.with(|d| d.set(None));
+    CHECK_AT.with(|c| c.set(NEVER));
     CUT.with(|c| c.set(false));
     CUT_USED.with(|c| c.set(None));
 }
@@ -144,20 +162,20 @@ pub(super) fn cut_used() -> Option<i64> {
     CUT_USED.with(Cell::get)
 }
 
-/// Called at every interrupt of a metered entry: whether the running top-level entry is past
-/// its deadline (read every [`CLOCK_EVERY`] calls). If it is, the abort is recorded with the
-/// units `used` so far and the entry becomes a cut one.
-pub(super) fn past_deadline(used: impl FnOnce() -> i64) -> bool {
+/// Whether the running entry should read the clock, having `left` units: one comparison,
+/// made at every interrupt.
+#[inline]
+pub(super) fn clock_due(left: i64) -> bool {
+    left <= CHECK_AT.with(Cell::get)
+}
+
+/// Reads the clock (when [`clock_due`]): whether the running top-level entry is past its
+/// deadline. If it is, the abort is recorded with the units `used` so far and the entry
+/// becomes a cut one.
+pub(super) fn past_deadline(left: i64, used: impl FnOnce() -> i64) -> bool {
+    CHECK_AT.with(|c| c.set(left - CLOCK_UNITS));
     let Some(deadline) = DEADLINE.with(Cell::get) else { return false };
-    if NESTED.with(Cell::get) > 0 {
-        return false;
-    }
-    let due = UNTIL_CLOCK.with(|u| {
-        let left = u.get().saturating_sub(1);
-        u.set(if left == 0 { CLOCK_EVERY } else { left });
-        left == 0
-    });
-    if !due || Instant::now() < deadline {
+    if NESTED.with(Cell::get) > 0 || Instant::now() < deadline {
         return false;
     }
     let units = used();
@@ -166,6 +184,7 @@ pub(super) fn past_deadline(used: impl FnOnce() -> i64) -> bool {
     ABORTS.with(|a| a.borrow_mut().push(abort));
     TOTAL.with(|t| t.set(t.get() + 1));
     DEADLINE.with(|d| d.set(None));
+    CHECK_AT.with(|c| c.set(NEVER));
     CUT.with(|c| c.set(true));
     true
 }

@@ -62,6 +62,8 @@ int luaD_rawrunprotected(lua_State* L, Pfunc f, void* ud)
 
 l_noret luaD_throw(lua_State* L, int errcode)
 {
+    // Arbor: unwinding costs about as much as a few hundred instructions, whoever catches it
+    luai_work(L, LUA_WORK_BYTES, LUAI_THROW_WORK);
     if (lua_jmpbuf* jb = L->global->errorjmp)
     {
         jb->status = errcode;
@@ -160,6 +162,8 @@ int luaD_rawrunprotected(lua_State* L, Pfunc f, void* ud)
 
 l_noret luaD_throw(lua_State* L, int errcode)
 {
+    // Arbor: unwinding costs about as much as a few hundred instructions, whoever catches it
+    luai_work(L, LUA_WORK_BYTES, LUAI_THROW_WORK);
     throw lua_exception(L, errcode);
 }
 #endif

@@ -384,3 +384,6 @@ LUAI_FUNC void luaE_freethread(lua_State* L, lua_State* L1, struct lua_Page* pag
         if (LUAU_UNLIKELY(luai_ch != NULL)) \
             luai_ch((L), (f), cast_int((L)->top - (L)->base)); \
     } while (0)
+
+// Arbor: the work a thrown error reports (bytes at the byte rate: 256 units).
+#define LUAI_THROW_WORK 4096

@@ -4,25 +4,35 @@
 //!   every phase with `--record-phases`) over 101,000 instances (1,000 Models of 100 Parts),
 //!   vs a plain loop hashing the same fields from a `Vec` of structs with the same mixer (the
 //!   floor: no tree walk, no lookups, names of at most eight bytes);
+//! - `replay/world_hash_incremental`: what `--record` pays now, a [`WorldHasher`] updated
+//!   after a tick-like batch of edits (1% of the Parts moved, untimed), vs the full
+//!   [`Arena::world_hash`], at 101,000 and 1,010,000 instances (1,000 and 10,000 Models of
+//!   100 Parts); and the edit batch itself, for scale;
 //! - `replay/pairs_1k`: one `pairs` loop over a table of 1,000 keys inside a Script's
 //!   `Update`: Instance keys (visited in id order), string keys (Luau's `next` after a scan
 //!   for Instance keys), string keys with generalized iteration (`for k, v in t`, no `pairs`)
 //!   and with Luau's `next` (`for k, v in next, t`: what `pairs` returned before it looked
 //!   for Instance keys), vs the same `pairs` loops on a bare mlua VM (Luau's own `pairs`).
 
-use arbor_core::{Arena, Class, LocalTransform};
+use arbor_core::{Arena, Class, Id, LocalTransform, WorldHasher};
 use arbor_script::{HostConfig, ScriptHost};
 use arbor_sim::{SimConfig, Simulation, TickHooks};
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::{Quat, Vec3};
 use mlua::{Function, Lua, UserData};
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 /// 1,000 Models of 100 Parts under the Workspace, each Part with its own transform.
 fn models_place() -> Arena {
+    models_place_of(1_000)
+}
+
+/// `models` Models of 100 Parts under the Workspace, each Part with its own transform.
+fn models_place_of(models: usize) -> Arena {
     let mut arena = Arena::new();
     let ws = arena.workspace();
-    for m in 0..1_000 {
+    for m in 0..models {
         let model = arena.create(Class::Model, &format!("Model{m}"), Some(ws)).unwrap();
         for p in 0..100 {
             let part = arena.create(Class::Part, "Part", Some(model)).unwrap();
@@ -93,6 +103,51 @@ fn world_hash(c: &mut Criterion) {
     group.finish();
 }
 
+/// Moves every 100th Part of `parts` (1%), to positions that differ from round to round.
+fn move_one_percent(arena: &mut Arena, parts: &[Id], round: u64) {
+    let offset = (round % 100) as usize;
+    for (k, &p) in parts.iter().skip(offset).step_by(100).enumerate() {
+        let position = Vec3::new(k as f32, round as f32 * 0.25, 1.0);
+        arena.set_position(p, position).unwrap();
+    }
+}
+
+fn world_hash_incremental(c: &mut Criterion) {
+    let mut group = c.benchmark_group("replay/world_hash_incremental");
+    group.sample_size(10);
+    for (label, models) in [("101k", 1_000), ("1m", 10_000)] {
+        let mut arena = models_place_of(models);
+        let parts: Vec<Id> = arena.iter().filter(|n| n.class() == Class::Part).map(|n| n.id()).collect();
+        let mut hasher = WorldHasher::new();
+        hasher.update(&arena);
+        let mut round = 0u64;
+        group.bench_function(format!("incremental_1pct_moved_{label}"), |b| {
+            b.iter_custom(|iters| {
+                let mut spent = Duration::ZERO;
+                for _ in 0..iters {
+                    round += 1;
+                    move_one_percent(&mut arena, &parts, round);
+                    let start = Instant::now();
+                    black_box(hasher.update(&arena));
+                    spent += start.elapsed();
+                }
+                spent
+            })
+        });
+        assert!(!hasher.stats().rebuilt, "followed the logs");
+        assert_eq!(hasher.value(), arena.world_hash(), "incremental = full");
+        group.bench_function(format!("edits_1pct_moved_{label}"), |b| {
+            b.iter(|| {
+                round += 1;
+                move_one_percent(&mut arena, &parts, round);
+            })
+        });
+        group
+            .bench_function(format!("full_world_hash_{label}"), |b| b.iter(|| black_box(arena.world_hash())));
+    }
+    group.finish();
+}
+
 /// A started host whose one Script (under the Workspace) runs `source`, with 1,000 Parts in
 /// `workspace.Folder`.
 fn started(source: &str) -> (Simulation, ScriptHost) {
@@ -151,5 +206,5 @@ fn pairs(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, world_hash, pairs);
+criterion_group!(benches, world_hash, world_hash_incremental, pairs);
 criterion_main!(benches);

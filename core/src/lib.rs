@@ -30,7 +30,10 @@ mod revision;
 mod rng;
 mod value;
 
-pub use arena::{Arena, ArenaBuilder, ArenaConfig, GraftPolicy, MemoryReport, NodeFields, NodeMut};
+pub use arena::{
+    Arena, ArenaBuilder, ArenaConfig, GraftPolicy, HasherStats, MemoryReport, NodeFields, NodeMut,
+    WorldHasher,
+};
 pub use behaviors::{
     BEHAVIOR_LIMITS, BehaviorCaps, BehaviorLibrary, BehaviorLimit, BehaviorSettings, Capped,
     MAX_EXACT_SETTING, MAX_WORLD_MINUTES_PER_SECOND, SettingError,

@@ -4,7 +4,8 @@
 //! `hierarchy` (reparenting and queries), `destroy`, `copy` (clone and graft), `components`
 //! (game-defined components), `component_queries` (chunk passes, ancestry queries),
 //! `memory` (the memory report), `node_data`, `undo` (undo scopes: the journal the
-//! mutation choke points feed and its rollback) and `digest` (the structural world hash).
+//! mutation choke points feed and its rollback), `digest` (the world hash: its definition and
+//! full recompute) and `world_hasher` (the world hash kept up to date from the revision logs).
 //!
 //! Invariants kept across every public call:
 //! - parent and child links agree in both directions, and the tree has no cycle;
@@ -33,6 +34,7 @@ mod paths;
 mod spawn;
 mod text_budget;
 mod undo;
+mod world_hasher;
 
 pub use bulk::{ArenaBuilder, NodeFields, NotFresh};
 pub use component_queries::{AncestryQuery, LiveNodes};
@@ -41,6 +43,7 @@ pub use edit::{MAX_ATTRIBUTES, NodeMut};
 pub use hierarchy::SearchLimitReached;
 pub use memory::MemoryReport;
 pub use node_data::NodeData;
+pub use world_hasher::{HasherStats, WorldHasher};
 
 use crate::class::{Class, Family};
 use crate::components::ComponentStore;

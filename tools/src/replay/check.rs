@@ -2,7 +2,8 @@
 //!
 //! After every tick it hashes the state ([`state_hash`]: the world, the behaviours and the
 //! sessions), and after every phase too when phases are recorded or the log it checks has
-//! them. Recording, it writes the tick's [`SessionInput`](arbor_sim::SessionInput)s and
+//! them. The world's part comes from a [`WorldHasher`] the tape holds, so each hash costs
+//! what changed since the last one, not the whole world. Recording, it writes the tick's [`SessionInput`](arbor_sim::SessionInput)s and
 //! hashes; checking, it compares with the log's and keeps the first difference, naming the
 //! tick and, when the log has phase hashes, the phase.
 //!
@@ -11,6 +12,7 @@
 //! (or the replay feed) made them.
 
 use super::log::{Input, LogWriter, TickLine, hex};
+use arbor_core::WorldHasher;
 use arbor_script::ScriptHost;
 use arbor_sim::{Phase, Players, TickContext, TickHooks};
 use std::cell::RefCell;
@@ -20,7 +22,13 @@ use std::rc::Rc;
 /// behaviours' state ([`ScriptHost::behavior_hash`]) and the sessions and their queues
 /// ([`Players::digest`]).
 pub fn state_hash(arena: &arbor_core::Arena, players: &Players, host: &ScriptHost) -> u64 {
-    mix(mix(arena.world_hash(), host.behavior_hash()), players.digest())
+    combine(arena.world_hash(), players, host)
+}
+
+/// [`state_hash`] with the world's hash given (a [`WorldHasher`]'s, equal to
+/// [`arbor_core::Arena::world_hash`]).
+fn combine(world: u64, players: &Players, host: &ScriptHost) -> u64 {
+    mix(mix(world, host.behavior_hash()), players.digest())
 }
 
 /// Folds `b` into `a` (a 64x64->128-bit multiply, folded; fixed, unseeded).
@@ -62,6 +70,8 @@ impl std::fmt::Display for Divergence {
 /// Records and checks session logs (see the module docs).
 pub struct SessionTape {
     host: Rc<RefCell<ScriptHost>>,
+    /// The world hash, kept up to date from the arena's revision logs.
+    world: WorldHasher,
     /// Where ticks are written, when recording.
     writer: Option<LogWriter>,
     /// Whether phase hashes are written.
@@ -83,6 +93,7 @@ impl SessionTape {
     pub fn new(host: Rc<RefCell<ScriptHost>>) -> SessionTape {
         SessionTape {
             host,
+            world: WorldHasher::new(),
             writer: None,
             write_phases: false,
             expected: None,
@@ -131,8 +142,10 @@ impl SessionTape {
         self.expected.as_ref()?.get(usize::try_from(tick).ok()?)
     }
 
-    fn hash(&self, ctx: &TickContext<'_>) -> String {
-        hex(state_hash(ctx.arena, ctx.players, &self.host.borrow()))
+    fn hash(&mut self, ctx: &TickContext<'_>) -> String {
+        let world = self.world.update(ctx.arena);
+        debug_assert_eq!(world, ctx.arena.world_hash(), "the incremental world hash is the full one");
+        hex(combine(world, ctx.players, &self.host.borrow()))
     }
 }
 

@@ -14,7 +14,7 @@ use glam::Vec3;
 use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
-enum Op {
+pub(super) enum Op {
     Create(u8, u16),
     Batch(u16, u8),
     Clone(u16, u16),
@@ -34,7 +34,7 @@ enum Op {
     Misc(u16, u8),
 }
 
-fn op() -> impl Strategy<Value = Op> {
+pub(super) fn op() -> impl Strategy<Value = Op> {
     let n = any::<u16>;
     prop_oneof![
         8 => (any::<u8>(), n()).prop_map(|(c, p)| Op::Create(c, p)),
@@ -70,7 +70,7 @@ const CLASSES: [Class; 8] = [
 
 /// Applies `op` to `a`, picking nodes from `pick(a)` (results ignored: a refusal changes
 /// nothing, which `check` and the hashes see).
-fn apply(a: &mut Arena, c: Comps, op: &Op, pick: fn(&Arena) -> Vec<Id>) {
+pub(super) fn apply(a: &mut Arena, c: Comps, op: &Op, pick: fn(&Arena) -> Vec<Id>) {
     let list = pick(a);
     // Half the picks fall on the first few nodes (the root and the Workspace, which stay,
     // among them), so operations meet on the same nodes.
@@ -151,12 +151,12 @@ fn apply(a: &mut Arena, c: Comps, op: &Op, pick: fn(&Arena) -> Vec<Id>) {
 }
 
 /// Every live node in slot order (identical in arenas that ran the same operations).
-fn by_slot(a: &Arena) -> Vec<Id> {
+pub(super) fn by_slot(a: &Arena) -> Vec<Id> {
     a.iter().map(|n| n.id()).collect()
 }
 
 /// The tree under the root in pre-order (the same in arenas holding the same world).
-fn by_tree(a: &Arena) -> Vec<Id> {
+pub(super) fn by_tree(a: &Arena) -> Vec<Id> {
     a.subtree(a.root())
 }
 

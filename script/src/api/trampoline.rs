@@ -11,11 +11,14 @@
 //! [`get_component`]): with a handle and a string name they answer in C (one world borrow,
 //! no mlua conversion, the children looked at charged to the budget); any other arguments,
 //! and a recursive search, take the generic path, so the errors stay the same.
+//! `SetAttribute`, the write scripts run most, has one too ([`set_attribute`]): a handle, a
+//! text name and a nil, boolean, number, vector or text value are written in C, charged as
+//! the generic path charges them; any other arguments take the generic path.
 
 use super::handle::NOT_AN_INSTANCE;
-use super::luau::{self, CFrame, Fail, Handle, guarded};
+use super::luau::{self, Arg, CFrame, Fail, Handle, guarded};
 use super::props::DESTROYED;
-use arbor_core::{Arena, Id};
+use arbor_core::{Arena, AttributeValue, Id};
 use mlua::{Function, Lua, ffi};
 use std::borrow::Cow;
 use std::ffi::c_int;
@@ -114,6 +117,55 @@ fn find_component(f: &CFrame, h: Handle<'_>, name: &str) -> Result<(), Fail> {
     Ok(())
 }
 
+/// `handle:SetAttribute(name, value)`: with a handle, a text name and a value of a simple
+/// kind it writes in C (one world borrow); anything else takes the generic path.
+///
+/// # Safety
+/// As [`method_trampoline`], for the `SetAttribute` closure.
+unsafe extern "C-unwind" fn set_attribute(state: *mut ffi::lua_State) -> c_int {
+    // SAFETY: the VM is running this call.
+    let f = unsafe { CFrame::enter(state) };
+    let fast = match (f.handle(1), f.text(2)) {
+        (Some(h), Some(name)) => write_attribute(h, name, f.arg(3)),
+        _ => None,
+    };
+    if let Some(Ok(())) = fast {
+        f.push_nil();
+    }
+    // SAFETY: this frame owns nothing with a destructor (`fast` is consumed); nil was pushed
+    // for a write that ran.
+    unsafe { fast_or_generic(f, fast) }
+}
+
+/// Writes attribute `name` of `h` when `value` is nil, a boolean, a number, a vector or text
+/// (`None`: another kind, or the world not borrowable: the generic path words those). The
+/// receiver must be live; the entry pays for the name's and a text value's bytes.
+fn write_attribute(h: Handle<'_>, name: &str, value: Arg<'_>) -> Option<Result<(), Fail>> {
+    let value = match value {
+        Arg::Nil => None,
+        Arg::Bool(b) => Some(AttributeValue::Bool(b)),
+        Arg::Number(n) => Some(AttributeValue::Number(n)),
+        Arg::Vector(v) => Some(AttributeValue::Vector3(v)),
+        Arg::Str(s) => Some(AttributeValue::String(std::str::from_utf8(s).ok()?.into())),
+        Arg::Instance(_) | Arg::Other(_) => return None,
+    };
+    let mut w = h.slot().borrow().ok()?;
+    Some(guarded(|| {
+        let id = h.instance();
+        if !w.contains(id) {
+            return Err(Cow::Borrowed(DESTROYED));
+        }
+        let copied = match &value {
+            Some(AttributeValue::String(s)) => s.len(),
+            _ => 0,
+        };
+        if crate::budget::charge(copied + name.len(), 0).is_err() {
+            return Err(Cow::Borrowed(crate::budget::BUDGET_MESSAGE));
+        }
+        w.set_attribute(id, name, value).map(|_| ()).map_err(|e| Cow::Owned(e.describe(&w)))
+    }))
+}
+
 /// Runs `f` on the world of `h` with `h`'s instance alive, guarded against panics: fails
 /// with the slot's message when the world is busy or absent, and with [`DESTROYED`] when the
 /// instance is gone.
@@ -133,6 +185,7 @@ pub fn method(lua: &Lua, name: &str, f: Function) -> mlua::Result<Function> {
     match name {
         "FindFirstChild" => luau::closure(lua, f, find_first_child, c"FindFirstChild"),
         "GetComponent" => luau::closure(lua, f, get_component, c"GetComponent"),
+        "SetAttribute" => luau::closure(lua, f, set_attribute, c"SetAttribute"),
         _ => luau::closure(lua, f, method_trampoline, c"Instance method"),
     }
 }

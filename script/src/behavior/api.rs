@@ -10,12 +10,13 @@
 //! undo scope journals them. Primitives answer `(ok, value)`; the Lua side raises at the
 //! caller's line.
 
-use super::runtime::{BindingIndex, Payload, Raised, Runtime, with_runtime};
+use super::runtime::{BindingIndex, FieldWrite, Payload, Raised, Runtime, with_runtime};
 use super::value::{Kind, Value};
 use crate::api::convert::{Status, fail, instance_id, ok, type_name};
 use crate::state::with_world;
 use arbor_core::Id;
 use mlua::{Function, Lua, Result, Table};
+use std::ffi::CStr;
 
 /// The Lua side: the `self` factory and the behaviour environment's overrides.
 const BEHAVIOR_PRELUDE: &str = r#"
@@ -105,20 +106,45 @@ fn text(v: &mlua::Value) -> Option<String> {
     }
 }
 
-/// `Name:line` of the innermost frame of behaviour `chunk` on the stack.
-pub fn caller_line(lua: &Lua, chunk: &str) -> String {
-    for level in 1..12 {
-        let found = lua.inspect_stack(level, |d| {
-            let src = d.source().short_src.map(|s| s.into_owned()).unwrap_or_default();
-            (src == chunk).then(|| format!("{chunk}:{}", d.current_line().unwrap_or(0)))
-        });
-        match found {
-            Some(Some(at)) => return at,
-            Some(None) => continue,
-            None => break,
+/// The current line of the innermost frame of behaviour `chunk` on the stack (`None`: no
+/// frame of it within reach; a frame without line information counts as line 0).
+pub fn caller_line(lua: &Lua, chunk: &str) -> Option<usize> {
+    lua.exec_raw_lua(|raw| {
+        let state = raw.state();
+        // SAFETY: `state` is the running thread (the one `Lua::inspect_stack` reads), live
+        // while `raw` is held. `lua_getinfo` with "sl" pushes nothing and fills `ar`, whose
+        // `short_src` then points at a NUL-terminated name in `ar` itself or in the VM,
+        // read before the next call.
+        unsafe {
+            let mut ar: mlua::ffi::lua_Debug = std::mem::zeroed();
+            for level in 1..12 {
+                if mlua::ffi::lua_getinfo(state, level, c"sl".as_ptr(), &mut ar) == 0 {
+                    break;
+                }
+                let src =
+                    if ar.short_src.is_null() { &[][..] } else { CStr::from_ptr(ar.short_src).to_bytes() };
+                if src == chunk.as_bytes() {
+                    return Some(usize::try_from(ar.currentline).unwrap_or(0));
+                }
+            }
+            None
         }
-    }
-    chunk.to_owned()
+    })
+}
+
+/// A primitive's name argument as text (`""` for anything else).
+fn key_text(v: &mlua::Value) -> Option<mlua::BorrowedStr> {
+    v.as_string().and_then(|s| s.to_str().ok())
+}
+
+/// [`Value::from_lua`], its error labelled `what()` (built only when there is an error).
+fn value_from_lua(
+    lua: &Lua,
+    v: &mlua::Value,
+    kind: Kind,
+    what: impl FnOnce() -> String,
+) -> std::result::Result<Value, String> {
+    Value::from_lua(lua, v, kind, "").or_else(|_| Value::from_lua(lua, v, kind, &what()))
 }
 
 /// Checks a Lua payload against the declared entries of event `name` in `entries`.
@@ -188,7 +214,7 @@ fn mem_set(lua: &Lua, rt: &mut Runtime, b: BindingIndex, key: &str, v: &mlua::Va
     let binding = rt.bindings.get_mut(b).ok_or("no such behaviour instance")?;
     let slot = binding.def.memory_slot(key).ok_or_else(|| format!("'{key}' is not declared in memory"))?;
     let kind = binding.def.memory[slot].1;
-    let value = Value::from_lua(lua, v, kind, &format!("memory '{key}'"))?;
+    let value = value_from_lua(lua, v, kind, || format!("memory '{key}'"))?;
     binding.live.memory[slot] = value;
     Ok(mlua::Value::Nil)
 }
@@ -211,16 +237,19 @@ fn field_set(lua: &Lua, rt: &mut Runtime, b: BindingIndex, key: &str, v: &mlua::
     let limit = rt.settings.fields_per_transaction as usize;
     let binding = rt.bindings.get(b).ok_or("no such behaviour instance")?;
     let spec = binding.def.field(key).ok_or_else(|| format!("'{key}' is not a contract field"))?;
-    let value = Value::from_lua(lua, v, spec.kind, &format!("field '{key}'"))?;
-    let (host, chunk) = (binding.host, binding.def.name.clone());
-    let at = caller_line(lua, &chunk);
+    let value = value_from_lua(lua, v, spec.kind, || format!("field '{key}'"))?;
+    let (host, by) = (binding.host, binding.def.clone());
+    let line = caller_line(lua, &by.name);
     let tx = rt.tx_mut()?;
-    match tx.fields.iter().position(|(h, f, _)| *h == host && f == key) {
-        Some(i) => tx.fields[i].2 = at,
+    match tx.fields.iter().position(|w| w.host == host && w.field == key) {
+        Some(i) => {
+            tx.fields[i].by = by;
+            tx.fields[i].line = line;
+        }
         None if tx.fields.len() >= limit => {
             return Err(format!("more than {limit} distinct fields written in one transaction"));
         }
-        None => tx.fields.push((host, key.to_owned(), at)),
+        None => tx.fields.push(FieldWrite { host, field: key.to_owned(), by, line }),
     }
     with_world(lua, |w| w.set_attribute(host, key, Some(value.to_attribute())))
         .map_err(|e| e.to_string())?
@@ -341,7 +370,7 @@ pub fn install(lua: &Lua, base: &Table, check: Function) -> Result<BehaviorApi> 
         "memGet",
         lua.create_function(move |lua, (b, k): (mlua::Value, mlua::Value)| {
             let b = binding_of(&b)?;
-            let r = with_runtime(lua, |rt| mem_get(lua, rt, b, &key(&k)));
+            let r = with_runtime(lua, |rt| mem_get(lua, rt, b, key_text(&k).as_deref().unwrap_or("")));
             answer(lua, r)
         })?,
     )?;
@@ -352,7 +381,7 @@ pub fn install(lua: &Lua, base: &Table, check: Function) -> Result<BehaviorApi> 
             if let mlua::Value::String(s) = &v {
                 crate::budget::charge(s.as_bytes().len(), 0)?;
             }
-            let r = with_runtime(lua, |rt| mem_set(lua, rt, b, &key(&k), &v));
+            let r = with_runtime(lua, |rt| mem_set(lua, rt, b, key_text(&k).as_deref().unwrap_or(""), &v));
             answer(lua, r)
         })?,
     )?;
@@ -360,7 +389,7 @@ pub fn install(lua: &Lua, base: &Table, check: Function) -> Result<BehaviorApi> 
         "fieldGet",
         lua.create_function(move |lua, (b, k): (mlua::Value, mlua::Value)| {
             let b = binding_of(&b)?;
-            let r = with_runtime(lua, |rt| field_get(lua, rt, b, &key(&k)));
+            let r = with_runtime(lua, |rt| field_get(lua, rt, b, key_text(&k).as_deref().unwrap_or("")));
             answer(lua, r)
         })?,
     )?;
@@ -368,7 +397,7 @@ pub fn install(lua: &Lua, base: &Table, check: Function) -> Result<BehaviorApi> 
         "fieldSet",
         lua.create_function(move |lua, (b, k, v): (mlua::Value, mlua::Value, mlua::Value)| {
             let b = binding_of(&b)?;
-            let r = with_runtime(lua, |rt| field_set(lua, rt, b, &key(&k), &v));
+            let r = with_runtime(lua, |rt| field_set(lua, rt, b, key_text(&k).as_deref().unwrap_or(""), &v));
             answer(lua, r)
         })?,
     )?;

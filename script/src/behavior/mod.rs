@@ -73,7 +73,7 @@ pub struct BehaviorStats {
 pub(crate) struct Behaviors {
     make_self: Function,
     env_base: Table,
-    wrapper: Function,
+    wrapper: transaction::Wrapper,
 }
 
 /// The seed of every instance's random generator (same place, same numbers).

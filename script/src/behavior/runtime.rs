@@ -80,14 +80,36 @@ pub struct Raised {
     pub payload: Payload,
 }
 
+/// A field a transaction wrote, and where it last wrote it.
+pub struct FieldWrite {
+    /// The host written.
+    pub host: Id,
+    /// The field's name.
+    pub field: String,
+    /// The definition whose chunk wrote it last.
+    pub by: Rc<Definition>,
+    /// The line of that chunk that wrote it last (`None`: no frame of the chunk was found).
+    pub line: Option<usize>,
+}
+
+impl FieldWrite {
+    /// Where the field was last written: `Door:14`, or the behaviour's name alone.
+    pub fn at(&self) -> String {
+        match self.line {
+            Some(l) => format!("{}:{l}", self.by.name),
+            None => self.by.name.clone(),
+        }
+    }
+}
+
 /// The open transaction.
 pub struct Tx {
     /// What it runs (for reports).
     pub entry: String,
     /// The binding as it was when the transaction began.
     pub saved: BindingState,
-    /// Fields written: (host, field, the `file:line` that last wrote it), in first-write order.
-    pub fields: Vec<(Id, String, String)>,
+    /// Fields written, in first-write order.
+    pub fields: Vec<FieldWrite>,
     /// Events raised, in order.
     pub raised: Vec<Raised>,
     /// Log lines kept.

@@ -14,6 +14,7 @@ use crate::api::convert::error_text;
 use crate::budget;
 use crate::log::Level;
 use crate::state::{with_state, with_world};
+use arbor_core::Arena;
 use mlua::{Function, Lua};
 
 /// How a transaction ended.
@@ -64,18 +65,19 @@ fn error_value_text(v: &mlua::Value) -> String {
     }
 }
 
-/// The error a written field's check gives at commit, with the line that last wrote it.
-fn failed_field_check(lua: &Lua, tx: &Tx, binding: &Binding) -> Option<(String, String)> {
-    for (host, field, at) in &tx.fields {
-        let spec = binding.def.field(field)?;
-        let value = with_world(lua, |w| w.attribute(*host, field).cloned()).ok().flatten();
-        let problem = match value.map(|a| Value::from_attribute(&a, spec.kind)) {
+/// The error a written field's check gives at commit, with the line that last wrote it
+/// (`world`: `None` when it cannot be read, as if every field were removed).
+fn failed_field_check(world: Option<&Arena>, tx: &Tx, binding: &Binding) -> Option<(String, String)> {
+    for write in &tx.fields {
+        let spec = binding.def.field(&write.field)?;
+        let value = world.and_then(|w| w.attribute(write.host, &write.field));
+        let problem = match value.map(|a| Value::from_attribute(a, spec.kind)) {
             Some(Ok(v)) => spec.check(&v),
             Some(Err(e)) => Some(e),
             None => Some("it was removed".to_owned()),
         };
         if let Some(why) = problem {
-            return Some((format!("field '{field}' failed its check: {why}"), at.clone()));
+            return Some((format!("field '{}' failed its check: {why}", write.field), write.at()));
         }
     }
     None
@@ -83,7 +85,7 @@ fn failed_field_check(lua: &Lua, tx: &Tx, binding: &Binding) -> Option<(String, 
 
 /// Runs `entry` on binding `b` as one transaction. `wrapper` is the `xpcall` wrapper that
 /// captures the call stack at an error.
-pub fn run(lua: &Lua, wrapper: &Function, b: BindingIndex, entry: Entry, publish: Publish<'_>) -> Outcome {
+pub fn run(lua: &Lua, wrapper: &Wrapper, b: BindingIndex, entry: Entry, publish: Publish<'_>) -> Outcome {
     let planned = with_runtime(lua, |rt| {
         let binding = rt.bindings.get(b)?;
         if binding.closed || binding.removed {
@@ -119,7 +121,7 @@ pub struct Body {
 /// does).
 pub fn run_body(
     lua: &Lua,
-    wrapper: &Function,
+    wrapper: &Wrapper,
     b: BindingIndex,
     body: Body,
     publish: Publish<'_>,
@@ -162,7 +164,7 @@ pub fn run_body(
     let budget = budget::enter_transaction(units, bytes);
     let mut error: Option<(String, Option<String>)> = None;
     for f in body.fns {
-        match wrapper.call::<(bool, mlua::Value)>((f, body.handle.clone(), body.payload.clone())) {
+        match wrapper.call(f, &body.handle, &body.payload) {
             Ok((true, _)) => {}
             Ok((false, e)) => {
                 error = Some((error_value_text(&e), None));
@@ -192,7 +194,9 @@ pub fn run_body(
     }
     if error.is_none() {
         let check = with_runtime(lua, |rt| {
-            rt.bindings.get(b).and_then(|binding| failed_field_check(lua, &tx, binding))
+            let binding = rt.bindings.get(b)?;
+            with_world(lua, |w| failed_field_check(Some(w), &tx, binding))
+                .unwrap_or_else(|_| failed_field_check(None, &tx, binding))
         });
         error = check.ok().flatten().map(|(m, at)| (m, Some(at)));
     }
@@ -203,10 +207,16 @@ pub fn run_body(
 }
 
 fn commit(lua: &Lua, b: BindingIndex, tx: Tx, publish: Publish<'_>) -> Outcome {
-    let _ = with_world(lua, |w| w.commit_undo());
-    let path = with_world(lua, |w| w.full_name(tx_node(lua, b))).unwrap_or_default();
-    let lines: Vec<String> = tx.log.iter().map(|l| format!("{path}: {l}")).collect();
-    let _ = with_state(lua, |s| lines.into_iter().for_each(|l| s.log.push(Level::Info, l)));
+    let node = if tx.log.is_empty() { None } else { Some(tx_node(lua, b)) };
+    let path = with_world(lua, |w| {
+        w.commit_undo();
+        node.map(|n| w.full_name(n))
+    })
+    .unwrap_or_else(|_| node.map(|_| String::new()));
+    if let Some(path) = path {
+        let lines: Vec<String> = tx.log.iter().map(|l| format!("{path}: {l}")).collect();
+        let _ = with_state(lua, |s| lines.into_iter().for_each(|l| s.log.push(Level::Info, l)));
+    }
     let _ = with_runtime(lua, |rt| {
         rt.committed += 1;
         let raised = tx.raised.len() as u64;
@@ -310,12 +320,30 @@ pub fn record(lua: &Lua, report: BehaviorReport) {
     });
 }
 
-/// The `xpcall` wrapper: `wrapper(f, self, payload)` runs `f(self, payload)` and, on an
-/// error, records the error and the call stack in the open transaction before the stack
-/// unwinds. It is Luau's own `xpcall` bound to a Rust handler, called from Rust: no Lua
-/// frame of the engine's sits between the handler and the host, so an exhausted budget
-/// cannot raise a second error over the first.
-pub fn make_wrapper(lua: &Lua, base: &mlua::Table) -> mlua::Result<Function> {
+/// The `xpcall` call a transaction runs its handlers through: `call(f, self, payload)` runs
+/// `f(self, payload)` in Luau's own `xpcall` with a Rust message handler that, on an error,
+/// records the error and the call stack in the open transaction before the stack unwinds.
+/// `xpcall` is called from Rust directly: no Lua frame of the engine's sits between the
+/// handler and the host, so an exhausted budget cannot raise a second error over the first.
+pub struct Wrapper {
+    xpcall: Function,
+    handler: Function,
+}
+
+impl Wrapper {
+    /// Runs `f(handle, payload)` under the handler; `(false, error)` when it raised.
+    fn call(
+        &self,
+        f: Function,
+        handle: &mlua::Table,
+        payload: &Option<mlua::Table>,
+    ) -> mlua::Result<(bool, mlua::Value)> {
+        self.xpcall.call::<(bool, mlua::Value)>((f, &self.handler, handle, payload.as_ref()))
+    }
+}
+
+/// Makes the [`Wrapper`] over the Scripts' base `base` (whose `xpcall` is Luau's).
+pub fn make_wrapper(lua: &Lua, base: &mlua::Table) -> mlua::Result<Wrapper> {
     let handler = lua.create_function(|lua, e: mlua::Value| {
         let mut stack = Vec::new();
         for level in 1..24 {
@@ -352,8 +380,5 @@ pub fn make_wrapper(lua: &Lua, base: &mlua::Table) -> mlua::Result<Function> {
         });
         Ok(e)
     })?;
-    let xpcall: Function = base.raw_get("xpcall")?;
-    lua.create_function(move |_, (f, s, p): (Function, mlua::Value, mlua::Value)| {
-        xpcall.call::<mlua::MultiValue>((f, handler.clone(), s, p))
-    })
+    Ok(Wrapper { xpcall: base.raw_get("xpcall")?, handler })
 }

@@ -143,16 +143,18 @@ pub(super) unsafe fn settle_overrun(state: *mut ffi::lua_State) -> Option<(i64, 
 /// Makes `memcat` the category of the allocations `lua` makes from now on; returns the
 /// category it replaces.
 pub fn enter_category(lua: &mlua::Lua, memcat: u8) -> u8 {
-    let mut previous = 0;
-    // SAFETY: `exec_raw` hands us the state the next call will run on; the mirror reads one
-    // byte of it (checked version, see `layout`).
-    let _ = unsafe {
-        lua.exec_raw::<()>((), |state| {
-            previous = layout::active_category(state);
+    // Neither step can raise, so no protected call is needed around them.
+    lua.exec_raw_lua(|raw| {
+        let state = raw.state();
+        // SAFETY: `state` is the thread the next call will run on, live while `raw` is held;
+        // the mirror reads one byte of it (checked version, see `layout`), and
+        // `lua_setmemcat` writes one field.
+        unsafe {
+            let previous = layout::active_category(state);
             ffi::lua_setmemcat(state, memcat.into());
-        })
-    };
-    previous
+            previous
+        }
+    })
 }
 
 #[cfg(test)]

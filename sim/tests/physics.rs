@@ -136,7 +136,10 @@ fn anchored_parts_do_not_move() {
     assert_eq!(w.arena.get(hanging).unwrap().revision(), rh);
     // The dynamic box landed on the anchored one instead of passing it.
     assert!(close(w.local(falling).position.y, 30.0 + 2.0, 0.05), "{:?}", w.local(falling));
-    assert_eq!(w.body_type(floor), RigidBodyType::Fixed);
+    assert_eq!(w.body_type(hanging), RigidBodyType::Fixed);
+    // The floor, which no dynamic body reaches, is dormant: no rapier body, its pose kept.
+    assert!(w.physics.body(floor).is_none());
+    assert_eq!(w.physics.part_pose(floor).unwrap().translation, Vec3::ZERO);
 }
 
 #[test]
@@ -189,6 +192,8 @@ fn size_shape_and_anchored_changes_reach_the_body() {
     w.floor();
     let ws = w.ws();
     let b = w.part(ws, Vec3::new(0.0, 10.0, 0.0), Vec3::splat(2.0), true);
+    // A dynamic box resting on it keeps it awake (a dormant part has no rapier body).
+    w.part(ws, Vec3::new(0.0, 11.6, 0.0), Vec3::ONE, false);
     w.tick();
     let volume = |w: &World| {
         let body = w.physics.body(b).unwrap();
@@ -338,7 +343,7 @@ fn history_unavailable_triggers_a_rescan() {
     assert_eq!(stats.removed, 1);
     assert_eq!(w.physics.body_count(), 2 + extra.len());
     assert!(w.physics.body(doomed).is_none());
-    assert_eq!(w.physics.body(moved).unwrap().translation(), Vec3::new(0.0, 37.0, 0.0));
+    assert_eq!(w.physics.part_pose(moved).unwrap().translation, Vec3::new(0.0, 37.0, 0.0));
     let (stats, _) = w.tick();
     assert!(!stats.full_rescan, "back to incremental");
 }
@@ -389,8 +394,8 @@ fn moving_a_model_or_folder_moves_the_bodies_below_it() {
     w.arena.set_parent(folder, Some(shelf)).unwrap();
     let (stats, _) = w.tick();
     assert_eq!(stats.updated, 2);
-    assert_eq!(w.physics.body(a).unwrap().translation(), Vec3::new(101.0, 2.0, 3.0));
-    assert_eq!(w.physics.body(f).unwrap().translation(), Vec3::new(0.0, 105.0, 0.0));
+    assert_eq!(w.physics.part_pose(a).unwrap().translation, Vec3::new(101.0, 2.0, 3.0));
+    assert_eq!(w.physics.part_pose(f).unwrap().translation, Vec3::new(0.0, 105.0, 0.0));
 }
 
 #[test]
@@ -455,13 +460,13 @@ fn writing_a_folders_position_moves_the_bodies_below_it() {
     w.arena.set_position(folder, Vec3::new(50.0, 0.0, 0.0)).unwrap();
     let (stats, _) = w.tick();
     assert_eq!(stats.updated, 2);
-    assert_eq!(w.physics.body(a).unwrap().translation(), Vec3::new(50.0, 5.0, 0.0));
-    assert_eq!(w.physics.body(b).unwrap().translation(), Vec3::new(51.0, 0.0, 0.0));
+    assert_eq!(w.physics.part_pose(a).unwrap().translation, Vec3::new(50.0, 5.0, 0.0));
+    assert_eq!(w.physics.part_pose(b).unwrap().translation, Vec3::new(51.0, 0.0, 0.0));
     // The inner folder alone, by rotation: only its part moves.
     w.arena.set_rotation(inner, Quat::from_rotation_y(std::f32::consts::FRAC_PI_2)).unwrap();
     let (stats, _) = w.tick();
     assert_eq!(stats.updated, 1);
-    assert!((w.physics.body(b).unwrap().translation() - Vec3::new(50.0, 0.0, -1.0)).length() < 1e-5);
+    assert!((w.physics.part_pose(b).unwrap().translation - Vec3::new(50.0, 0.0, -1.0)).length() < 1e-5);
 }
 
 #[test]
@@ -473,7 +478,7 @@ fn a_character_moved_by_its_position_takes_its_parts_along() {
     w.tick();
     w.arena.set_position(character, Vec3::new(0.0, 40.0, 30.0)).unwrap();
     w.tick();
-    let at = w.physics.body(torso).unwrap().translation();
+    let at = w.physics.part_pose(torso).unwrap().translation;
     assert!((at - Vec3::new(0.0, 43.0, 30.0)).length() < 0.5, "{at:?}");
     assert!(close(w.world_pos(torso).z, 30.0, 1e-3), "{:?}", w.world_pos(torso));
 }
@@ -555,7 +560,7 @@ fn a_part_outside_the_world_extent_has_no_body_until_it_returns() {
     assert!(w.physics.body(far).is_none());
     w.arena.set_position(far, Vec3::new(0.0, 5.0, 0.0)).unwrap();
     w.tick();
-    assert_eq!(w.physics.body(far).unwrap().translation(), Vec3::new(0.0, 5.0, 0.0));
+    assert_eq!(w.physics.part_pose(far).unwrap().translation, Vec3::new(0.0, 5.0, 0.0));
     w.arena.set_position(far, Vec3::new(arbor_sim::WORLD_EXTENT * 2.0, 0.0, 0.0)).unwrap();
     w.tick();
     assert!(w.physics.body(far).is_none());
@@ -589,14 +594,14 @@ fn a_chain_of_100k_nested_parts_syncs_and_scans_in_linear_time() {
     let stats = w.physics.sync(&w.arena);
     assert_eq!(stats.added, DEPTH);
     let last = *chain.last().unwrap();
-    assert_eq!(w.physics.body(last).unwrap().translation().z, 3.0 * DEPTH as f32);
+    assert_eq!(w.physics.part_pose(last).unwrap().translation.z, 3.0 * DEPTH as f32);
     // Move every part of the chain a little: each is logged and has children below it.
     for &id in &chain {
         w.arena.set_position(id, Vec3::new(0.0, 0.0, 2.0)).unwrap();
     }
     let stats = w.physics.sync(&w.arena);
     assert_eq!(stats.updated, DEPTH);
-    assert_eq!(w.physics.body(last).unwrap().translation().z, 2.0 * DEPTH as f32);
+    assert_eq!(w.physics.part_pose(last).unwrap().translation.z, 2.0 * DEPTH as f32);
     let dirty = w.arena.take_dirty_transforms();
     w.transforms.update(&w.arena, &dirty, PassMode::default());
     assert_eq!(arbor_sim::FallenParts::default().scan(&mut w.arena, &w.transforms), 0);

@@ -255,7 +255,7 @@ pub fn run(args: StressArgs) -> Result<(), String> {
     println!("{}", sim.profiler().table());
     let totals = sim.profiler().totals();
     println!(
-        "{} ticks in {:.2} s: {:.0} ticks/s ({:.2} ms per tick; budget 16.67 ms); {} transforms recomputed, {} awake bodies at the end ({} suspended in crowded cells), {} destroyed, {} events",
+        "{} ticks in {:.2} s: {:.0} ticks/s ({:.2} ms per tick; budget 16.67 ms); {} transforms recomputed, {} awake bodies at the end ({} suspended in crowded cells, {} of {} bodies dormant anchored parts), {} destroyed, {} events",
         args.ticks,
         wall.as_secs_f64(),
         args.ticks as f64 / wall.as_secs_f64().max(1e-9),
@@ -263,6 +263,8 @@ pub fn run(args: StressArgs) -> Result<(), String> {
         totals.transforms_recomputed,
         totals.awake_bodies,
         totals.suspended_bodies,
+        sim.physics.dormant_parts(),
+        sim.physics.body_count(),
         totals.destroyed,
         totals.events
     );

@@ -47,8 +47,9 @@
 //! of the dynamic tree (until the next full pass rebuilds it), and nothing else is a leaf.
 
 use super::Physics;
-use super::overlap::{self, LEVELS, REACH_MARGIN, Tree};
-use rapier3d::prelude::Aabb;
+use super::dormancy::ANCHORED_SLACK;
+use super::overlap::{self, LEVELS, Tree};
+use rapier3d::prelude::{Aabb, BoundingVolume};
 use std::cmp::Reverse;
 
 /// Side of the smallest size level's parts, studs (see `overlap::level`).
@@ -168,6 +169,16 @@ impl Crowding {
         self.dirty.len()
     }
 
+    /// The trees of admitted anchored parts, one per size level.
+    pub fn anchored_trees(&self) -> impl Iterator<Item = &Tree> {
+        self.anchored.iter()
+    }
+
+    /// The leaf of admitted anchored entry `index` at size level `level`.
+    pub fn anchored_leaf(&self, level: u8, index: u32) -> Option<Aabb> {
+        self.anchored.get(level as usize)?.leaf(index)
+    }
+
     /// Heap bytes of the trees (for the memory figures).
     pub fn heap_bytes(&self) -> usize {
         self.anchored.iter().chain([&self.waiting, &self.dynamic]).map(Tree::heap_bytes).sum()
@@ -183,7 +194,8 @@ impl Physics {
             || (c.stats.suspended_dynamic > 0 && c.since_full + 1 >= resume_every)
             || (c.since_full + 1 >= FULL_PASS_EVERY && self.world.islands.num_active_bodies() > 0);
         self.crowding.resumed = 0;
-        self.check_all(full);
+        let checked = self.check_all(full);
+        self.update_regions(&checked, self.world.integration_parameters.dt);
         let c = &mut self.crowding;
         if full {
             c.since_full = 0;
@@ -197,29 +209,42 @@ impl Physics {
         }
     }
 
-    /// Checks the listed entries (anchored ones first), or every dynamic body when `full`.
-    fn check_all(&mut self, full: bool) {
+    /// Checks the listed entries (anchored ones first), or every dynamic body when `full`;
+    /// returns the dynamic entries checked.
+    fn check_all(&mut self, full: bool) -> Vec<u32> {
         let mut dirty = std::mem::take(&mut self.crowding.dirty);
         dirty.sort_unstable();
         dirty.dedup();
         self.check_anchored(&dirty);
         dirty.retain(|&i| self.entries[i as usize].as_ref().is_some_and(|e| !e.anchored));
-        self.check_dynamic(dirty, full);
+        self.check_dynamic(dirty, full)
     }
 
     /// Runs the crowding pass now, re-checking every dynamic body (a full pass). The step
     /// runs the pass on its own schedule; this is for tools and benchmarks.
     pub fn recheck_crowding(&mut self) {
-        self.check_all(true);
+        let checked = self.check_all(true);
+        self.update_regions(&checked, self.world.integration_parameters.dt);
         self.crowding.since_full = 0;
     }
 
     /// Notes that entry `index` is new or was changed (pose, size, shape, type): it leaves
-    /// the crowding structures and is checked before the next step.
+    /// the crowding structures and is checked before the next step — unless it is an
+    /// admitted anchored part whose new reach still lies within its leaf at the same size
+    /// level, whose standing (and dormancy) the change cannot alter.
     pub(super) fn note_changed(&mut self, index: u32) {
         let Some(e) = self.entries[index as usize].as_ref() else { return };
         if e.standing == Standing::Unchecked {
             return; // Listed already (new, or changed earlier since the last step).
+        }
+        if let Standing::Anchored(level) = e.standing
+            && e.anchored
+            && let Some(leaf) = self.crowding.anchored_leaf(level, index)
+            && let Some(reach) = self.reach_of(e)
+            && overlap::level(&reach) == level as usize
+            && leaf.contains(&reach)
+        {
+            return;
         }
         self.detach(index);
         self.crowding.list(index);
@@ -258,6 +283,25 @@ impl Physics {
             Standing::DynamicSuspended => self.crowding.stats.suspended_dynamic += 1,
             _ => {}
         }
+        let leaf = match standing {
+            Standing::Anchored(level) => self.crowding.anchored_leaf(level, index),
+            _ => None,
+        };
+        let dormant = self.settle_dormancy(index, standing, leaf.as_ref());
+        let Some(e) = self.entries[index as usize].as_ref() else { return };
+        let has_body = self.world.bodies.contains(e.body);
+        // An anchored part rapier would not see (dormant, or suspended in a pile) has no
+        // rapier body at all; a suspended dynamic body keeps its (disabled) body and state.
+        if dormant || standing == Standing::AnchoredSuspended {
+            if has_body {
+                self.remove_rapier(index);
+            }
+            return;
+        }
+        if !has_body {
+            self.insert_rapier(index);
+        }
+        let Some(e) = self.entries[index as usize].as_ref() else { return };
         let enable = !standing.suspended();
         // Read first: `get_mut` marks the body modified for rapier.
         if self.world.bodies.get(e.body).is_some_and(|b| b.is_enabled() != enable)
@@ -276,11 +320,10 @@ impl Physics {
     fn candidate(&mut self, index: u32) -> Option<Candidate> {
         self.detach(index);
         let e = self.entries[index as usize].as_ref()?;
-        let margin = REACH_MARGIN * self.config.length_unit;
-        let reach = match (self.world.bodies.get(e.body), self.world.colliders.get(e.collider)) {
-            (Some(body), Some(collider)) => overlap::reach(body, collider, margin),
-            _ => None,
-        };
+        if e.anchored {
+            self.dormancy.forget_region(index);
+        }
+        let reach = self.reach_of(e);
         let Some(reach) = reach else {
             let standing = if e.anchored { Standing::AnchoredSuspended } else { Standing::DynamicSuspended };
             self.settle(index, standing);
@@ -326,7 +369,7 @@ impl Physics {
                 self.crowding.waiting.insert(c.index, c.reach);
                 self.settle(c.index, Standing::AnchoredSuspended);
             } else {
-                self.crowding.anchored[c.level as usize].insert(c.index, c.reach);
+                self.crowding.anchored[c.level as usize].insert(c.index, c.reach.loosened(ANCHORED_SLACK));
                 self.settle(c.index, Standing::Anchored(c.level));
             }
         }
@@ -334,7 +377,7 @@ impl Physics {
 
     /// Checks the changed dynamic bodies in `dirty`, or every dynamic body when `full`, in
     /// order (larger level first, then id).
-    fn check_dynamic(&mut self, dirty: Vec<u32>, full: bool) {
+    fn check_dynamic(&mut self, dirty: Vec<u32>, full: bool) -> Vec<u32> {
         let indices: Vec<u32> = if full {
             let c = &mut self.crowding;
             c.dynamic.clear();
@@ -372,6 +415,7 @@ impl Physics {
                 if self.admit_dynamic(&c) { Standing::Dynamic } else { Standing::DynamicSuspended };
             self.settle(c.index, standing);
         }
+        indices
     }
 
     /// Whether dynamic candidate `c` simulates; if so it joins the dynamic tree and its

@@ -12,7 +12,11 @@
 //!    [`SyncStats::full_rescan`].
 //! 2. [`Physics::step`] — one rapier step, after the crowding pass suspended the bodies past
 //!    the world-wide bounds on overlaps and pairs (`crowding`: a pile-up of anchored or
-//!    dynamic parts, small or 2,048 studs wide, degrades physics, not the server).
+//!    dynamic parts, small or 2,048 studs wide, degrades physics, not the server) and woke
+//!    the dormant anchored parts a dynamic body may reach (`dormancy`: rapier holds only the
+//!    dynamic bodies and the anchored parts near them, so a place of a million anchored
+//!    parts steps like the few it moves among, and moving a far anchored part costs no
+//!    rapier work).
 //! 3. [`Physics::write_back`] — the world poses of the *awake* dynamic bodies go back into the
 //!    arena as local transforms (`local = parent_world⁻¹ ∘ world`). Sleeping bodies cost nothing.
 //!
@@ -21,8 +25,8 @@
 //! without one (reported by [`Physics::suspended_bodies`] and
 //! [`Physics::parts_over_body_cap`]) and get one, lowest id first, as bodies are freed. A
 //! [`Simulation`](crate::Simulation) takes the host's cap (`SimCaps::physics_bodies`). This
-//! bounds physics memory: ~2.0 KB per anchored part with its body, collider and crowding
-//! leaf, plus the pairs `crowding` bounds. Shape
+//! bounds physics memory: ~0.4 KB per dormant anchored part (its entry and crowding leaf),
+//! ~2.0 KB per part with a rapier body and collider, plus the pairs `crowding` bounds. Shape
 //! and size make the collider (`Block`: cuboid with half-extents `size / 2`; `Ball`: ball of
 //! radius `size.x / 2`; `Cylinder`: along the part's X axis, length `size.x`, radius
 //! `size.y / 2` — rapier's cylinder runs along Y, so the collider is turned onto X). Unanchored
@@ -47,9 +51,10 @@
 //! is the world the next pass computes for its part, never a stale one.
 //!
 //! Invariants, kept between public calls:
-//! - every live in-world part that was synced has exactly one body and one collider, or is
-//!   in `over_cap` while `max_bodies` bodies exist, and nothing else has one; body and
-//!   collider `user_data` pack the part's id and entry index;
+//! - every live in-world part that was synced has exactly one entry, or is in `over_cap`
+//!   while `max_bodies` entries exist; an entry has exactly one rapier body and collider
+//!   unless it is an anchored part that is dormant or suspended (then none), and nothing
+//!   else has one; body and collider `user_data` pack the part's id and entry index;
 //! - `over_cap` holds only ids without a body;
 //! - `entry.synced_rev` is the part's arena revision the body state was taken from or
 //!   written to; a part whose revision differs was written by someone else since;
@@ -59,10 +64,12 @@
 mod controller;
 pub use controller::{CharacterDrive, Footing};
 mod crowding;
+mod dormancy;
 pub use crowding::{
     CELL_SIZE, CROWDED_AT, CrowdingStats, FULL_PASS_EVERY, MAX_ANCHORED_OVERLAPS, MAX_BODIES_PER_CELL,
     MAX_CROWDED_PAIRS, MAX_DYNAMIC_PAIRS, RECHECK_AFTER_CHANGES, RESUME_EVERY,
 };
+pub use dormancy::{ANCHORED_SLACK, DORMANCY_SWEEP_EVERY, REGION_SLACK};
 mod overlap;
 mod pose;
 mod shapes;
@@ -192,6 +199,9 @@ struct Entry {
     epoch: u32,
     /// Where the part stands with the crowding pass.
     standing: crowding::Standing,
+    /// Anchored, and kept out of rapier (body disabled) because no dynamic body reaches it
+    /// (see `dormancy`).
+    dormant: bool,
 }
 
 /// Packs an id and an entry index into rapier's `user_data`.
@@ -230,6 +240,8 @@ pub struct Physics {
     faults: u64,
     /// Bodies suspended in crowds (see `crowding`).
     crowding: crowding::Crowding,
+    /// Dynamic bodies' regions and the anchored parts they wake (see `dormancy`).
+    dormancy: dormancy::Dormancy,
     /// In-world parts without a body because `max_bodies` bodies exist.
     over_cap: BTreeSet<Id>,
 }
@@ -266,6 +278,7 @@ impl Physics {
             awake: Vec::new(),
             faults: 0,
             crowding: crowding::Crowding::default(),
+            dormancy: dormancy::Dormancy::default(),
             over_cap: BTreeSet::new(),
         }
     }
@@ -341,14 +354,25 @@ impl Physics {
         filter: QueryFilter<'_>,
     ) -> Option<RayHit> {
         let w = &self.world;
+        let ray = Ray::new(origin, dir);
         let query = w.broad_phase.as_query_pipeline(
             w.narrow_phase.query_dispatcher(),
             &w.bodies,
             &w.colliders,
             filter,
         );
-        let (handle, hit) = query.cast_ray_and_get_normal(&Ray::new(origin, dir), max_distance, true)?;
-        let (id, _) = unpack(w.colliders.get(handle)?.user_data);
+        let awake = query
+            .cast_ray_and_get_normal(&ray, max_distance, true)
+            .and_then(|(handle, hit)| Some((unpack(w.colliders.get(handle)?.user_data).0, hit)));
+        let limit = awake.map_or(max_distance, |(_, hit)| hit.time_of_impact);
+        let dormant = self
+            .cast_ray_dormant(&ray, limit)
+            .and_then(|(i, hit)| Some((self.entries[i as usize].as_ref()?.id, hit)));
+        let (id, hit) = match (awake, dormant) {
+            (Some(a), Some(d)) if d.1.time_of_impact < a.1.time_of_impact => d,
+            (Some(a), _) => a,
+            (None, d) => d?,
+        };
         let distance = hit.time_of_impact;
         Some(RayHit { id, distance, point: origin + dir * distance, normal: hit.normal })
     }
@@ -374,10 +398,18 @@ impl Physics {
         self.world.islands.num_active_bodies()
     }
 
-    /// The body simulating part `id`, if it has one.
+    /// The body simulating part `id`, if it has one. A dormant anchored part has none until a
+    /// dynamic body comes near (see [`dormant_parts`](Self::dormant_parts)); its pose is
+    /// [`part_pose`](Self::part_pose).
     pub fn body(&self, id: Id) -> Option<&RigidBody> {
         let e = self.entry(id)?;
         self.world.bodies.get(e.body)
+    }
+
+    /// The world pose physics holds for part `id` (its body's, or for a dormant part the one
+    /// its body takes on waking), if it has a body.
+    pub fn part_pose(&self, id: Id) -> Option<rapier3d::prelude::Pose> {
+        self.pose_of(self.entry(id)?)
     }
 
     /// Sets the linear velocity (studs/s) of part `id`'s dynamic body, waking it. Returns

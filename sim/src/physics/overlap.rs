@@ -20,7 +20,7 @@
 
 use super::crowding::CELL_SIZE;
 use rapier3d::parry::partitioning::Bvh;
-use rapier3d::prelude::{Aabb, BoundingVolume, Collider, RigidBody};
+use rapier3d::prelude::{Aabb, BoundingVolume, Collider, Pose, Ray};
 
 /// Margin added on every side of a collider's AABB, in length units (studs per metre):
 /// rapier's leaf fattening (0.04) plus half its prediction distance (0.01).
@@ -30,11 +30,11 @@ pub(super) const REACH_MARGIN: f32 = 0.05;
 /// Eleven levels reach 4,096 studs, past a 2,048-stud part turned diagonally (3,548 studs).
 pub(super) const LEVELS: usize = 11;
 
-/// The reach of `collider` on `body` (its AABB at the body's current pose, loosened by
-/// `margin` studs), or `None` if it is not finite.
-pub(super) fn reach(body: &RigidBody, collider: &Collider, margin: f32) -> Option<Aabb> {
+/// The reach of `collider` on a body at `body_pose` (its AABB there, loosened by `margin`
+/// studs), or `None` if it is not finite.
+pub(super) fn reach(body_pose: &Pose, collider: &Collider, margin: f32) -> Option<Aabb> {
     let local = collider.position_wrt_parent().copied().unwrap_or_default();
-    let aabb = collider.shape().compute_aabb(&(body.position() * local)).loosened(margin);
+    let aabb = collider.shape().compute_aabb(&(body_pose * local)).loosened(margin);
     (aabb.mins.is_finite() && aabb.maxs.is_finite()).then_some(aabb)
 }
 
@@ -77,6 +77,25 @@ impl Tree {
         self.bvh.remove(index);
         self.len -= 1;
         Some(reach)
+    }
+
+    /// The reach stored for `index`, if it is in the tree.
+    pub fn leaf(&self, index: u32) -> Option<Aabb> {
+        Some(self.bvh.leaf_node(index)?.aabb())
+    }
+
+    /// The leaf nearest along `ray` within `max_distance` for which `hit(leaf, best so far)`
+    /// gives a distance, with that distance.
+    pub fn cast_ray(
+        &self,
+        ray: &Ray,
+        max_distance: f32,
+        hit: impl Fn(u32, f32) -> Option<f32>,
+    ) -> Option<(u32, f32)> {
+        if self.len == 0 {
+            return None;
+        }
+        self.bvh.cast_ray(ray, max_distance, hit)
     }
 
     /// How many leaves overlap `reach`, counting at most `limit`.

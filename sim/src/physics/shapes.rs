@@ -9,7 +9,9 @@
 
 use super::{MAX_EXTENT, MIN_EXTENT};
 use arbor_core::{Shape, Vec3};
-use rapier3d::prelude::{Pose, SharedShape};
+use rapier3d::parry::query::RayCast;
+use rapier3d::parry::shape::{Ball, Cuboid, Cylinder, Shape as _};
+use rapier3d::prelude::{Aabb, Pose, Ray, RayIntersection, SharedShape};
 
 /// `size` with every extent finite and within [`MIN_EXTENT`]..=[`MAX_EXTENT`].
 #[inline]
@@ -24,11 +26,44 @@ pub(super) fn geometry(shape: Shape, size: Vec3) -> (SharedShape, Pose) {
     match shape {
         Shape::Block => (SharedShape::cuboid(half.x, half.y, half.z), Pose::IDENTITY),
         Shape::Ball => (SharedShape::ball(half.x), Pose::IDENTITY),
-        Shape::Cylinder => (
-            SharedShape::cylinder(half.x, half.y),
-            Pose::from_rotation(glam::Quat::from_rotation_z(-std::f32::consts::FRAC_PI_2)),
+        Shape::Cylinder => (SharedShape::cylinder(half.x, half.y), cylinder_offset()),
+    }
+}
+
+/// The collider's AABB for a body at `body_pose`, as rapier computes it from
+/// [`geometry`], without building the collider (for dormant parts, which have none).
+pub(super) fn aabb(shape: Shape, size: Vec3, body_pose: &Pose) -> Aabb {
+    let half = sanitize(size) * 0.5;
+    match shape {
+        Shape::Block => Cuboid::new(half).compute_aabb(body_pose),
+        Shape::Ball => Ball::new(half.x).compute_aabb(body_pose),
+        Shape::Cylinder => Cylinder::new(half.x, half.y).compute_aabb(&(body_pose * cylinder_offset())),
+    }
+}
+
+/// The ray's hit on the collider of a body at `body_pose`, as [`aabb`] without building it.
+pub(super) fn cast_ray(
+    shape: Shape,
+    size: Vec3,
+    body_pose: &Pose,
+    ray: &Ray,
+    max: f32,
+) -> Option<RayIntersection> {
+    let half = sanitize(size) * 0.5;
+    match shape {
+        Shape::Block => Cuboid::new(half).cast_ray_and_get_normal(body_pose, ray, max, true),
+        Shape::Ball => Ball::new(half.x).cast_ray_and_get_normal(body_pose, ray, max, true),
+        Shape::Cylinder => Cylinder::new(half.x, half.y).cast_ray_and_get_normal(
+            &(body_pose * cylinder_offset()),
+            ray,
+            max,
+            true,
         ),
     }
+}
+
+fn cylinder_offset() -> Pose {
+    Pose::from_rotation(glam::Quat::from_rotation_z(-std::f32::consts::FRAC_PI_2))
 }
 
 #[cfg(test)]
@@ -43,6 +78,22 @@ mod tests {
         assert!((extents.x - 6.0).abs() < 1e-4, "{extents:?}");
         assert!((extents.y - 2.0).abs() < 1e-4, "{extents:?}");
         assert!((extents.z - 2.0).abs() < 1e-4, "{extents:?}");
+    }
+
+    #[test]
+    fn bounds_and_rays_without_a_collider_match_the_collider() {
+        let pose = Pose::new(glam::Vec3::new(3.0, -2.0, 7.0), glam::Vec3::new(0.3, 1.1, -0.4));
+        let ray = Ray::new(glam::Vec3::new(3.0, 40.0, 7.0), glam::Vec3::NEG_Y);
+        for shape in [Shape::Block, Shape::Ball, Shape::Cylinder] {
+            let size = Vec3::new(6.0, 2.0, 3.0);
+            let (geometry, offset) = geometry(shape, size);
+            let expected = geometry.compute_aabb(&(pose * offset));
+            assert_eq!(aabb(shape, size, &pose), expected, "{shape:?}");
+            let hit = geometry.cast_ray_and_get_normal(&(pose * offset), &ray, 100.0, true);
+            let ours = cast_ray(shape, size, &pose, &ray, 100.0).map(|h| (h.time_of_impact, h.normal));
+            assert_eq!(ours, hit.map(|h| (h.time_of_impact, h.normal)), "{shape:?}");
+            assert!(ours.is_some(), "{shape:?}");
+        }
     }
 
     #[test]

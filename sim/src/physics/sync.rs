@@ -26,7 +26,9 @@ use super::pose::{self, ParentPoses};
 use super::shapes;
 use super::{Entry, Physics, SyncStats, groups, pack};
 use arbor_core::{Arena, Class, Family, Id, NodeFlags, raw::NodeRef};
-use rapier3d::prelude::{ColliderBuilder, Pose, RigidBodyBuilder, RigidBodyType};
+use rapier3d::prelude::{
+    ColliderBuilder, ColliderHandle, Pose, RigidBodyBuilder, RigidBodyHandle, RigidBodyType,
+};
 
 /// Exact pose equality.
 #[inline]
@@ -153,8 +155,8 @@ impl Physics {
             } else {
                 self.create(Entry {
                     id,
-                    body: Default::default(),
-                    collider: Default::default(),
+                    body: RigidBodyHandle::invalid(),
+                    collider: ColliderHandle::invalid(),
                     shape,
                     size,
                     anchored,
@@ -164,6 +166,7 @@ impl Physics {
                     synced_rev: rev,
                     epoch: self.epoch,
                     standing: Default::default(),
+                    dormant: anchored,
                 });
                 stats.added += 1;
             }
@@ -178,40 +181,56 @@ impl Physics {
             self.remove(id, stats);
             return;
         }
-        let Some(body) = self.world.bodies.get_mut(e.body) else { return };
         let mut changed = false;
+        if e.anchored != anchored && e.dormant {
+            // A dynamic body is never dormant: wake it now (the crowding pass settles it).
+            e.dormant = false;
+            (e.local, e.parent) = (local, parent);
+            self.dormancy.woke_for_type_change();
+            self.insert_rapier(i);
+        }
+        let e = self.entries[i as usize].as_mut().expect("indexed entry");
         if e.anchored != anchored {
+            let Some(body) = self.world.bodies.get_mut(e.body) else { return };
             body.set_body_type(if anchored { RigidBodyType::Fixed } else { RigidBodyType::Dynamic }, true);
             body.set_linvel(glam::Vec3::ZERO, false);
             body.set_angvel(glam::Vec3::ZERO, false);
             e.anchored = anchored;
             changed = true;
         }
-        if moved && !same_pose(body.position(), &pose) {
+        if moved && e.dormant {
+            // A dormant body is outside rapier: its pose lives in the entry until it wakes.
+            changed = true;
+        } else if moved
+            && self.world.bodies.get(e.body).is_some_and(|b| !same_pose(b.position(), &pose))
+            && let Some(body) = self.world.bodies.get_mut(e.body)
+        {
             body.set_position(pose, true);
             changed = true;
         }
         e.local = local;
         e.parent = parent;
-        if let Some(collider) = self.world.colliders.get_mut(e.collider) {
-            if e.shape != shape || e.size != size {
-                let (geometry, offset) = shapes::geometry(shape, size);
-                collider.set_shape(geometry);
-                collider.set_position_wrt_parent(offset);
-                (e.shape, e.size) = (shape, size);
-                changed = true;
+        // `get_mut` marks the collider modified for rapier: only when something changed.
+        let reshaped = e.shape != shape || e.size != size || e.can_collide != can_collide;
+        if reshaped {
+            if let Some(collider) = self.world.colliders.get_mut(e.collider) {
+                if e.shape != shape || e.size != size {
+                    let (geometry, offset) = shapes::geometry(shape, size);
+                    collider.set_shape(geometry);
+                    collider.set_position_wrt_parent(offset);
+                }
+                if e.can_collide != can_collide {
+                    collider.set_collision_groups(groups(can_collide));
+                }
             }
-            if e.can_collide != can_collide {
-                collider.set_collision_groups(groups(can_collide));
-                e.can_collide = can_collide;
-                changed = true;
-            }
+            (e.shape, e.size, e.can_collide) = (shape, size, can_collide);
+            changed = true;
         }
         e.synced_rev = rev;
         e.epoch = self.epoch;
         if changed {
-            if let Some(body) = self.world.bodies.get_mut(e.body)
-                && body.is_dynamic()
+            if self.world.bodies.get(e.body).is_some_and(|b| b.is_dynamic())
+                && let Some(body) = self.world.bodies.get_mut(e.body)
             {
                 body.wake_up(true);
             }
@@ -221,30 +240,55 @@ impl Physics {
     }
 
     /// Inserts the body and collider of `entry` (whose handles are filled in here).
-    fn create(&mut self, mut entry: Entry) {
+    fn create(&mut self, entry: Entry) {
         let index = self.free.pop().unwrap_or_else(|| {
             self.entries.push(None);
             (self.entries.len() - 1) as u32
         });
-        let data = pack(entry.id, index);
-        let pose = pose::body_pose(&entry.parent, &entry.local);
-        let body_type = if entry.anchored { RigidBodyType::Fixed } else { RigidBodyType::Dynamic };
+        // An anchored part starts dormant (no rapier body): the crowding pass wakes it if a
+        // dynamic body reaches it (see `dormancy`).
+        let dormant = entry.dormant;
+        if dormant {
+            self.dormancy.count_new_dormant();
+        }
+        self.index.insert(entry.id, index);
+        self.entries[index as usize] = Some(entry);
+        if !dormant {
+            self.insert_rapier(index);
+        }
+        self.crowding.list(index);
+    }
+
+    /// Gives entry `index` its rapier body and collider, at the pose its entry holds.
+    pub(super) fn insert_rapier(&mut self, index: u32) {
+        let Some(e) = self.entries[index as usize].as_ref() else { return };
+        let data = pack(e.id, index);
+        let body_type = if e.anchored { RigidBodyType::Fixed } else { RigidBodyType::Dynamic };
         let body = RigidBodyBuilder::new(body_type)
-            .pose(pose)
+            .pose(pose::body_pose(&e.parent, &e.local))
             .can_sleep(self.config.can_sleep)
             .user_data(data)
             .build();
-        entry.body = self.world.bodies.insert(body);
-        let (geometry, offset) = shapes::geometry(entry.shape, entry.size);
+        let (geometry, offset) = shapes::geometry(e.shape, e.size);
         let collider = ColliderBuilder::new(geometry)
             .position(offset)
-            .collision_groups(groups(entry.can_collide))
+            .collision_groups(groups(e.can_collide))
             .user_data(data);
-        entry.collider =
-            self.world.colliders.insert_with_parent(collider, entry.body, &mut self.world.bodies);
-        self.index.insert(entry.id, index);
-        self.entries[index as usize] = Some(entry);
-        self.crowding.list(index);
+        let body = self.world.bodies.insert(body);
+        let collider = self.world.colliders.insert_with_parent(collider, body, &mut self.world.bodies);
+        let e = self.entries[index as usize].as_mut().expect("checked above");
+        (e.body, e.collider) = (body, collider);
+    }
+
+    /// Takes entry `index`'s body and collider out of rapier (the entry keeps what rebuilds
+    /// them).
+    pub(super) fn remove_rapier(&mut self, index: u32) {
+        let Some(e) = self.entries[index as usize].as_mut() else { return };
+        let body = std::mem::replace(&mut e.body, RigidBodyHandle::invalid());
+        e.collider = ColliderHandle::invalid();
+        if self.world.bodies.contains(body) {
+            self.world.remove_body(body);
+        }
     }
 
     /// Removes `id`'s body and collider, if it has them (and forgets it if it waited past the
@@ -253,8 +297,11 @@ impl Physics {
         self.over_cap.remove(&id);
         let Some(i) = self.index.remove(&id) else { return };
         self.detach(i);
+        self.drop_dormancy(i);
         if let Some(e) = self.entries[i as usize].take() {
-            self.world.remove_body(e.body);
+            if self.world.bodies.contains(e.body) {
+                self.world.remove_body(e.body);
+            }
             stats.removed += 1;
         }
         self.free.push(i);

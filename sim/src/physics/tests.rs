@@ -54,11 +54,20 @@ impl Fixture {
     fn check_consistency(&self) {
         let p = &self.physics;
         assert_eq!(p.index.len(), p.entries.iter().flatten().count());
-        assert_eq!(p.world.bodies.len(), p.index.len());
-        assert_eq!(p.world.colliders.len(), p.index.len());
+        use super::crowding::Standing;
+        let dormant = p.entries.iter().flatten().filter(|e| e.dormant).count();
+        assert_eq!(p.dormant_parts(), dormant);
+        let bodiless = |e: &Entry| e.dormant || e.standing == Standing::AnchoredSuspended;
+        let without = p.entries.iter().flatten().filter(|e| bodiless(e)).count();
+        assert_eq!(p.world.bodies.len(), p.index.len() - without);
+        assert_eq!(p.world.colliders.len(), p.index.len() - without);
         for (&id, &i) in &p.index {
             let e = p.entries[i as usize].as_ref().unwrap();
             assert_eq!(e.id, id);
+            if bodiless(e) {
+                assert!(!p.world.bodies.contains(e.body), "{id:?}: a body rapier should not see");
+                continue;
+            }
             assert_eq!(unpack(p.world.bodies[e.body].user_data), (id, i));
             assert_eq!(unpack(p.world.colliders[e.collider].user_data), (id, i));
         }
@@ -156,7 +165,9 @@ fn rescan_drops_entries_of_vanished_parts_and_keeps_the_rest() {
     assert!(stats.full_rescan);
     assert_eq!(stats.removed, 1);
     assert_eq!(f.physics.body_count(), 2);
-    assert_eq!(f.physics.body(keep).unwrap().translation(), Vec3::new(0.0, 14.0, 0.0));
+    // Dormant (no dynamic body near): the entry holds the pose its body takes on waking.
+    let pose = f.physics.part_pose(keep).unwrap();
+    assert_eq!(pose.translation, Vec3::new(0.0, 14.0, 0.0));
     f.check_consistency();
 }
 
@@ -171,8 +182,8 @@ fn removed_entries_are_recycled() {
     let b = f.part(ws, Vec3::ZERO, Vec3::ONE, true);
     f.tick();
     assert_eq!(f.physics.entries.len(), 1);
-    assert!(f.physics.body(a).is_none());
-    assert!(f.physics.body(b).is_some());
+    assert!(f.physics.part_pose(a).is_none());
+    assert!(f.physics.part_pose(b).is_some());
     f.check_consistency();
 }
 
@@ -270,8 +281,8 @@ fn body_poses_are_the_transform_pass_worlds_bit_for_bit() {
     f.tick();
     for id in parts {
         let world = f.transforms.get(&f.arena, id).unwrap();
-        let body = f.physics.body(id).unwrap();
-        assert_eq!(body.translation(), world.position, "{id:?}");
+        let pose = f.physics.part_pose(id).unwrap();
+        assert_eq!(pose.translation, world.position, "{id:?}");
     }
 }
 
@@ -281,11 +292,15 @@ impl Fixture {
     fn check_crowding(&self) {
         use super::crowding::Standing;
         let p = &self.physics;
-        let (mut dynamic, mut anchored) = (0, 0);
+        let (mut dynamic, mut anchored, mut dormant) = (0, 0, 0);
         for e in p.entries.iter().flatten() {
             assert_ne!(e.standing, Standing::Unchecked, "{:?} not checked", e.id);
             let suspended = p.is_suspended(e.id);
-            assert_eq!(p.world.bodies[e.body].is_enabled(), !suspended, "{:?}", e.id);
+            if let Some(body) = p.world.bodies.get(e.body) {
+                assert_eq!(body.is_enabled(), !suspended, "{:?}", e.id);
+            }
+            assert!(!e.dormant || matches!(e.standing, Standing::Anchored(_)), "{:?} dormant", e.id);
+            dormant += usize::from(e.dormant);
             match e.standing {
                 Standing::Anchored(_) | Standing::AnchoredSuspended => assert!(e.anchored),
                 Standing::Dynamic | Standing::DynamicSuspended => assert!(!e.anchored),
@@ -298,6 +313,7 @@ impl Fixture {
         assert_eq!(p.crowding.listed(), 0);
         assert_eq!((stats.suspended_dynamic, stats.suspended_anchored), (dynamic, anchored));
         assert_eq!(p.suspended_bodies(), dynamic + anchored + p.over_cap.len());
+        assert_eq!(p.dormant_parts(), dormant);
     }
 
     fn pile(&mut self, n: usize, at: Vec3, size: Vec3, anchored: bool) -> Vec<Id> {
@@ -431,8 +447,9 @@ fn syncs_without_a_step_list_each_changed_entry_once() {
     let pile = f.pile(100, Vec3::new(0.0, 5.0, 0.0), Vec3::ONE, true);
     f.tick();
     for k in 0..10 {
+        // Farther than `ANCHORED_SLACK` each time, so every part leaves its leaf.
         for &id in &pile {
-            f.arena.set_position(id, Vec3::new(1.0 + k as f32, 5.0, 0.0)).unwrap();
+            f.arena.set_position(id, Vec3::new(3.0 * (k + 1) as f32, 5.0, 0.0)).unwrap();
         }
         f.physics.sync(&f.arena);
         assert_eq!(f.physics.crowding.listed(), 100);
@@ -456,4 +473,69 @@ fn full_passes_back_off_while_a_crowd_cannot_clear() {
     assert_eq!(f.physics.crowding_stats().suspended_dynamic, 100 - MAX_BODIES_PER_CELL);
     let passes = f.physics.crowding_stats().full_passes;
     assert!(passes <= 10, "{passes} full passes in 240 steps (every {RESUME_EVERY} would be 60)");
+}
+
+#[test]
+fn anchored_parts_no_body_reaches_are_dormant_and_rays_still_hit_them() {
+    let mut f = Fixture::new();
+    let ws = f.arena.workspace();
+    let far = f.part(ws, Vec3::new(500.0, 5.0, 0.0), Vec3::new(4.0, 2.0, 4.0), true);
+    let near = f.part(ws, Vec3::new(500.0, 20.0, 0.0), Vec3::new(4.0, 2.0, 4.0), false);
+    f.arena.set_flag(near, NodeFlags::ANCHORED, true).unwrap();
+    f.part(ws, Vec3::new(0.0, 50.0, 0.0), Vec3::ONE, false);
+    f.tick();
+    check_all(&f);
+    assert_eq!(f.physics.dormant_parts(), 2);
+    assert!(f.physics.body(far).is_none(), "no rapier body while dormant");
+    let hit = f.physics.raycast(Vec3::new(500.0, 10.0, 0.5), Vec3::NEG_Y, 100.0).unwrap();
+    assert_eq!(hit.id, far);
+    assert!((hit.distance - 4.0).abs() < 1e-4, "{hit:?}");
+    assert!((hit.normal - Vec3::Y).length() < 1e-4, "{hit:?}");
+    // The nearer of two dormant parts on one ray.
+    let hit = f.physics.raycast(Vec3::new(500.0, 40.0, 0.5), Vec3::NEG_Y, 100.0).unwrap();
+    assert_eq!(hit.id, near);
+    assert!(f.physics.raycast(Vec3::new(500.0, 40.0, 0.5), Vec3::NEG_Y, 10.0).is_none());
+}
+
+#[test]
+fn a_falling_part_wakes_the_dormant_part_it_lands_on_and_it_sleeps_again_after() {
+    let mut f = Fixture::new();
+    let ws = f.arena.workspace();
+    let platform = f.part(ws, Vec3::ZERO, Vec3::new(20.0, 2.0, 20.0), true);
+    let block = f.part(ws, Vec3::new(0.0, 60.0, 0.0), Vec3::ONE, false);
+    f.tick();
+    assert_eq!(f.physics.dormant_parts(), 1, "out of the falling part's reach at first");
+    f.run(150);
+    check_all(&f);
+    assert_eq!(f.physics.dormant_parts(), 0);
+    let y = f.physics.body(block).unwrap().translation().y;
+    assert!((y - 1.5).abs() < 0.1, "the block rests on the platform, at {y}");
+    // A ray from above hits the block; from the side, the platform (now in rapier).
+    assert_eq!(f.physics.raycast(Vec3::new(0.0, 10.0, 0.0), Vec3::NEG_Y, 20.0).unwrap().id, block);
+    assert_eq!(f.physics.raycast(Vec3::new(8.0, 10.0, 0.0), Vec3::NEG_Y, 20.0).unwrap().id, platform);
+    f.arena.destroy(block).unwrap();
+    f.run(DORMANCY_SWEEP_EVERY as usize + 1);
+    check_all(&f);
+    assert_eq!(f.physics.dormant_parts(), 1, "no body reaches it any more");
+    assert_eq!(f.physics.raycast(Vec3::new(0.0, 10.0, 0.0), Vec3::NEG_Y, 20.0).unwrap().id, platform);
+}
+
+#[test]
+fn a_dormant_part_moved_next_to_a_resting_body_wakes_and_small_moves_are_free() {
+    let mut f = Fixture::new();
+    let ws = f.arena.workspace();
+    f.floor();
+    let block = f.part(ws, Vec3::new(0.0, 1.5, 0.0), Vec3::ONE, false);
+    let wall = f.part(ws, Vec3::new(300.0, 5.0, 0.0), Vec3::new(1.0, 8.0, 8.0), true);
+    f.run(120);
+    assert!(f.physics.body(block).unwrap().is_sleeping());
+    assert!(f.physics.body(wall).is_none());
+    // Within `ANCHORED_SLACK` of where it was checked: nothing to re-check.
+    f.arena.set_position(wall, Vec3::new(300.5, 5.0, 0.0)).unwrap();
+    f.physics.sync(&f.arena);
+    assert_eq!(f.physics.crowding.listed(), 0);
+    f.arena.set_position(wall, Vec3::new(1.5, 5.0, 0.0)).unwrap();
+    f.tick();
+    check_all(&f);
+    assert!(f.physics.body(wall).is_some_and(|b| b.is_enabled()), "the wall reaches the block's region");
 }

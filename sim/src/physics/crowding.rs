@@ -385,21 +385,18 @@ impl Physics {
             c.stats.dynamic_pairs = 0;
             c.stats.crowded_pairs = 0;
             c.stats.full_passes += 1;
-            // The tree was emptied: no `Dynamic` entry is a leaf any more.
-            self.entries
-                .iter_mut()
-                .enumerate()
-                .filter_map(|(i, e)| {
-                    let e = e.as_mut()?;
-                    if e.anchored {
-                        return None;
-                    }
-                    if e.standing == Standing::Dynamic {
-                        e.standing = Standing::Unchecked;
-                    }
-                    Some(i as u32)
-                })
-                .collect()
+            // The tree was emptied: no `Dynamic` entry is a leaf any more. The dynamic entries
+            // are listed, so a pass costs the dynamic bodies, not every anchored part.
+            let mut dynamic: Vec<u32> = self.dynamic_entries.iter().copied().collect();
+            dynamic.sort_unstable();
+            for &i in &dynamic {
+                if let Some(e) = self.entries[i as usize].as_mut()
+                    && e.standing == Standing::Dynamic
+                {
+                    e.standing = Standing::Unchecked;
+                }
+            }
+            dynamic
         } else {
             dirty
         };

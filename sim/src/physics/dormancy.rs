@@ -6,10 +6,10 @@
 //! dynamic bodies and the anchored parts around them, and moving a dormant part costs the
 //! crowding tree's bookkeeping only (often nothing: see `Physics::note_changed`).
 //!
-//! Each simulated dynamic body has a *region*: its reach swept along its velocity for one
-//! step, loosened by [`REGION_SLACK`] studs plus four steps of its speed, a leaf of the
+//! Each simulated dynamic body has a *region*: its reach swept along its velocity over four
+//! steps, loosened by [`REGION_SLACK`] studs, a leaf of the
 //! region tree keyed by entry index. Before every step the region of each awake (or newly
-//! checked) dynamic body is renewed when its swept reach has left it or when it is much
+//! checked) dynamic body is renewed when its reach swept over one step has left it or when it is much
 //! larger than a fresh one would be (the body slowed down), and every dormant
 //! anchored part whose crowding leaf overlaps the new region wakes (its body is enabled).
 //! An anchored part settled by the crowding pass is dormant exactly when its leaf overlaps
@@ -36,8 +36,8 @@ use super::{Entry, Physics, pose, shapes, unpack};
 use glam::Vec3;
 use rapier3d::prelude::{Aabb, BoundingVolume, Pose, Ray, RayIntersection};
 
-/// Studs added on every side of a dynamic body's swept reach to make its region (besides
-/// four steps of its speed), so a body settles in its region and is re-queried rarely.
+/// Studs added on every side of a dynamic body's reach swept over four steps to make its
+/// region, so a body settles in its region and is re-queried rarely.
 pub const REGION_SLACK: f32 = 4.0;
 
 /// Studs an anchored part's crowding leaf is loosened by: a part moved within it changes
@@ -174,7 +174,11 @@ impl Physics {
                 continue;
             }
             let swept = reach.merged(&Aabb::new(reach.mins + travel, reach.maxs + travel));
-            let region = swept.loosened(REGION_SLACK + 4.0 * travel.length());
+            // Four steps ahead along the motion, `REGION_SLACK` around: a falling body's
+            // region reaches down, not out.
+            let ahead = travel * 4.0;
+            let region =
+                reach.merged(&Aabb::new(reach.mins + ahead, reach.maxs + ahead)).loosened(REGION_SLACK);
             // Kept while it holds the swept reach and is not much larger than a fresh one
             // (a body that slowed down or stopped shrinks its region back).
             let slack = Vec3::splat(2.0 * REGION_SLACK);

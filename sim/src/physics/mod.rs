@@ -84,7 +84,7 @@ use rapier3d::prelude::{
     ColliderHandle, Group, InteractionGroups, InteractionTestMode, PhysicsWorld, QueryFilter, Ray, RigidBody,
     RigidBodyHandle,
 };
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeSet;
 
 /// Default gravity in studs/s²: Roblox's `Workspace.Gravity` (196.2), pointing down −Y.
@@ -244,6 +244,8 @@ pub struct Physics {
     dormancy: dormancy::Dormancy,
     /// In-world parts without a body because `max_bodies` bodies exist.
     over_cap: BTreeSet<Id>,
+    /// Indices of the entries that are dynamic (what a full crowding pass re-checks).
+    dynamic_entries: FxHashSet<u32>,
 }
 
 impl Default for Physics {
@@ -280,6 +282,7 @@ impl Physics {
             crowding: crowding::Crowding::default(),
             dormancy: dormancy::Dormancy::default(),
             over_cap: BTreeSet::new(),
+            dynamic_entries: FxHashSet::default(),
         }
     }
 

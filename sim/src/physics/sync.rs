@@ -196,6 +196,11 @@ impl Physics {
             body.set_linvel(glam::Vec3::ZERO, false);
             body.set_angvel(glam::Vec3::ZERO, false);
             e.anchored = anchored;
+            if anchored {
+                self.dynamic_entries.remove(&i);
+            } else {
+                self.dynamic_entries.insert(i);
+            }
             changed = true;
         }
         if moved && e.dormant {
@@ -252,6 +257,9 @@ impl Physics {
             self.dormancy.count_new_dormant();
         }
         self.index.insert(entry.id, index);
+        if !entry.anchored {
+            self.dynamic_entries.insert(index);
+        }
         self.entries[index as usize] = Some(entry);
         if !dormant {
             self.insert_rapier(index);
@@ -304,6 +312,7 @@ impl Physics {
             }
             stats.removed += 1;
         }
+        self.dynamic_entries.remove(&i);
         self.free.push(i);
     }
 }

@@ -55,6 +55,10 @@ impl Fixture {
         let p = &self.physics;
         assert_eq!(p.index.len(), p.entries.iter().flatten().count());
         use super::crowding::Standing;
+        let dynamic: std::collections::BTreeSet<u32> = (0..p.entries.len() as u32)
+            .filter(|&i| p.entries[i as usize].as_ref().is_some_and(|e| !e.anchored))
+            .collect();
+        assert_eq!(dynamic, p.dynamic_entries.iter().copied().collect());
         let dormant = p.entries.iter().flatten().filter(|e| e.dormant).count();
         assert_eq!(p.dormant_parts(), dormant);
         let bodiless = |e: &Entry| e.dormant || e.standing == Standing::AnchoredSuspended;

@@ -366,26 +366,23 @@ impl Visitor<'_> for WholeVisitor {
     }
 }
 
-fn units_per_transaction<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-    whole(d, "unitsPerTransaction")
+/// One `deserialize_with` function per whole-number setting, each naming its key in errors.
+macro_rules! whole_settings {
+    ($($name:ident: $ty:ty = $key:literal;)*) => {
+        $(fn $name<'de, D: Deserializer<'de>>(d: D) -> Result<$ty, D::Error> {
+            whole(d, $key)
+        })*
+    };
 }
-fn memory_per_transaction<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-    whole(d, "memoryPerTransaction")
-}
-fn fields_per_transaction<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-    whole(d, "fieldsPerTransaction")
-}
-fn timers_per_instance<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-    whole(d, "timersPerInstance")
-}
-fn transactions_per_moment<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-    whole(d, "transactionsPerMoment")
-}
-fn log_lines_per_transaction<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-    whole(d, "logLinesPerTransaction")
-}
-fn log_line_chars<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-    whole(d, "logLineChars")
+
+whole_settings! {
+    units_per_transaction: u64 = "unitsPerTransaction";
+    memory_per_transaction: u64 = "memoryPerTransaction";
+    fields_per_transaction: u32 = "fieldsPerTransaction";
+    timers_per_instance: u32 = "timersPerInstance";
+    transactions_per_moment: u32 = "transactionsPerMoment";
+    log_lines_per_transaction: u32 = "logLinesPerTransaction";
+    log_line_chars: u32 = "logLineChars";
 }
 
 /// The behaviour definitions of a place, by name, and its behaviour settings.

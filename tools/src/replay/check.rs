@@ -2,10 +2,11 @@
 //!
 //! After every tick it hashes the state ([`state_hash`]: the world, the behaviours and the
 //! sessions), and after every phase too when phases are recorded or the log it checks has
-//! them. The world's part comes from a [`WorldHasher`] the tape holds, so each hash costs
-//! what changed since the last one, not the whole world. Recording, it writes the tick's [`SessionInput`](arbor_sim::SessionInput)s and
-//! hashes; checking, it compares with the log's and keeps the first difference, naming the
-//! tick and, when the log has phase hashes, the phase.
+//! them. The world's part comes from a [`WorldHasher`] the tape holds (updated from the
+//! arena's logs; equal to `Arena::world_hash`). Recording, it writes the tick's
+//! [`SessionInput`](arbor_sim::SessionInput)s and hashes; checking, it compares with the
+//! log's and keeps the first difference, naming the tick and, when the log has phase hashes,
+//! the phase.
 //!
 //! Invariant: the tape is the last hook of the simulation, so its hashes see what every
 //! other hook did in the phase, and it takes the tick's journaled inputs after the transport

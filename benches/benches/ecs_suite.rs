@@ -10,7 +10,7 @@
 //! | `simple_iter` | `position += velocity` over 10,000 rows with `for_each_chunk_mut` and `wide::f32x8` blocks | bevy `QueryState::iter_mut`, hecs `query_mut`, a plain `Vec<(Vec3, Vec3)>` loop, a plain SoA `f32x8` loop |
 //! | `frag_iter` | double `Data` over 26 archetypes (`A`..`Z` + `Data`) × 20 rows | bevy, hecs |
 //! | `heavy_compute` | 1,000 rows: invert the Transform 100 times, then transform Position; `par_for_each_chunk_mut` alone (it splits the one chunk into row ranges for rayon), and with rayon over the gathered rows of each piece as well | bevy `par_iter_mut`, hecs `into_iter_batched(64)` + rayon `par_bridge`, a one-thread loop over a plain `Vec<(Mat4, Vec3)>` |
-//! | `add_remove` | add `B` to 10,000 instances holding `A`, then remove it (`insert_pod` / `add_component`, then `remove_component`) | bevy `insert` / `remove`, hecs `insert_one` / `remove_one` |
+//! | `add_remove` | add `B` to 10,000 instances holding `A`, then remove it (`insert_pod` / `add_component`, then `remove_component`); `*_sparse*`: the same with `B` stored in a sparse set | bevy `insert` / `remove` (table and `SparseSet` storage), hecs `insert_one` / `remove_one` |
 //! | `snapshot_write` | one `set_field` on a 1,000,000-row table while a snapshot shares it (also: a second write, and a write with no snapshot alive) | `.clone()` of a `Vec` of 1,000,000 `Position`s |
 //! | `changed_since` | `ComponentStore::changed_since` over 1,000,000 rows with 1% written since the reader's revision, clustered and scattered | scan a `Vec<u64>` of per-row ticks and collect the ids |
 //!
@@ -379,6 +379,29 @@ fn add_remove(c: &mut Criterion) {
     });
     assert!(ids.iter().all(|&id| !arena.components().has(id, b_id)));
 
+    let sparse_id = arena.register_pod::<SparseB>().expect("register SparseB");
+    group.bench_function("arbor_sparse_insert_pod", |b| {
+        b.iter(|| {
+            for &id in &ids {
+                arena.insert_pod(id, &(SparseB(0.0),)).expect("insert SparseB");
+            }
+            for &id in &ids {
+                arena.remove_component(id, sparse_id).expect("remove SparseB");
+            }
+        })
+    });
+    group.bench_function("arbor_sparse_add_component", |b| {
+        b.iter(|| {
+            for &id in &ids {
+                arena.add_component(id, sparse_id, None).expect("add SparseB");
+            }
+            for &id in &ids {
+                arena.remove_component(id, sparse_id).expect("remove SparseB");
+            }
+        })
+    });
+    assert!(ids.iter().all(|&id| !arena.components().has(id, sparse_id)));
+
     let mut world = World::new();
     let entities: Vec<Entity> = world.spawn_batch((0..ADD_REMOVE_N).map(|_| (A(0.0),))).collect();
     group.bench_function("bevy", |b| {
@@ -388,6 +411,16 @@ fn add_remove(c: &mut Criterion) {
             }
             for &e in &entities {
                 world.entity_mut(e).remove::<B>();
+            }
+        })
+    });
+    group.bench_function("bevy_sparse", |b| {
+        b.iter(|| {
+            for &e in &entities {
+                world.entity_mut(e).insert(SparseB(0.0));
+            }
+            for &e in &entities {
+                world.entity_mut(e).remove::<SparseB>();
             }
         })
     });

@@ -1,8 +1,10 @@
 //! Probe for `frag_iter` and `add_remove` (issue 3), robust on a loaded machine: the best of
 //! N interleaved rounds of our workload and hecs's, the same work as the criterion groups
 //! (`ecs_suite`): double `Data` over 26 archetypes × 20 rows; add `B` to 10,000 instances
-//! holding `A` (`add_component`, and `insert_pod`), then remove it. Arguments: rounds, then
-//! `frag`, `frag_ours` (our pass alone, for callgrind) or `add_remove` to run one part, or
+//! holding `A` (`add_component`, `insert_pod`, and `add_component` of `SparseB`, stored in a
+//! sparse set), then remove it. Arguments: rounds, then
+//! `frag`, `frag_ours` (our pass alone, for callgrind), `add_remove` or `sparse` (the
+//! sparse-set round alone) to run one part, or
 //! `simple` for `simple_iter` alone (ours: `position += velocity` over 10,000 rows).
 use arbor_core::{Arena, Class, components::Query};
 use std::time::Instant;
@@ -33,7 +35,7 @@ fn main() {
     // Passes per timed batch (five batches per round).
     let inner: usize = std::env::args().nth(3).and_then(|a| a.parse().ok()).unwrap_or(2000);
     let (mut frag_ours, mut frag_hecs, mut ar_ours, mut ar_hecs) = (f64::MAX, f64::MAX, f64::MAX, f64::MAX);
-    let mut ar_pod = f64::MAX;
+    let (mut ar_pod, mut ar_sparse) = (f64::MAX, f64::MAX);
 
     let (mut arena, data) = arbor_fragmented(20);
     let writes = [arena.components().lane(data, "Value").unwrap()];
@@ -43,6 +45,7 @@ fn main() {
     let mut ar_arena = Arena::new();
     ar_arena.register_pod::<A>().unwrap();
     let b_id = ar_arena.register_pod::<B>().unwrap();
+    let sparse_id = ar_arena.register_pod::<SparseB>().unwrap();
     let ids = ar_arena.spawn_batch(Class::Folder, "E", None, (0..10_000).map(|_| (A(0.0),))).unwrap();
     let mut ar_world = hecs::World::new();
     let entities: Vec<hecs::Entity> = ar_world.spawn_batch((0..10_000).map(|_| (A(0.0),))).collect();
@@ -86,6 +89,18 @@ fn main() {
                     ar_arena.remove_component(id, b_id).unwrap();
                 }
             }));
+        }
+        if only.is_empty() || only == "add_remove" || only == "sparse" {
+            ar_sparse = ar_sparse.min(best(1, 1, || {
+                for &id in &ids {
+                    ar_arena.add_component(id, sparse_id, None).unwrap();
+                }
+                for &id in &ids {
+                    ar_arena.remove_component(id, sparse_id).unwrap();
+                }
+            }));
+        }
+        if only.is_empty() || only == "add_remove" {
             ar_hecs = ar_hecs.min(best(1, 1, || {
                 for &e in &entities {
                     ar_world.insert_one(e, B(0.0)).unwrap();
@@ -98,14 +113,16 @@ fn main() {
     }
     println!(
         "best of {rounds}: frag_iter ours {:.3} us, hecs {:.3} us ({:.2}x); add_remove ours {:.3} ms \
-         (insert_pod {:.3} ms), hecs {:.3} ms ({:.2}x)",
+         (insert_pod {:.3} ms, sparse set {:.3} ms), hecs {:.3} ms ({:.2}x, sparse {:.2}x)",
         frag_ours * 1e6,
         frag_hecs * 1e6,
         frag_hecs / frag_ours,
         ar_ours * 1e3,
         ar_pod * 1e3,
+        ar_sparse * 1e3,
         ar_hecs * 1e3,
-        ar_hecs / ar_ours
+        ar_hecs / ar_ours,
+        ar_hecs / ar_sparse
     );
 }
 

@@ -130,7 +130,7 @@ fn a_component_given_twice_in_a_bundle_gets_one_row_with_the_last_value() {
     let inserted = arena.create(Class::Part, "I", None).unwrap();
     arena.insert_pod(inserted, &(first, last)).unwrap();
     for id in [spawned[0], inserted] {
-        assert_eq!(arena.components().components_of(id), &[h]);
+        assert_eq!(*arena.components().components_of(id), [h]);
         assert_eq!(arena.components().get_pod::<HealthPod>(id), Some(last));
     }
 }
@@ -156,7 +156,7 @@ fn pod_inserts_and_spawns_add_the_required_components() {
     arena.insert_pod(p, &(RegenPod { rate: 2.0 },)).unwrap();
     let spawned = arena.spawn_batch(Class::Part, "S", None, [(RegenPod { rate: 3.0 },)]).unwrap();
     for (id, rate) in [(p, 2.0), (spawned[0], 3.0)] {
-        assert_eq!(arena.components().components_of(id), &[h, regen], "the requirement was added");
+        assert_eq!(*arena.components().components_of(id), [h, regen], "the requirement was added");
         assert_eq!(arena.components().row(id, h), Some(vec![FieldValue::I32(0), FieldValue::F32(0.0)]));
         assert_eq!(arena.components().get_pod::<RegenPod>(id), Some(RegenPod { rate }));
     }

@@ -9,7 +9,7 @@ use arbor_core::{
     Arena, AttributeValue, Class, Id, PlaceError, Vec3,
     components::FieldValue,
     load_binary, load_json,
-    place::{PLACE_BINARY_MAGIC, PlaceFile},
+    place::{PLACE_BINARY_MAGIC, PLACE_FORMAT_VERSION, PlaceFile},
     save_binary, save_json,
 };
 use place_support::{dump, sample};
@@ -336,7 +336,7 @@ fn setting_given_twice_is_refused() {
 #[test]
 fn wrong_format_or_newer_version_is_refused_clearly() {
     let e = json_err(r#"{"format": "arbor-place", "version": 99, "instances": [], "futureField": {"x": 1}}"#);
-    assert_eq!(e, PlaceError::TooNew { found: 99, supported: 2 });
+    assert_eq!(e, PlaceError::TooNew { found: 99, supported: PLACE_FORMAT_VERSION });
     assert!(e.to_string().contains("newer than this build supports"), "{e}");
     let e = json_err(r#"{"format": "arbor-place", "version": 0}"#);
     assert_eq!(e, PlaceError::BadVersion(0));
@@ -364,7 +364,7 @@ fn binary_header_errors_are_clear() {
     assert!(e.to_string().contains("looks like JSON"), "{e}");
     let mut newer = good.clone();
     newer[8..12].copy_from_slice(&7u32.to_le_bytes());
-    assert_eq!(bin_err(&newer), PlaceError::TooNew { found: 7, supported: 2 });
+    assert_eq!(bin_err(&newer), PlaceError::TooNew { found: 7, supported: PLACE_FORMAT_VERSION });
     let mut zero = good.clone();
     zero[8..12].copy_from_slice(&0u32.to_le_bytes());
     assert_eq!(bin_err(&zero), PlaceError::BadVersion(0));

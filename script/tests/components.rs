@@ -202,3 +202,59 @@ fn handles_refuse_bad_keys_and_values() {
         ]
     );
 }
+
+#[test]
+fn sparse_set_components_come_and_go_and_queries_see_both_kinds() {
+    let mut place = Place::new();
+    let ws = place.workspace();
+    let a = place.part("A", ws);
+    let b = place.part("B", ws);
+    place.script(
+        "Stun",
+        ws,
+        r#"
+        game.Components.Define("Health", { Value = "number" })
+        game.Components.Define("Stunned", { Left = "number" }, { storage = "sparse" })
+        game.Systems.Register("Act", { with = { "Health" }, without = { "Stunned" } }, function(dt, entities)
+            print("act", #entities)
+        end)
+        game.Systems.Register("Recover", { with = { "Stunned", "Health" } }, function(dt, entities)
+            for _, e in entities do
+                local s = e:GetComponent("Stunned")
+                s.Left -= 1
+                if s.Left <= 0 then print("recovered", e.Name, e:RemoveComponent("Stunned")) end
+            end
+        end)
+        workspace.A:AddComponent("Health", { Value = 10 })
+        workspace.B:AddComponent("Health", { Value = 20 })
+        workspace.B:AddComponent("Stunned", { Left = 2 })
+        print(workspace.B:HasComponent("Stunned"), workspace.B:GetComponent("Stunned").Left)
+        local copy = workspace.B:Clone()
+        print(copy:HasComponent("Stunned"), copy:GetComponent("Health").Value)
+        print(pcall(function() game.Components.Define("Stunned", { Left = "number" }) end))
+        print(pcall(function() game.Components.Define("Odd", {}, { storage = "heap" }) end))
+        print(game.Components.Define("Stunned", { Left = "number" }, { storage = "sparse" }))
+        "#,
+    );
+    let mut running = place.start();
+    running.tick(3);
+    let p = "Workspace.Stun";
+    assert_eq!(
+        running.log(),
+        vec![
+            format!("{p}: true 2"),
+            format!("{p}: true 20"),
+            format!("{p}: false {p}:20: component 'Stunned' is already registered with a different layout"),
+            format!("{p}: false {p}:21: storage of 'Odd' must be \"table\" or \"sparse\", not \"heap\""),
+            format!("{p}: Stunned"),
+            format!("{p}: act 1"),
+            format!("{p}: act 1"),
+            format!("{p}: recovered B true"),
+            format!("{p}: act 2"),
+        ]
+    );
+    let arena = &running.sim.arena;
+    let stunned = arena.components().component("Stunned").unwrap();
+    assert!(!arena.components().has(b, stunned) && !arena.components().has(a, stunned));
+    assert_eq!(arena.components().sparse_row_count(), 1, "only the detached copy is still stunned");
+}

@@ -6,7 +6,7 @@
 
 use arbor_core::{
     Arena, Class,
-    components::{ComponentId, FieldDef, FieldType, PodComponent, Schema},
+    components::{ComponentId, FieldDef, FieldType, PodComponent, Schema, Storage},
 };
 use bevy_ecs::prelude::{Component, World};
 use glam::{Mat4, Vec3};
@@ -67,6 +67,19 @@ impl PodComponent for Velocity {
 impl PodComponent for Data {
     fn schema() -> Schema {
         f32_schema("Data")
+    }
+}
+
+/// `B` stored in a sparse set (bevy: `StorageType::SparseSet`), for `add_remove`'s sparse
+/// variants.
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable, Component)]
+#[component(storage = "SparseSet")]
+#[repr(C)]
+pub struct SparseB(pub f32);
+
+impl PodComponent for SparseB {
+    fn schema() -> Schema {
+        f32_schema("SparseB").stored_in(Storage::SparseSet)
     }
 }
 

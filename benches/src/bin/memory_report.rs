@@ -3,14 +3,15 @@
 //! per node from `Arena::memory_report`, then takes a snapshot of the unchanged place and
 //! prints the bytes the snapshot owns and how many pages it shares with the arena. Last, the
 //! component store: one million rows of two `Vector3` POD components, in bytes per row, and
-//! what a snapshot of that store owns.
+//! what a snapshot of that store owns; then the bytes a one-`f32` component adds per holder
+//! on every 10th and every 100th of those instances, in a sparse set and in the tables.
 //!
 //! Run with `cargo run --release -p arbor-benches --bin memory_report`.
 
 use arbor_benches::build_million_place;
 use arbor_core::{
     Arena, Class,
-    components::{FieldDef, FieldType, PodComponent, Schema},
+    components::{FieldDef, FieldType, PodComponent, Schema, Storage},
 };
 use std::time::Instant;
 
@@ -57,6 +58,38 @@ fn component_report() {
         grouped(snapshot.own_bytes()),
         snapshot.own_bytes() as f64 / ROWS as f64
     );
+    drop(snapshot);
+    sparse_report(&mut arena, ROWS);
+}
+
+/// A one-`f32` component on every 10th, then on every 100th, instance of `arena` (ids
+/// 1..=`rows`), stored in a sparse set and in the tables (a fresh component each time, so
+/// nothing is reused): the bytes each holder adds.
+fn sparse_report(arena: &mut Arena, rows: usize) {
+    for (label, storage) in [("sparse set", Storage::SparseSet), ("table", Storage::Table)] {
+        for every in [10, 100] {
+            let name = format!("Stun {label} {every}");
+            let c = arena
+                .register_component(
+                    Schema::new(&name, vec![FieldDef::new("Left", FieldType::F32)]).stored_in(storage),
+                )
+                .expect("register");
+            let before = arena.components().heap_bytes();
+            let holders: Vec<arbor_core::Id> = (1..=rows as u64).step_by(every).map(arbor_core::Id).collect();
+            for &id in &holders {
+                arena.add_component(id, c, None).expect("add");
+            }
+            let added = arena.components().heap_bytes().saturating_sub(before);
+            println!(
+                "  {label}: one f32 on every {every}th instance ({} holders): {:.1} B/holder",
+                grouped(holders.len()),
+                added as f64 / holders.len() as f64
+            );
+            for &id in &holders {
+                arena.remove_component(id, c).expect("remove");
+            }
+        }
+    }
 }
 
 /// `n` with thousands separators.

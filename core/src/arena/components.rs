@@ -78,11 +78,15 @@ impl Arena {
         values: Option<&[FieldValue]>,
     ) -> Result<bool, ArenaError> {
         let slot = self.live_slot(id)?;
-        if c.index() >= self.components.registry.len() {
+        let Some(info) = self.components.registry.try_info(c) else {
             return Err(SchemaError::UnknownComponent(format!("#{}", c.0)).into());
-        }
+        };
+        let sparse_set = info.sparse_set;
         if let Some(v) = values {
             self.check_values(c, v)?;
+        }
+        if let Some(set) = sparse_set {
+            return Ok(self.add_sparse_component(id, slot, c, set, values));
         }
         let mut loc = self.components.loc(id);
         // A cached transition (the common case) also tells that the row lacks `c`.
@@ -119,6 +123,52 @@ impl Arena {
             self.write_row(id, c, v, rev);
         }
         Ok(!had)
+    }
+
+    /// [`add_component`](Self::add_component) for a component in sparse set `set` (checked:
+    /// `id` is live in `slot`, `values` fit): its row is appended to the component's set, the
+    /// archetype row stays where it is.
+    fn add_sparse_component(
+        &mut self,
+        id: Id,
+        slot: crate::id::Slot,
+        c: ComponentId,
+        set: u32,
+        values: Option<&[FieldValue]>,
+    ) -> bool {
+        let had = self.components.sparse_loc(set, id).is_some();
+        if had && values.is_none() {
+            return false;
+        }
+        if self.undo.is_some() {
+            self.journal_rows(id);
+        }
+        let rev = self.revisions.bump();
+        self.stamp(slot, rev);
+        if !self.components.registry.info(c).requires.is_empty() {
+            self.add_requirements(id, c, rev);
+        }
+        if !had {
+            let loc = self.components.sparse_insert_in(set, id, rev);
+            if values.is_none() {
+                self.write_row_defaults(loc, c, rev);
+            }
+        }
+        if let Some(v) = values {
+            self.write_row(id, c, v, rev);
+        }
+        !had
+    }
+
+    /// Gives `id`, which lacks `c`, component `c` with zeroed lanes (its archetype row moved,
+    /// or a row in its sparse set); returns where the component's row is.
+    fn attach(&mut self, id: Id, c: ComponentId, rev: u64) -> RowLoc {
+        if self.components.is_sparse(c) {
+            return self.components.sparse_insert(id, c, rev);
+        }
+        let loc = self.components.loc(id);
+        let to = self.components.neighbour(loc.map(|l| l.table), c, true).expect("adding gives a table");
+        self.components.move_row(id, loc, to, rev).expect("row placed")
     }
 
     /// Writes the defaults into component `c` of the row at `loc`, just added (its lanes
@@ -158,7 +208,7 @@ impl Arena {
                 self.component_refs.entry(*new).or_default().push((id, c, field as u16));
             }
         }
-        let loc = self.components.loc(id).expect("row exists");
+        let loc = self.components.loc_of(id, c).expect("row exists");
         let table = self.components.tables.make_mut(loc.table as usize);
         let s = table.slot(c).expect("component present");
         for (k, lane) in encode(value).into_iter().enumerate() {
@@ -170,6 +220,21 @@ impl Arena {
     /// it. Returns whether `id` had `c`.
     pub fn remove_component(&mut self, id: Id, c: ComponentId) -> Result<bool, ArenaError> {
         let slot = self.live_slot(id)?;
+        if let Some(set) = self.components.registry.try_info(c).and_then(|i| i.sparse_set) {
+            let Some(loc) = self.components.sparse_loc(set, id) else { return Ok(false) };
+            if self.undo.is_some() {
+                self.journal_rows(id);
+            }
+            let rev = self.revisions.bump();
+            self.stamp(slot, rev);
+            if self.components.registry.dependents(c).is_empty() {
+                self.drop_refs_of(id, c);
+                self.components.sparse_remove_at(set, id, loc, rev);
+            } else {
+                self.remove_component_at(id, c, rev);
+            }
+            return Ok(true);
+        }
         let Some(loc) = self.components.loc(id) else { return Ok(false) };
         // A cached transition (the common case) also tells that the row has `c`.
         let to = self.components.cached_neighbour(loc.table, c, false);
@@ -193,10 +258,20 @@ impl Arena {
         let mut doomed: SmallVec<[ComponentId; 4]> = self.components.registry.dependents(c).into();
         doomed.push(c);
         for d in doomed {
-            let Some(loc) = self.components.loc(id) else { return };
-            if self.components.row_has(Some(loc), d) {
-                self.remove_component_from(id, loc, d, None, rev);
+            if self.components.has(id, d) {
+                self.detach(id, d, rev);
             }
+        }
+    }
+
+    /// Removes component `c`, which `id` has, from `id` (and its reference-index entries).
+    fn detach(&mut self, id: Id, c: ComponentId, rev: u64) {
+        if self.components.is_sparse(c) {
+            self.drop_refs_of(id, c);
+            self.components.sparse_remove(id, c, rev);
+        } else {
+            let loc = self.components.loc(id).expect("a table component has a row");
+            self.remove_component_from(id, loc, c, None, rev);
         }
     }
 
@@ -299,11 +374,26 @@ impl Arena {
         }
         let rev = self.revisions.bump();
         self.stamp(slot, rev); // first, as in `add_component`
+        self.write_bundle(id, &ids, bundle, rev);
+        Ok(())
+    }
+
+    /// Writes `bundle` (whose component ids are `ids`) on live `id` at revision `rev`, adding
+    /// what it lacks (and the requirements, with defaults).
+    pub(super) fn write_bundle<B: PodBundle>(&mut self, id: Id, ids: &[ComponentId], bundle: &B, rev: u64) {
         let mut loc = self.components.loc(id);
         for (&c, bytes) in ids.iter().zip(bundle.bytes()) {
             if !self.components.registry.info(c).requires.is_empty() {
                 self.add_requirements(id, c, rev);
                 loc = self.components.loc(id);
+            }
+            if self.components.is_sparse(c) {
+                let (at, added) = match self.components.loc_of(id, c) {
+                    Some(at) => (at, false),
+                    None => (self.components.sparse_insert(id, c, rev), true),
+                };
+                self.write_pod_bytes(at, c, bytes, rev, !added);
+                continue;
             }
             // A component just added has its tick `rev` and its row logged at `rev` already.
             let added = !self.components.row_has(loc, c);
@@ -314,7 +404,6 @@ impl Arena {
             }
             self.write_pod_bytes(loc.expect("row placed"), c, bytes, rev, !added);
         }
-        Ok(())
     }
 
     /// Gives `id` the components `c` requires that it lacks, with defaults.
@@ -322,11 +411,8 @@ impl Arena {
         for i in 0..self.components.registry.info(c).requires.len() {
             let r = self.components.registry.info(c).requires[i];
             if !self.components.has(id, r) {
-                let loc = self.components.loc(id);
-                let to =
-                    self.components.neighbour(loc.map(|l| l.table), r, true).expect("adding gives a table");
-                let new_loc = self.components.move_row(id, loc, to, rev).expect("row placed");
-                self.write_row_defaults(new_loc, r, rev);
+                let at = self.attach(id, r, rev);
+                self.write_row_defaults(at, r, rev);
             }
         }
     }
@@ -366,6 +452,12 @@ impl Arena {
 
     /// Removes every row of `id` (destruction), dropping its reference-index entries.
     pub(crate) fn remove_all_components(&mut self, id: Id, rev: u64) {
+        if !self.components.sparse.is_empty() {
+            for c in self.components.sparse_components_of(id) {
+                self.drop_refs_of(id, c);
+                self.components.sparse_remove(id, c, rev);
+            }
+        }
         let Some(loc) = self.components.loc(id) else { return };
         let comps: SmallVec<[ComponentId; 8]> =
             self.components.tables[loc.table as usize].components.iter().copied().collect();
@@ -394,7 +486,7 @@ impl Arena {
                 // a reference to a destroyed instance outside the reverse index.
                 RefPolicy::DestroyHolder if cascade => destroy.push(holder),
                 RefPolicy::ClearField | RefPolicy::DestroyHolder => {
-                    let loc = self.components.loc(holder).expect("row");
+                    let loc = self.components.loc_of(holder, c).expect("row");
                     let table = self.components.tables.make_mut(loc.table as usize);
                     let s = table.slot(c).expect("component");
                     let first = self.components.registry.info(c).field_lanes[f as usize];
@@ -448,8 +540,17 @@ impl Arena {
         }
         let mut set: SmallVec<[ComponentId; 8]> = rows.iter().map(|(c, _)| *c).collect();
         set.sort();
-        let table = self.components.table_for(&set);
-        self.components.move_row(id, None, table, rev);
+        set.retain(|c| {
+            let sparse = self.components.is_sparse(*c);
+            if sparse {
+                self.components.sparse_insert(id, *c, rev);
+            }
+            !sparse
+        });
+        if !set.is_empty() {
+            let table = self.components.table_for(&set);
+            self.components.move_row(id, None, table, rev);
+        }
         for (c, values) in rows {
             self.write_row(id, *c, values, rev);
         }

@@ -4,6 +4,9 @@
 //! words component by component as it leaves the iterator, and every lane reads its stride
 //! from those rows (figures: `docs/perf/components.md`).
 //!
+//! Bundles holding a sparse-set component are gathered first and inserted instance by
+//! instance once the batch exists (their rows go to the components' sets, not to a table).
+//!
 //! Invariant: a refused batch (including one with more bundles than the node limit leaves
 //! room for, or a panicking iterator) changes nothing: its staged rows are dropped, and the
 //! table if the batch created it.
@@ -32,6 +35,9 @@ impl Arena {
         bundles: impl IntoIterator<Item = B>,
     ) -> Result<Vec<Id>, ArenaError> {
         let members = self.pod_ids::<B>()?;
+        if members.iter().any(|&c| self.components.is_sparse(c)) {
+            return self.spawn_with_sparse_sets(class, name, parent, &members, bundles);
+        }
         // A bundle as one row of 32-bit words (POD lanes are 4 or 8 bytes): member `m` starts
         // at word `member_at[m]`; `stride` words per bundle.
         let mut member_at: SmallVec<[usize; 4]> = SmallVec::new();
@@ -113,6 +119,34 @@ impl Arena {
                     self.add_requirements(id, c, rev);
                 }
             }
+        }
+        Ok(out)
+    }
+
+    /// [`spawn_batch`](Self::spawn_batch) for bundles holding a sparse-set component, whose
+    /// rows go to their sets one by one: the bundles are gathered first (a panicking iterator
+    /// changes nothing), the instances created as one batch (refused whole), then each given
+    /// its bundle.
+    fn spawn_with_sparse_sets<B: PodBundle>(
+        &mut self,
+        class: Class,
+        name: &str,
+        parent: Option<Id>,
+        members: &[ComponentId],
+        bundles: impl IntoIterator<Item = B>,
+    ) -> Result<Vec<Id>, ArenaError> {
+        let room = self.creation_room();
+        let bundles: Vec<B> = bundles.into_iter().take(room.saturating_add(1)).collect();
+        if bundles.len() > room {
+            let full =
+                self.check_room(bundles.len()).err().unwrap_or(ArenaError::Full(self.config.max_nodes));
+            return self.check_batch(class, parent, bundles.len()).and(Err(full));
+        }
+        let out = self.create_batch(class, name, parent, bundles.len())?;
+        // One revision for the rows, as a table batch's commit.
+        let rev = self.revisions.bump();
+        for (&id, bundle) in out.iter().zip(&bundles) {
+            self.write_bundle(id, members, bundle, rev);
         }
         Ok(out)
     }

@@ -7,13 +7,16 @@
 
 use super::components::tests::Position;
 use super::*;
-use crate::components::{ComponentId, FieldDef, FieldType, FieldValue, Lane, Query, RefPolicy, Schema};
+use crate::components::{
+    ComponentId, FieldDef, FieldType, FieldValue, Lane, Query, RefPolicy, Schema, Storage,
+};
 use crate::value::{Appearance, AttributeValue, Color, PersistentId, RefField};
 use crate::{ArenaError, Class, Family, GraftPolicy, Id};
 use glam::Vec3;
 use std::collections::{HashMap, HashSet};
 
-/// The components every test arena registers, in this order.
+/// The components every test arena registers, in this order (`Leash` and `Doom` in sparse
+/// sets, so undo and the hasher follow both storage kinds).
 #[derive(Clone, Copy)]
 struct Comps {
     health: ComponentId,
@@ -47,9 +50,14 @@ fn world_with(config: ArenaConfig) -> (Arena, Comps) {
     let leash = reg(
         &mut a,
         Schema::new("Leash", vec![FieldDef::reference("Holder", RefPolicy::RemoveComponent)])
-            .requiring("Health"),
+            .requiring("Health")
+            .stored_in(Storage::SparseSet),
     );
-    let doom = reg(&mut a, Schema::new("Doom", vec![FieldDef::reference("On", RefPolicy::DestroyHolder)]));
+    let doom = reg(
+        &mut a,
+        Schema::new("Doom", vec![FieldDef::reference("On", RefPolicy::DestroyHolder)])
+            .stored_in(Storage::SparseSet),
+    );
     a.register_pod::<Position>().unwrap();
     (a, Comps { health, link, leash, doom })
 }
@@ -93,7 +101,7 @@ fn check(a: &Arena) {
         }
         let comps = a.components().components_of(id);
         with_rows += usize::from(!comps.is_empty());
-        for &c in comps {
+        for &c in comps.iter() {
             for f in 0..a.components().registry().info(c).schema.fields.len() {
                 if let Some(FieldValue::Ref(Some(t))) = a.components().field(id, c, f) {
                     assert!(a.contains(t), "{id}'s component refers to a dead {t}");

@@ -166,6 +166,54 @@ impl Chunks {
         chunk.set(col, i, value);
     }
 
+    /// Copies row `from` of every lane in `cols` into row `to`, stamping `to`'s row group of
+    /// each lane `rev`: the destination chunk is made private once for the whole row, not
+    /// once per lane (a swap-remove's move of the last row).
+    pub fn copy_row<'c>(
+        &mut self,
+        cols: impl Iterator<Item = &'c LaneSpec> + Clone,
+        from: usize,
+        to: usize,
+        rev: u64,
+    ) {
+        let ((kf, i_f), (kt, it)) = (split(from), split(to));
+        if kf == kt {
+            let chunk = self.list.make_mut(kt);
+            for &col in cols {
+                chunk.revs_mut(col).stamp_row(it, rev);
+                let value = chunk.get(col, i_f);
+                chunk.set(col, it, value);
+            }
+            return;
+        }
+        // Word lanes only (up to `MAX_LANES`): the row's words gathered, then written into one
+        // private chunk.
+        const MAX_LANES: usize = 32;
+        let mut words = [0u64; MAX_LANES];
+        let mut n = 0;
+        if self.layout.strs == 0 {
+            let src = &self.list[kf];
+            for &col in cols.clone() {
+                if let Some(w) = words.get_mut(n) {
+                    *w = src.word(col, i_f);
+                }
+                n += 1;
+            }
+        }
+        if self.layout.strs != 0 || n > MAX_LANES {
+            for &col in cols {
+                let value = self.get(col, from);
+                self.set(col, to, value, rev);
+            }
+            return;
+        }
+        let chunk = self.list.make_mut(kt);
+        for (&col, &w) in cols.zip(&words) {
+            chunk.revs_mut(col).stamp_row(it, rev);
+            chunk.set_word(col, it, w);
+        }
+    }
+
     /// Chunk `k`'s blocks of word lane `col` holding its first `rows` rows (empty for a
     /// string lane).
     #[inline]

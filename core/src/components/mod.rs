@@ -10,6 +10,8 @@
 //!   `stage`: a batch's rows staged before its instances exist, then committed or dropped;
 //! - `indices`: the newtype indices of a table (rows, chunks, component slots);
 //! - `locs`: where each instance's row is, in id-indexed copy-on-write pages;
+//! - `sparse_set`: components stored apart from the archetypes ([`Storage::SparseSet`]),
+//!   one table and one location index per component, for components added and removed often;
 //! - `pass`: compact per-table plans that sequential chunk passes follow;
 //! - `writelog`: per table and component, the rows written at each recent revision, so
 //!   change detection visits only them;
@@ -34,6 +36,7 @@ mod pod;
 mod query;
 mod row_move;
 mod schema;
+mod sparse_set;
 mod stage;
 mod store;
 mod table;
@@ -46,7 +49,7 @@ pub use pod::{PodBundle, PodComponent};
 pub use query::{ChunkView, Lane, Query};
 pub use schema::{
     ComponentId, ComponentInfo, FieldDef, FieldType, FieldValue, RefPolicy, Schema, SchemaError,
-    SchemaRegistry,
+    SchemaRegistry, Storage,
 };
 pub use store::ComponentStore;
 pub use writelog::WRITE_LOG_CAPACITY;

@@ -21,10 +21,18 @@ use rayon::prelude::*;
 use smallvec::SmallVec;
 
 /// A component set filter with a cached list of matching tables.
+///
+/// A query naming sparse-set components walks the set of the first one it requires (else
+/// the archetype tables of its table components) and checks the rest row by row. Chunk
+/// passes and [`ComponentStore::for_each_chunk`] lend whole chunks, so they take queries
+/// that need no row check: table components only (with or without), or one sparse-set
+/// component alone.
 #[derive(Clone, Debug, Default)]
 pub struct Query {
     with: SmallVec<[ComponentId; 4]>,
     without: SmallVec<[ComponentId; 2]>,
+    /// How the tables are walked, classified for the store `uid` names.
+    walk: Walk,
     tables: Vec<u32>,
     seen: usize,
     uid: u64,
@@ -44,6 +52,25 @@ struct LaneCache {
     plans: Vec<Plan>,
 }
 
+/// How a query walks the store: which tables it visits and whether each of their rows must
+/// be checked against the query.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Walk {
+    /// Not classified yet (or for another store).
+    #[default]
+    Unknown,
+    /// The archetype tables matching the table components; rows checked if the query
+    /// excludes a sparse-set component.
+    Tables { check_rows: bool },
+    /// The set of sparse component `driver` (the first one required); rows checked unless
+    /// the query is that component alone.
+    Sparse { driver: ComponentId, check_rows: bool },
+}
+
+/// The message of a chunk-wise walk over a query that needs row checks.
+const NEEDS_ROW_CHECKS: &str = "a chunk-wise walk needs a query of table components, or of one sparse-set \
+     component alone; use ids(), count() or changed_since() for other queries";
+
 impl Query {
     /// Matches instances having every component of `with`.
     pub fn new(with: &[ComponentId]) -> Self {
@@ -56,15 +83,45 @@ impl Query {
         self
     }
 
+    /// Whether the query walks `table` (see [`Walk`]).
     fn matches(&self, table: &Table) -> bool {
-        self.with.iter().all(|c| table.slot(*c).is_some())
-            && self.without.iter().all(|c| table.slot(*c).is_none())
+        match self.walk {
+            Walk::Sparse { driver, .. } => table.sparse && table.components[..] == [driver],
+            _ => {
+                !table.sparse
+                    && self.with.iter().all(|c| table.slot(*c).is_some())
+                    && self.without.iter().all(|c| table.slot(*c).is_none())
+            }
+        }
+    }
+
+    /// How this query walks `store`'s tables.
+    fn classify(&self, store: &ComponentStore) -> Walk {
+        let driver = self.with.iter().copied().find(|&c| store.is_sparse(c));
+        let sparse_without = self.without.iter().any(|&c| store.is_sparse(c));
+        match driver {
+            Some(driver) => {
+                Walk::Sparse { driver, check_rows: self.with.len() > 1 || !self.without.is_empty() }
+            }
+            None => Walk::Tables { check_rows: sparse_without },
+        }
+    }
+
+    /// Whether rows of the walked tables must be checked against the query.
+    fn checks_rows(&self) -> bool {
+        matches!(self.walk, Walk::Tables { check_rows: true } | Walk::Sparse { check_rows: true, .. })
+    }
+
+    /// Whether instance `id` (holding a row of a walked table) matches the query.
+    fn row_matches(&self, store: &ComponentStore, id: Id) -> bool {
+        self.with.iter().all(|&c| store.has(id, c)) && self.without.iter().all(|&c| !store.has(id, c))
     }
 
     /// The matching tables of `store`, picking up tables created since the last call.
     pub(crate) fn tables(&mut self, store: &ComponentStore) -> &[u32] {
-        if self.uid != store.uid {
+        if self.uid != store.uid || self.walk == Walk::Unknown {
             self.uid = store.uid;
+            self.walk = self.classify(store);
             self.tables.clear();
             self.seen = 0;
             self.lanes = None;
@@ -334,7 +391,18 @@ impl ComponentStore {
     }
 
     /// Calls `f` for every chunk of every table matching `query`.
+    ///
+    /// # Panics
+    /// If `query` needs rows checked one by one (see [`Query`]).
     pub fn for_each_chunk<'a>(&'a self, query: &mut Query, mut f: impl FnMut(ChunkView<'a>)) {
+        query.tables(self);
+        assert!(!query.checks_rows(), "{NEEDS_ROW_CHECKS}");
+        self.chunks_of(query, &mut f);
+    }
+
+    /// [`for_each_chunk`](Self::for_each_chunk) without the check: every row of every table
+    /// the query walks.
+    fn chunks_of<'a>(&'a self, query: &mut Query, f: &mut impl FnMut(ChunkView<'a>)) {
         for &t in query.tables(self) {
             let table = &self.tables[t as usize];
             for k in 0..table.chunk_count() {
@@ -343,22 +411,46 @@ impl ComponentStore {
         }
     }
 
+    /// Whether chunk-wise walks ([`for_each_chunk`](Self::for_each_chunk), chunk passes)
+    /// take `query`: it names table components only, or one sparse-set component alone.
+    pub fn walks_chunks(&self, query: &mut Query) -> bool {
+        query.tables(self);
+        !query.checks_rows()
+    }
+
     /// Number of instances matching `query`.
     pub fn count(&self, query: &mut Query) -> usize {
+        query.tables(self);
+        if query.checks_rows() {
+            return self.ids(query).len();
+        }
         let mut n = 0;
-        self.for_each_chunk(query, |c| n += c.len());
+        self.chunks_of(query, &mut |c| n += c.len());
         n
     }
 
     /// Whether `id`'s component set matches `query`.
     pub fn matches(&self, query: &Query, id: Id) -> bool {
-        self.loc(id).is_some_and(|l| query.matches(&self.tables[l.table as usize]))
+        if self.sparse.is_empty() {
+            let table = self.loc(id).map(|l| &self.tables[l.table as usize]);
+            return table.is_some_and(|t| {
+                query.with.iter().all(|c| t.slot(*c).is_some())
+                    && query.without.iter().all(|c| t.slot(*c).is_none())
+            });
+        }
+        // A query requiring nothing walks the archetype tables: it matches instances with a row
+        // there.
+        (!query.with.is_empty() || self.loc(id).is_some()) && query.row_matches(self, id)
     }
 
-    /// Instances matching `query`, table by table.
+    /// Instances matching `query`, table by table (for a query requiring a sparse-set
+    /// component, in its set's row order).
     pub fn ids(&self, query: &mut Query) -> Vec<Id> {
         let mut out = Vec::new();
-        self.for_each_chunk(query, |c| out.extend_from_slice(c.ids()));
+        self.chunks_of(query, &mut |c| out.extend_from_slice(c.ids()));
+        if query.checks_rows() {
+            out.retain(|&id| query.row_matches(self, id));
+        }
         out
     }
 
@@ -366,12 +458,34 @@ impl ComponentStore {
     /// table by table in row order. Each table answers from its write log for `c` when the
     /// log reaches back to `since` and names few rows; otherwise chunks, and groups of 64
     /// rows inside them, whose revision is not newer are skipped without reading their rows.
+    ///
+    /// For a sparse-set `c`, its set answers (in its row order), checked against `query`; a
+    /// query requiring a sparse-set component other than `c` reads the row revision of each
+    /// instance it matches.
     pub fn changed_since(&self, query: &mut Query, c: ComponentId, since: u64) -> Vec<Id> {
         let mut out = Vec::new();
+        query.tables(self);
+        if let Walk::Sparse { driver, .. } = query.walk
+            && driver != c
+        {
+            let mut out = self.ids(query);
+            out.retain(|&id| self.row_revision(id, c).is_some_and(|r| r > since));
+            return out;
+        }
+        if let Some(i) = self.registry.try_info(c).and_then(|i| i.sparse_set) {
+            let Some(set) = self.sparse.get(i as usize) else { return out };
+            let table = &self.tables[set.table as usize];
+            table.ids_written_since(ComponentSlot(0), since, &mut out);
+            out.retain(|&id| query.row_matches(self, id));
+            return out;
+        }
         for &t in query.tables(self) {
             let table = &self.tables[t as usize];
             let Some(s) = table.slot(c) else { continue };
             table.ids_written_since(s, since, &mut out);
+        }
+        if query.checks_rows() {
+            out.retain(|&id| query.row_matches(self, id));
         }
         out
     }
@@ -391,6 +505,8 @@ impl ComponentStore {
         f: impl FnMut(ChunkLanes<'_>),
     ) {
         if !query.plans_current(self, reads, writes) {
+            query.tables(self);
+            assert!(!query.checks_rows(), "{NEEDS_ROW_CHECKS}");
             let (tables, resolved, plans) = query.resolved(self, reads, writes);
             if plans.is_none() {
                 self.resolved_pass(tables, resolved, rev, f);
@@ -437,6 +553,8 @@ impl ComponentStore {
         rev: u64,
         f: impl Fn(ChunkLanes<'_>) + Sync + Send,
     ) {
+        query.tables(self);
+        assert!(!query.checks_rows(), "{NEEDS_ROW_CHECKS}");
         let (tables, resolved, _) = query.resolved(self, reads, writes);
         let mut wanted: Vec<Option<&Resolved>> = vec![None; self.tables.len()];
         for (&t, r) in tables.iter().zip(resolved) {

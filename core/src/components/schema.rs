@@ -125,12 +125,38 @@ pub struct Schema {
     pub fields: Vec<FieldDef>,
     /// Names of components this one requires (added with defaults when it is added).
     pub requires: Vec<Arc<str>>,
+    /// Where the component's rows live.
+    pub storage: Storage,
+}
+
+/// Where a component's rows live (bevy's `StorageType`).
+///
+/// - [`Table`](Storage::Table): in the archetype table of the instance's whole component
+///   set, so chunk passes over several components read them side by side; adding or removing
+///   the component moves the instance's row to another table.
+/// - [`SparseSet`](Storage::SparseSet): in a set of its own, indexed by instance; adding or
+///   removing it appends or swap-removes one row of that set and leaves the instance's table
+///   row where it is. For components that come and go often (a stun, a hit marker, a
+///   short-lived target). A chunk pass reaches its lanes through a query naming it alone.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Storage {
+    /// In the archetype tables (the default).
+    #[default]
+    Table,
+    /// In a sparse set of its own.
+    SparseSet,
 }
 
 impl Schema {
     /// A schema named `name` with `fields` and no requirements.
     pub fn new(name: &str, fields: Vec<FieldDef>) -> Self {
-        Self { name: Arc::from(name), fields, requires: Vec::new() }
+        Self { name: Arc::from(name), fields, requires: Vec::new(), storage: Storage::Table }
+    }
+
+    /// The same schema with its rows stored as `storage` says.
+    pub fn stored_in(mut self, storage: Storage) -> Self {
+        self.storage = storage;
+        self
     }
 
     /// Adds a required component.
@@ -286,6 +312,9 @@ pub struct ComponentInfo {
     pub zero_defaults: bool,
     /// Whether any field is an instance reference (kept in the arena's reverse index).
     pub has_refs: bool,
+    /// For a [`Storage::SparseSet`] component: the index of its set among the registry's
+    /// sparse sets (in registration order); `None` for table components.
+    pub sparse_set: Option<u32>,
 }
 
 impl ComponentInfo {
@@ -302,6 +331,8 @@ pub struct SchemaRegistry {
     by_name: FxHashMap<Arc<str>, ComponentId>,
     /// Components that require each component (direct and transitive).
     dependents: Vec<Vec<ComponentId>>,
+    /// The sparse-set components, by set index.
+    sparse_sets: Vec<ComponentId>,
 }
 
 impl SchemaRegistry {
@@ -362,7 +393,12 @@ impl SchemaRegistry {
             })
         });
         let has_refs = schema.fields.iter().any(|f| f.ty == FieldType::InstanceRef);
+        let sparse_set = (schema.storage == Storage::SparseSet).then(|| {
+            self.sparse_sets.push(id);
+            self.sparse_sets.len() as u32 - 1
+        });
         self.infos.push(ComponentInfo {
+            sparse_set,
             has_refs,
             schema,
             requires,
@@ -387,9 +423,20 @@ impl SchemaRegistry {
         &self.infos[id.index()]
     }
 
+    /// The layout of `id`, or `None` if it is not from this registry.
+    #[inline]
+    pub fn try_info(&self, id: ComponentId) -> Option<&ComponentInfo> {
+        self.infos.get(id.index())
+    }
+
     /// Components that (transitively) require `id`.
     pub fn dependents(&self, id: ComponentId) -> &[ComponentId] {
         &self.dependents[id.index()]
+    }
+
+    /// The sparse-set components, by set index (see [`ComponentInfo::sparse_set`]).
+    pub fn sparse_sets(&self) -> &[ComponentId] {
+        &self.sparse_sets
     }
 
     /// Number of registered components.

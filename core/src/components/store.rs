@@ -7,8 +7,11 @@
 //! locations live in id-indexed copy-on-write pages ([`RowLocs`]). Each table keeps a
 //! bounded write log per component ([`WriteLog`](super::writelog::WriteLog)), cloned with it.
 //!
-//! Invariants: `locs[id] = (t, r)` exactly when `tables[t].ids[r] == id`; an instance has at
-//! most one row, in the table of exactly its component set; tables are never removed, so
+//! Sparse-set components keep their rows apart, one table per component (see `sparse_set`).
+//!
+//! Invariants: `locs[id] = (t, r)` exactly when archetype table `tables[t]` has `ids[r] ==
+//! id`; an instance has at most one archetype row, in the table of exactly its set of table
+//! components; tables are never removed, so
 //! table indexes stay valid for cached queries.
 
 #[cfg(doc)]
@@ -16,6 +19,7 @@ use super::lane_layout::CHUNK_ROWS;
 use super::lane_layout::LaneKind;
 use super::locs::{RowLoc, RowLocs};
 use super::schema::{ComponentId, FieldValue, SchemaRegistry, decode};
+use super::sparse_set::SparseSet;
 use super::table::Table;
 use crate::id::Id;
 use crate::nodes::cow::CowVec;
@@ -33,6 +37,8 @@ pub struct ComponentStore {
     pub(crate) tables: CowVec<Table>,
     pub(crate) by_set: FxHashMap<Box<[ComponentId]>, u32>,
     pub(crate) locs: RowLocs,
+    /// The sparse-set components' rows (see `sparse_set`), by set index.
+    pub(crate) sparse: Vec<SparseSet>,
     pub(crate) pod_types: FxHashMap<TypeId, ComponentId>,
     /// Identity shared by this store and its snapshots (keys query caches).
     pub(crate) uid: u64,
@@ -49,6 +55,7 @@ impl Default for ComponentStore {
             tables: CowVec::default(),
             by_set: FxHashMap::default(),
             locs: RowLocs::default(),
+            sparse: Vec::new(),
             pod_types: FxHashMap::default(),
             uid: STORE_UIDS.fetch_add(1, Ordering::Relaxed),
             membership: 0,
@@ -73,11 +80,6 @@ impl ComponentStore {
         self.tables.len()
     }
 
-    /// Number of instances with at least one component.
-    pub fn row_count(&self) -> usize {
-        self.locs.len()
-    }
-
     /// Revision of the last change of any instance's component set.
     pub fn membership_revision(&self) -> u64 {
         self.membership
@@ -88,21 +90,13 @@ impl ComponentStore {
         self.locs.get(id)
     }
 
-    /// The components `id` has, sorted by id (empty if none).
-    pub fn components_of(&self, id: Id) -> &[ComponentId] {
-        match self.loc(id) {
-            Some(l) => &self.tables[l.table as usize].components,
-            None => &[],
-        }
-    }
-
     /// Whether `id` has component `c`.
     pub fn has(&self, id: Id, c: ComponentId) -> bool {
-        self.row_has(self.loc(id), c)
+        self.loc_of(id, c).is_some()
     }
 
-    /// Whether the row at `loc` (if any) has component `c`: [`has`](Self::has) for callers
-    /// that already hold the location.
+    /// Whether the archetype row at `loc` (if any) has table component `c`: [`has`](Self::has)
+    /// for callers that already hold the location (a sparse-set component is never in it).
     #[inline]
     pub(crate) fn row_has(&self, loc: Option<RowLoc>, c: ComponentId) -> bool {
         loc.is_some_and(|l| self.tables[l.table as usize].slot(c).is_some())
@@ -110,7 +104,7 @@ impl ComponentStore {
 
     /// Field `field` of `id`'s component `c`.
     pub fn field(&self, id: Id, c: ComponentId, field: usize) -> Option<FieldValue> {
-        let l = self.loc(id)?;
+        let l = self.loc_of(id, c)?;
         let table = &self.tables[l.table as usize];
         let slot = table.lanes_of(table.slot(c)?);
         let info = self.registry.info(c);
@@ -138,7 +132,7 @@ impl ComponentStore {
 
     /// The revision at which `id`'s component `c` was last written (single-row or bulk).
     pub fn row_revision(&self, id: Id, c: ComponentId) -> Option<u64> {
-        let l = self.loc(id)?;
+        let l = self.loc_of(id, c)?;
         let table = &self.tables[l.table as usize];
         let s = table.slot(c)?;
         Some(table.row_revision(s, l.table_row()))
@@ -147,7 +141,7 @@ impl ComponentStore {
     /// `id`'s component `c` as the plain-old-data type `T` registered for it.
     pub fn get_pod<T: super::pod::PodComponent>(&self, id: Id) -> Option<T> {
         let c = *self.pod_types.get(&TypeId::of::<T>())?;
-        let l = self.loc(id)?;
+        let l = self.loc_of(id, c)?;
         let table = &self.tables[l.table as usize];
         let slot = table.lanes_of(table.slot(c)?);
         let mut value = T::zeroed();
@@ -276,12 +270,16 @@ impl ComponentStore {
     /// Bytes a clone (a snapshot) copies rather than shares: the table and location-page
     /// pointers.
     pub fn top_bytes(&self) -> usize {
-        self.tables.pointer_bytes() + self.locs.top_bytes()
+        self.tables.pointer_bytes()
+            + self.locs.top_bytes()
+            + self.sparse.iter().map(|s| s.locs.top_bytes()).sum::<usize>()
     }
 
     /// Heap bytes held by tables (chunks shared with snapshots counted in full).
     pub fn heap_bytes(&self) -> usize {
-        self.tables.iter().map(|t| t.heap_bytes()).sum::<usize>() + self.locs.heap_bytes()
+        self.tables.iter().map(|t| t.heap_bytes()).sum::<usize>()
+            + self.locs.heap_bytes()
+            + self.sparse.iter().map(|s| s.locs.heap_bytes()).sum::<usize>()
     }
 
     /// Bytes of the strings the String fields of every row hold.

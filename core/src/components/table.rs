@@ -94,6 +94,9 @@ pub(crate) struct Table {
     pub ids: LaneSpec,
     /// Cached transitions: (component, added?) → destination table.
     pub edges: Vec<(ComponentId, bool, u32)>,
+    /// Whether this table is a sparse set's (its one component stored apart from the
+    /// archetypes; never matched by archetype queries, never a transition's end).
+    pub sparse: bool,
 }
 
 impl Table {
@@ -128,7 +131,13 @@ impl Table {
             logs,
             len: 0,
             edges: Vec::new(),
+            sparse: false,
         }
+    }
+
+    /// An empty table holding the rows of sparse-set component `c` (see `sparse_set`).
+    pub fn new_sparse_set(c: ComponentId, registry: &SchemaRegistry, log_capacity: usize) -> Self {
+        Self { sparse: true, ..Self::new(Box::new([c]), registry, log_capacity) }
     }
 
     /// Position of `c` among this table's components.
@@ -183,11 +192,11 @@ impl Table {
         for s in &self.slots {
             for &col in &self.columns[s.first_lane..s.first_lane + s.lanes] {
                 chunk.revs_mut(col).stamp_row(i, rev);
-                chunk.set(
-                    col,
-                    i,
-                    if col.kind == LaneKind::Str { LaneValue::Str(None) } else { LaneValue::Word(0) },
-                );
+                if col.kind == LaneKind::Str {
+                    chunk.set(col, i, LaneValue::Str(None));
+                } else {
+                    chunk.set_word(col, i, 0);
+                }
             }
             let tick = self.columns[s.tick];
             chunk.revs_mut(tick).stamp_row(i, rev);
@@ -355,10 +364,7 @@ impl Table {
             }
         }
         if row != last {
-            for &col in std::iter::once(&self.ids).chain(self.columns.iter()) {
-                let value = self.chunks.get(col, last);
-                self.chunks.set(col, row, value, rev);
-            }
+            self.chunks.copy_row(std::iter::once(&self.ids).chain(self.columns.iter()), last, row, rev);
         }
         self.pop_last_row();
         self.shrank();

@@ -75,6 +75,17 @@ impl<K: ShardKey, V: Copy> ShardedMap<K, V> {
     pub fn len(&self) -> usize {
         self.len
     }
+
+    /// Bytes a clone copies rather than shares: the shard pointers.
+    pub fn top_bytes(&self) -> usize {
+        self.shards.pointer_bytes()
+    }
+
+    /// Heap bytes of the shards' tables (an entry and its control byte per slot of capacity).
+    pub fn heap_bytes(&self) -> usize {
+        self.shards.iter().map(|m| m.capacity() * (std::mem::size_of::<(K, V)>() + 1)).sum::<usize>()
+            + self.top_bytes()
+    }
 }
 
 #[cfg(test)]

@@ -109,7 +109,12 @@ impl BinSchema {
             ty: *ty,
             on_destroy: *on_destroy,
         });
-        ComponentDoc { name: self.name.clone(), fields: fields.collect(), requires: self.requires.clone() }
+        ComponentDoc {
+            name: self.name.clone(),
+            fields: fields.collect(),
+            requires: self.requires.clone(),
+            storage: super::model::StorageDoc::Table,
+        }
     }
 }
 
@@ -307,11 +312,17 @@ pub fn save_binary(arena: &Arena) -> Vec<u8> {
     // Serializing plain data into a Vec cannot fail.
     let mut out = postcard::to_extend(&body, out).unwrap_or_else(|_| vec![0; HEADER_LEN]);
     let library = arena.behaviors();
-    if !library.is_empty() || !library.settings.is_default() {
-        // A trailing section, so files without behaviours keep the layout older readers know.
+    let sparse_sets: Vec<u32> =
+        registry.iter().filter(|(_, info)| info.sparse_set.is_some()).map(|(c, _)| u32::from(c.0)).collect();
+    if !library.is_empty() || !library.settings.is_default() || !sparse_sets.is_empty() {
+        // Trailing sections, so files without behaviours or sparse sets keep the layout older
+        // readers know; the storage section (version 3) follows the behaviours one.
         let section =
             BinBehaviors { settings: library.settings, behaviors: super::json::behavior_docs(arena) };
         out = postcard::to_extend(&section, out).unwrap_or_default();
+        if !sparse_sets.is_empty() {
+            out = postcard::to_extend(&BinStorage { sparse_sets }, out).unwrap_or_default();
+        }
     }
     let body_len = out.len().saturating_sub(HEADER_LEN);
     let sum = checksum(&out[HEADER_LEN..]);
@@ -357,8 +368,8 @@ impl<'a> Strings<'a> {
     }
 }
 
-/// Checks the header and returns the body.
-fn body_of(bytes: &[u8]) -> Result<&[u8], PlaceError> {
+/// Checks the header and returns the format version and the body.
+fn body_of(bytes: &[u8]) -> Result<(u32, &[u8]), PlaceError> {
     if !bytes.starts_with(PLACE_BINARY_MAGIC) {
         let json = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
         let hint = if json { " (it looks like JSON: load it with load_json)" } else { "" };
@@ -389,25 +400,32 @@ fn body_of(bytes: &[u8]) -> Result<&[u8], PlaceError> {
     if checksum(body) != sum {
         return Err(PlaceError::Damaged("the checksum does not match the body".into()));
     }
-    Ok(body)
+    Ok((version, body))
 }
 
 /// Loads a place from its binary form into a fresh arena.
 pub fn load_binary(bytes: &[u8]) -> Result<Arena, PlaceError> {
-    let body = body_of(bytes)?;
+    let (version, body) = body_of(bytes)?;
     let (body, rest): (Body<'_>, &[u8]) = postcard::take_from_bytes(body)
         .map_err(|e| PlaceError::Damaged(format!("the body does not decode: {e}")))?;
-    let behaviors = if rest.is_empty() {
-        None
+    let (behaviors, rest) = if rest.is_empty() {
+        (None, rest)
     } else {
         let (section, rest): (BinBehaviors, &[u8]) = postcard::take_from_bytes(rest)
             .map_err(|e| PlaceError::Damaged(format!("the behaviours section does not decode: {e}")))?;
-        if !rest.is_empty() {
-            return Err(PlaceError::Damaged(format!("{} unexpected bytes after the body", rest.len())));
-        }
-        Some(section)
+        (Some(section), rest)
     };
-    let mut arena = Loader::new(&body).load()?;
+    let (storage, rest) = if version >= 3 && !rest.is_empty() {
+        let (section, rest): (BinStorage, &[u8]) = postcard::take_from_bytes(rest)
+            .map_err(|e| PlaceError::Damaged(format!("the storage section does not decode: {e}")))?;
+        (section, rest)
+    } else {
+        (BinStorage::default(), rest)
+    };
+    if !rest.is_empty() {
+        return Err(PlaceError::Damaged(format!("{} unexpected bytes after the body", rest.len())));
+    }
+    let mut arena = Loader::new(&body, &storage.sparse_sets).load()?;
     if let Some(section) = behaviors {
         let settings = super::model::PlaceSettings { behaviors: section.settings, ..Default::default() };
         super::json::apply_behaviors(&mut arena, &settings, &section.behaviors)?;
@@ -420,6 +438,13 @@ pub fn load_binary(bytes: &[u8]) -> Result<Arena, PlaceError> {
 struct BinBehaviors {
     settings: crate::BehaviorSettings,
     behaviors: Vec<super::model::BehaviorDoc>,
+}
+
+/// The optional section after the behaviours one (version 3): which schemas, by index in
+/// the body's list, are stored in sparse sets.
+#[derive(Serialize, Deserialize, Default)]
+struct BinStorage {
+    sparse_sets: Vec<u32>,
 }
 
 fn damaged(what: impl Into<String>) -> PlaceError {
@@ -439,13 +464,15 @@ fn take<'t, T>(table: &'t [T], cursor: &mut usize, count: u32, what: &str) -> Re
 
 struct Loader<'b, 'a> {
     body: &'b Body<'a>,
+    /// Indices of the schemas stored in sparse sets.
+    sparse_sets: &'b [u32],
     /// Interned name of each string (interned on first use).
     name_ids: Vec<Option<NameId>>,
 }
 
 impl<'b, 'a> Loader<'b, 'a> {
-    fn new(body: &'b Body<'a>) -> Self {
-        Loader { body, name_ids: vec![None; body.strings.len()] }
+    fn new(body: &'b Body<'a>, sparse_sets: &'b [u32]) -> Self {
+        Loader { body, sparse_sets, name_ids: vec![None; body.strings.len()] }
     }
 
     fn string(&self, k: u32, user: usize) -> Result<&'a str, PlaceError> {
@@ -469,8 +496,18 @@ impl<'b, 'a> Loader<'b, 'a> {
     fn load(mut self) -> Result<Arena, PlaceError> {
         let body = self.body;
         let mut b = TreeLoader::new(body.nodes.len());
+        if let Some(&k) = self.sparse_sets.iter().find(|&&k| k as usize >= body.components.len()) {
+            return Err(damaged(format!(
+                "the storage section names schema #{k} but the body declares {}",
+                body.components.len()
+            )));
+        }
         for (i, c) in body.components.iter().enumerate() {
-            b.register_schema(i, &c.to_doc())?;
+            let mut doc = c.to_doc();
+            if self.sparse_sets.contains(&(i as u32)) {
+                doc.storage = super::model::StorageDoc::SparseSet;
+            }
+            b.register_schema(i, &doc)?;
         }
         b.set_destroy_height(body.destroy_height);
         // Pre-order with child counts: `open` holds the instances still expecting children.

@@ -95,7 +95,8 @@ impl<'a> Saved<'a> {
     pub fn rows(&self, node: &NodeRef<'_>) -> impl Iterator<Item = (ComponentId, RowValues<'a>)> + '_ {
         let id = node.id();
         let store = self.arena.components();
-        store.components_of(id).iter().map(move |&c| (c, RowValues { saved_arena: self.arena, id, c }))
+        let comps: smallvec::SmallVec<[ComponentId; 8]> = store.components_of(id).iter().copied().collect();
+        comps.into_iter().map(move |c| (c, RowValues { saved_arena: self.arena, id, c }))
     }
 
     /// Every instance the saved nodes refer to (reference properties, attributes, component

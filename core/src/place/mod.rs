@@ -25,7 +25,7 @@ pub use json::{JSON_NESTING, load_json, save_json};
 pub use model::{
     AttributeDoc, BehaviorDoc, ComponentDoc, ComponentRowDoc, DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT,
     FALLEN_PARTS_DESTROY_HEIGHT, FieldDoc, FieldTypeDoc, InstanceDoc, MaterialDoc, PLACE_FORMAT,
-    PLACE_FORMAT_VERSION, PlaceFile, PlaceSettings, RefPolicyDoc, ShapeDoc,
+    PLACE_FORMAT_VERSION, PlaceFile, PlaceSettings, RefPolicyDoc, ShapeDoc, StorageDoc,
 };
 pub use source_file::{MAX_SOURCE_FILE_BYTES, ScriptFile, load_json_file, load_json_in};
 

@@ -5,7 +5,7 @@
 
 use super::serde_util::{f64s, floats, hex_id, opt_f32, opt_f64, opt_floats, ordered, ordered2};
 use crate::class::Class;
-use crate::components::{FieldDef, FieldType, RefPolicy, Schema};
+use crate::components::{FieldDef, FieldType, RefPolicy, Schema, Storage};
 use crate::value::{Material, Shape};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -13,14 +13,22 @@ use std::borrow::Cow;
 /// The `format` value every place file carries.
 pub const PLACE_FORMAT: &str = "arbor-place";
 /// The newest format version this build reads. Version 2 added behaviours (the `behaviors`
-/// section and `settings.behaviors`); a place without them is still written as version 1,
-/// so older readers keep reading it.
-pub const PLACE_FORMAT_VERSION: u32 = 2;
+/// section and `settings.behaviors`), version 3 sparse-set components (a schema's
+/// `storage`); a place without them is still written with the older number, so older
+/// readers keep reading it.
+pub const PLACE_FORMAT_VERSION: u32 = 3;
 
-/// The version a place is written with: 2 if it has behaviours or behaviour settings, else 1.
+/// The version a place is written with: 3 if a component is stored in a sparse set, else 2
+/// if it has behaviours or behaviour settings, else 1.
 pub fn version_for(arena: &crate::Arena) -> u32 {
     let library = arena.behaviors();
-    if library.is_empty() && library.settings.is_default() { 1 } else { 2 }
+    if !arena.components().registry().sparse_sets().is_empty() {
+        3
+    } else if library.is_empty() && library.settings.is_default() {
+        1
+    } else {
+        2
+    }
 }
 /// The place setting (and Workspace attribute) holding the fallen-parts destroy height.
 pub const FALLEN_PARTS_DESTROY_HEIGHT: &str = "FallenPartsDestroyHeight";
@@ -93,6 +101,9 @@ pub struct ComponentDoc {
     /// Components this one requires (declared earlier in the file).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub requires: Vec<String>,
+    /// Where its rows live: `"Table"` (the default) or `"SparseSet"` (format version 3).
+    #[serde(default, skip_serializing_if = "StorageDoc::is_default")]
+    pub storage: StorageDoc,
 }
 
 /// One field of a component schema.
@@ -166,6 +177,24 @@ mirror_enum! {
         RemoveComponent,
         /// Destroy the holder.
         DestroyHolder,
+    }
+}
+
+mirror_enum! {
+    /// Where a component's rows live (binary index: Table 0, SparseSet 1).
+    #[derive(Default)]
+    StorageDoc <=> Storage {
+        /// In the archetype tables (the default).
+        #[default]
+        Table,
+        /// In a sparse set of its own, for components added and removed often.
+        SparseSet,
+    }
+}
+
+impl StorageDoc {
+    fn is_default(&self) -> bool {
+        *self == StorageDoc::Table
     }
 }
 
@@ -323,6 +352,7 @@ impl ComponentDoc {
             name: self.name.as_str().into(),
             fields,
             requires: self.requires.iter().map(|r| r.as_str().into()).collect(),
+            storage: self.storage.into(),
         }
     }
 
@@ -340,6 +370,7 @@ impl ComponentDoc {
                 })
                 .collect(),
             requires: schema.requires.iter().map(|r| r.to_string()).collect(),
+            storage: schema.storage.into(),
         }
     }
 }

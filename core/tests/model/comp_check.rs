@@ -174,7 +174,7 @@ fn matching(m: &Model, q: &MQuery) -> Vec<Id> {
 /// and each revision in `sinces`, `changed_since` is exactly the rows written after it (as
 /// documented), and a chunk view holding such a row says it may have changed; every word
 /// lane of a chunk view reads the model's values, and lanes past a component or string lanes
-/// are not lent.
+/// are not lent (for queries chunk-wise walks take).
 pub(crate) fn check_queries<'q>(
     store: &ComponentStore,
     m: &Model,
@@ -192,6 +192,11 @@ pub(crate) fn check_queries<'q>(
                 let got = sorted_set(store.changed_since(&mut q.query, c, since), &what);
                 assert_eq!(got, written, "{what}: changed_since({c:?}, {since})");
             }
+        }
+        if !store.walks_chunks(&mut q.query) {
+            // Rows are checked one by one (a sparse-set component beside others): no chunk
+            // view can lend them.
+            continue;
         }
         let mut visited = Vec::new();
         store.for_each_chunk(&mut q.query, |view| {
@@ -302,7 +307,7 @@ pub(crate) fn comp_dump(arena: &Arena, ids: &[Id]) -> CompDump {
     let store = arena.components();
     let row_data = ids
         .iter()
-        .flat_map(|&id| store.components_of(id).iter().map(move |&c| (id, c)))
+        .flat_map(|&id| store.components_of(id).into_owned().into_iter().map(move |c| (id, c)))
         .map(|(id, c)| (id, c, store.row(id, c), store.row_revision(id, c)))
         .collect();
     let referrers = ids

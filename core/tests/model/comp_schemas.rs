@@ -9,7 +9,7 @@
 
 use arbor_core::{
     Quat, Vec3,
-    components::{FieldDef, FieldType, FieldValue, PodComponent, RefPolicy, Schema},
+    components::{FieldDef, FieldType, FieldValue, PodComponent, RefPolicy, Schema, Storage},
 };
 use std::sync::Arc;
 
@@ -20,7 +20,9 @@ pub(crate) const COMP_NAMES: [&str; 9] =
 /// The schemas `Register` operations choose from: two layouts of `Score` (the second
 /// conflicts with the first), requirements (`Leash` → `Health`, `LeashFx` → `Leash`,
 /// `Tether` → `Label`, `Regen` → `Health`), reference fields under each policy, and one
-/// schema declaring a field twice.
+/// schema declaring a field twice. `Leash`, `Tether`, the first `Score` and `Regen` live in
+/// sparse sets (so requirements cross storage kinds both ways), which the model does not
+/// know about: every outcome must be the same as for table components.
 pub(crate) fn catalogue(i: usize) -> Schema {
     let f = FieldDef::new;
     let r = FieldDef::reference;
@@ -40,13 +42,17 @@ pub(crate) fn catalogue(i: usize) -> Schema {
             ],
         ),
         4 => Schema::new("Leash", vec![r("to", RefPolicy::RemoveComponent), f("len", FieldType::F32)])
-            .requiring("Health"),
+            .requiring("Health")
+            .stored_in(Storage::SparseSet),
         5 => Schema::new("LeashFx", vec![f("glow", FieldType::Bool)]).requiring("Leash"),
         6 => Schema::new("Tether", vec![r("to", RefPolicy::DestroyHolder), f("note", FieldType::String)])
-            .requiring("Label"),
-        7 => Schema::new("Score", vec![f("v", FieldType::I32)]),
+            .requiring("Label")
+            .stored_in(Storage::SparseSet),
+        7 => Schema::new("Score", vec![f("v", FieldType::I32)]).stored_in(Storage::SparseSet),
         8 => Schema::new("Score", vec![f("v", FieldType::F64)]),
-        9 => Schema::new("Regen", vec![f("rate", FieldType::F32)]).requiring("Health"),
+        9 => Schema::new("Regen", vec![f("rate", FieldType::F32)])
+            .requiring("Health")
+            .stored_in(Storage::SparseSet),
         _ => Schema::new("Bad", vec![f("x", FieldType::I32), f("x", FieldType::I64)]),
     }
 }

@@ -14,7 +14,9 @@
 //! - `Define(name, fields, options?)` registers a schema in the place's component store (the
 //!   one engine code and place files use) and returns `name`. Fields map names to a type
 //!   name (`api::fields`) or to `{ type = ..., onDestroy = "ClearField" | "RemoveComponent" |
-//!   "DestroyHolder" }` for references; `options.requires` lists required components.
+//!   "DestroyHolder" }` for references; `options.requires` lists required components, and
+//!   `options.storage = "sparse"` keeps the rows in a sparse set (for components added and
+//!   removed often; `"table"`, the default, keeps them in the archetype tables).
 //!   Defining a name again with the same fields (in any order) and requirements returns it
 //!   again, so scripts may define what they use at their top level and reload freely; a
 //!   different layout raises.
@@ -39,7 +41,7 @@ use super::instance::{MethodStatus, add, checked, done, failed, live};
 use crate::state::with_world;
 use arbor_core::{
     Arena, Id,
-    components::{ComponentId, FieldDef, FieldType, FieldValue, RefPolicy, Schema, SchemaError},
+    components::{ComponentId, FieldDef, FieldType, FieldValue, RefPolicy, Schema, SchemaError, Storage},
 };
 use mlua::{Lua, Result, Table, Value};
 use std::sync::Arc;
@@ -124,6 +126,18 @@ fn declared_schema(
                     }
                 }
                 ("requires", _) => return Err(format!("requires of '{name}' must be a list of names")),
+                ("storage", Value::String(kind)) => {
+                    schema = schema.stored_in(match &*kind.to_str().map_err(|e| e.to_string())? {
+                        "table" => Storage::Table,
+                        "sparse" => Storage::SparseSet,
+                        other => {
+                            return Err(format!(
+                                "storage of '{name}' must be \"table\" or \"sparse\", not \"{other}\""
+                            ));
+                        }
+                    });
+                }
+                ("storage", _) => return Err(format!("storage of '{name}' must be \"table\" or \"sparse\"")),
                 (other, _) => return Err(format!("Define has no option '{other}'")),
             }
         }
@@ -131,7 +145,7 @@ fn declared_schema(
     Ok(schema)
 }
 
-/// Whether two schemas declare the same fields (in any order) and requirements.
+/// Whether two schemas declare the same fields (in any order), requirements and storage.
 fn same_layout(a: &Schema, b: &Schema) -> bool {
     let sorted = |s: &Schema| {
         let mut f = s.fields.clone();
@@ -140,7 +154,7 @@ fn same_layout(a: &Schema, b: &Schema) -> bool {
         r.sort();
         (f, r)
     };
-    a.name == b.name && sorted(a) == sorted(b)
+    a.name == b.name && a.storage == b.storage && sorted(a) == sorted(b)
 }
 
 /// `game.Components.Define(name, fields, options?)`.

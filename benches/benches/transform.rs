@@ -8,6 +8,7 @@
 //! | `wide` | 250,501 | bevy's `wide_tree`: `gen_tree(3, 500)`, a root, 500 children, 500 each |
 //! | `deep` | bevy's `deep_tree`: `gen_non_uniform_tree(25, 2)` | |
 //! | `chain` | 2,500 | bevy's `chain`: 2,500 levels |
+//! | `stress` | 1,000,000 | `arbor stress --count 1000000`: a root, 90,909 models of 10 parts |
 //!
 //! Functions in each group (`t1`/`t2`: a local rayon pool of 1 or 2 threads, the timed loop
 //! runs inside it with `pool.install`):
@@ -23,6 +24,9 @@
 //!   propagate_parent_transforms, sync_simple_transforms).chain()` with
 //!   `StaticTransformOptimizations` on, its `multi_threaded` propagation on a 2-thread
 //!   `ComputeTaskPool`; the `Transform`s are marked changed outside the timed region.
+//!
+//! Group `transform_stress` (the 1M shape) holds `ours/1pct/{t1,t2}` (SIMD), `ours/none`,
+//! `bevy/1pct` and `bevy/none` only.
 //!
 //! Group `write_strategy` (large tree, the root's 1,000 children dirty so every node below
 //! them is recomputed by the parallel subtree walk, 2 threads) compares the walk's direct
@@ -41,7 +45,7 @@ use arbor_sim::{PassMode, WorldTransforms};
 use criterion::{
     BenchmarkGroup, Criterion, SamplingMode, criterion_group, criterion_main, measurement::WallTime,
 };
-use fixture::{Bevy, Plain, build_arena, large_tree, pick};
+use fixture::{Bevy, Plain, build_arena, large_tree, pick, stress_tree};
 use rayon::ThreadPool;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -142,6 +146,44 @@ fn shape(c: &mut Criterion, name: &str, map: &[usize]) {
     g.finish();
 }
 
+/// The stress place's shape at a million nodes (`stress`): our 1% pass on one and two
+/// threads against bevy's, and both with nothing dirty. Only the SIMD pass and the sparse
+/// cases: building bevy's world of a million entities and each all-dirty pass take seconds.
+fn million(c: &mut Criterion) {
+    let map = stress_tree();
+    let n = map.len() + 1;
+    let (arena, ids) = build_arena(&map);
+    let pools = [(1, pool(1)), (2, pool(2))];
+    let mut worlds = WorldTransforms::new();
+    worlds.update(&arena, &ids, PassMode::default());
+    let dirty: Vec<Id> = pick(n, false).iter().map(|&i| ids[i]).collect();
+    let stats = worlds.update(&arena, &dirty, PassMode::default());
+    eprintln!(
+        "transform_stress: {n} nodes; 1pct: {} dirty, {} roots, {} recomputed",
+        dirty.len(),
+        stats.dirty_roots,
+        stats.recomputed
+    );
+    let mut g = group(c, "transform_stress");
+    for (threads, pool) in &pools {
+        let mode = PassMode { parallel: *threads > 1, simd: true };
+        g.bench_function(format!("ours/1pct/t{threads}"), |b| {
+            b.iter_custom(|iters| {
+                timed_in(pool, iters, || {
+                    black_box(worlds.update(&arena, black_box(&dirty), mode));
+                })
+            })
+        });
+    }
+    g.bench_function("ours/none", |b| b.iter(|| worlds.update(&arena, black_box(&[]), PassMode::default())));
+    drop((worlds, arena, ids));
+    let mut bevy = Bevy::new(&map);
+    let changed = pick(n, false);
+    g.bench_function("bevy/1pct", |b| b.iter_custom(|iters| bevy.timed(iters, &changed)));
+    g.bench_function("bevy/none", |b| b.iter_custom(|iters| bevy.timed(iters, &[])));
+    g.finish();
+}
+
 fn shapes(c: &mut Criterion) {
     shape(c, "large", &large_tree());
     shape(c, "wide", &gen_tree(3, 500));
@@ -208,5 +250,5 @@ fn arena_reads(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, shapes, write_strategy, arena_reads);
+criterion_group!(benches, shapes, million, write_strategy, arena_reads);
 criterion_main!(benches);

@@ -10,6 +10,7 @@ mod lifetime;
 mod phase;
 pub mod physics;
 pub mod players;
+mod prefetch;
 mod profiler;
 mod tick;
 pub mod transform;

@@ -1,6 +1,7 @@
 //! The transform pass through its public API: random places against a naive recursive
 //! reference in all four modes, no work when nothing is dirty, detached subtrees skipped,
-//! and the deferred world after a reparent (the local Position is kept as the offset).
+//! the deferred world after a reparent (the local Position is kept as the offset), and a
+//! long scattered dirty list giving the same worlds in every mode.
 
 use arbor_core::{Arena, Class, Id, LocalTransform, Quat, Vec3};
 use arbor_sim::{PassMode, PassStats, WorldTransform, WorldTransforms};
@@ -219,5 +220,51 @@ fn a_wide_folder_goes_parallel_and_agrees_with_one_thread() {
     for &p in parts.iter().step_by(97) {
         assert_eq!(one.get(&arena, p), two.get(&arena, p));
         assert_close(&arena, &two, p);
+    }
+}
+
+#[test]
+fn a_long_scattered_list_of_models_and_parts_agrees_in_every_mode() {
+    // About 17,600 scattered dirty ids (repeats included) among 33,000 nodes, models of 10
+    // parts: a list longer than 8,192 ids and shorter than 65,536, which the default split
+    // sends down the short-list route.
+    let mut arena = Arena::new();
+    let ws = arena.workspace();
+    let mut ids = Vec::new();
+    for m in 0..3_000 {
+        let model = arena.create(Class::Model, "M", Some(ws)).unwrap();
+        arena.set_transform(model, local([m as f32, 0.0, 1.0], m as f32 * 0.002, 0.1)).unwrap();
+        ids.push(model);
+        for p in 0..10 {
+            let part = arena.create(Class::Part, "P", Some(model)).unwrap();
+            arena.set_transform(part, local([p as f32, 1.0, 0.0], p as f32 * 0.1, 0.0)).unwrap();
+            ids.push(part);
+        }
+    }
+    let first = arena.take_dirty_transforms();
+    let mut worlds: Vec<WorldTransforms> = MODES.iter().map(|_| WorldTransforms::new()).collect();
+    let pool = pool();
+    for (w, &mode) in worlds.iter_mut().zip(&MODES) {
+        pool.install(|| w.update(&arena, &first, mode));
+    }
+    // Every third node written (models among them, so some leaves are covered), twice.
+    for (k, &id) in ids.iter().enumerate().filter(|(k, _)| k % 3 == 0 || k % 5 == 0) {
+        arena.set_transform(id, local([k as f32 * 0.01, 2.0, 0.0], 0.2, k as f32 * 0.001)).unwrap();
+    }
+    let dirty: Vec<Id> = arena.take_dirty_transforms();
+    let dirty: Vec<Id> = dirty.iter().chain(dirty.iter().step_by(7)).copied().collect();
+    assert!((8_192..65_536).contains(&dirty.len()), "{} dirty ids", dirty.len());
+    let stats: Vec<PassStats> = worlds
+        .iter_mut()
+        .zip(&MODES)
+        .map(|(w, &mode)| pool.install(|| w.update(&arena, &dirty, mode)))
+        .collect();
+    assert!(stats.iter().all(|s| *s == stats[0]), "{stats:?}");
+    for &id in &ids {
+        let first = worlds[0].get(&arena, id);
+        assert!(worlds.iter().all(|w| w.get(&arena, id) == first), "{id:?}");
+    }
+    for &id in ids.iter().step_by(13) {
+        assert_close(&arena, &worlds[3], id);
     }
 }

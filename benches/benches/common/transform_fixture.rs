@@ -22,6 +22,15 @@ pub fn large_tree() -> Vec<usize> {
     map
 }
 
+/// The stress place's shape at a million (`arbor stress --count 1000000`, models of 10
+/// parts): a root, 90,909 models, 10 parts each; 1,000,000 nodes.
+pub fn stress_tree() -> Vec<usize> {
+    const MODELS: usize = 90_909;
+    let mut map = vec![0; MODELS];
+    map.extend((1..=MODELS).flat_map(|p| std::iter::repeat_n(p, 10)));
+    map
+}
+
 /// Local transform of node `i`: bevy's circle placement plus a small rotation.
 pub fn local_of(i: usize) -> (Vec3, Quat) {
     let a = (i % 97) as f32 / 97.0;

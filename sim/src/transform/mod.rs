@@ -25,12 +25,14 @@
 //!   dirty ancestor, see `roots`), recomputes each root from its parent's stored world and
 //!   then every node below it, parent before child (see `walk`): each node in four lanes
 //!   of `wide::f32x4` under its parent's frame (see `compose`), and disjoint subtrees (or
-//!   runs of roots, when there are many) on rayon's threads. The cost follows the dirty nodes and their subtrees, never the size
-//!   of the place. A short dirty list (up to `Split::max_sparse` ids, 8,192 by default: the
-//!   usual tick) takes the short-list form of this route (see `sparse`): roots found and
-//!   their worlds written in one sweep over the list with no root list (two halves of it on
-//!   two threads), and only the roots with children handed to the walk; longer lists have
-//!   their roots found in parallel first.
+//!   runs of roots, when there are many) on rayon's threads. The cost follows the dirty
+//!   nodes and their subtrees, never the size of the place. A dirty list of up to
+//!   `Split::max_sparse` ids (65,536 by default: the usual tick, up to a few percent of a
+//!   million-node place moving) takes the short-list form of this route (see `sparse`):
+//!   roots found and their worlds written in one sweep over the list with no root list (two
+//!   halves of it on two threads), and only the roots with children handed to the walk;
+//!   longer lists have their roots found in parallel first, in chunks of
+//!   `Split::find_chunk` ids shared out to every thread of the pool.
 //! - *Whole world*, when the dirty list names at least half as many ids as the arena has
 //!   live nodes (and at least 1,024): recomputing everything then costs no more than
 //!   sorting out the roots would, so the pass sweeps every page in slot order instead
@@ -51,7 +53,6 @@
 
 mod compose;
 mod leaf_roots;
-mod prefetch;
 mod roots;
 mod sparse;
 mod split_phases;
@@ -350,10 +351,29 @@ impl WorldTransforms {
 
     /// Whether `slot` holds a world computed for `id`: tag and high bits both match.
     fn owns(&self, slot: Slot, id: Id) -> bool {
-        let (Some(cell), Some(&high)) = (self.poses.get(slot.index()), self.high.get(slot.index())) else {
+        let Some(cell) = self.poses.get(slot.index()) else { return false };
+        if id.is_none() || cell.tag() != id.0 as u32 {
             return false;
-        };
-        !id.is_none() && cell.tag() == id.0 as u32 && high == world_column::high_bits(id)
+        }
+        // Until an id at or above 2^32 is written the high column is all zeros (see
+        // `world_column`): no need to read it.
+        let high = if self.wide { self.high.get(slot.index()).copied() } else { Some(0) };
+        high == Some(world_column::high_bits(id))
+    }
+
+    /// The world position stored in `slot` when the slot holds a world computed for `id`
+    /// (`id` lives in `slot`): [`get`](Self::get) for a caller that has the slot already.
+    pub(crate) fn position_at(&self, slot: Slot, id: Id) -> Option<Vec3> {
+        self.owns(slot, id).then(|| {
+            let p = &self.poses[slot.index()].0;
+            Vec3::new(p[0], p[1], p[2])
+        })
+    }
+
+    /// Asks for the cache line of `slot`'s world (a hint: nothing is read).
+    #[inline]
+    pub(crate) fn prefetch(&self, slot: Slot) {
+        crate::prefetch::prefetch_ptr(self.poses.as_ptr().wrapping_add(slot.index()));
     }
 
     /// The world stored in `slot`, whichever node it belongs to (the identity for a slot

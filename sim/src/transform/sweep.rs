@@ -32,9 +32,9 @@
 //! sweep only after its writer published it; deferred nodes are not written by the sweep.
 
 use super::compose::{Frame, Frame4, IDENTITY, Pose, compose, local_pose};
-use super::prefetch::prefetch_ptr;
 use super::roots::in_world;
 use super::world_column::{self, ColumnsMut, RawColumns};
+use crate::prefetch::prefetch_ptr;
 use arbor_core::{
     Id, LocalTransform,
     raw::{NodesView, PAGE_SIZE},

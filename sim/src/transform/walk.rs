@@ -77,7 +77,7 @@ impl Default for Split {
             min_roots: 256,
             roots_per_task: 256,
             find_chunk: 4096,
-            max_sparse: 8192,
+            max_sparse: 1 << 16,
             sparse_walk: 4096,
             min_whole: 1024,
         }

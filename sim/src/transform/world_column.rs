@@ -30,7 +30,7 @@
 
 use super::PoseCell;
 use super::compose::Pose;
-use super::prefetch::prefetch_ptr;
+use crate::prefetch::prefetch_ptr;
 use arbor_core::Id;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};

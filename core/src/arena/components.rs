@@ -95,13 +95,7 @@ impl Arena {
         if had && values.is_none() {
             return Ok(false);
         }
-        if self.undo.is_some() {
-            self.journal_rows(id);
-        }
-        let rev = self.revisions.bump();
-        // Stamped first (nothing below reads the node's stamps, and the call cannot fail from
-        // here): the node page lookups overlap the row move instead of trailing it.
-        self.stamp(slot, rev);
+        let rev = self.begin_row_edit(id, slot);
         if !self.components.registry.info(c).requires.is_empty() {
             self.add_requirements(id, c, rev);
             loc = self.components.loc(id);
@@ -125,6 +119,20 @@ impl Arena {
         Ok(!had)
     }
 
+    /// Opens an edit of live `id`'s component rows (in `slot`): journals its rows in an undo
+    /// scope, then takes a new revision and stamps the node with it. Stamped first (nothing
+    /// after reads the node's stamps, and the caller cannot fail from here): the node page
+    /// lookups overlap the row move instead of trailing it.
+    #[inline(always)]
+    fn begin_row_edit(&mut self, id: Id, slot: crate::id::Slot) -> u64 {
+        if self.undo.is_some() {
+            self.journal_rows(id);
+        }
+        let rev = self.revisions.bump();
+        self.stamp(slot, rev);
+        rev
+    }
+
     /// [`add_component`](Self::add_component) for a component in sparse set `set` (checked:
     /// `id` is live in `slot`, `values` fit): its row is appended to the component's set, the
     /// archetype row stays where it is.
@@ -140,11 +148,7 @@ impl Arena {
         if had && values.is_none() {
             return false;
         }
-        if self.undo.is_some() {
-            self.journal_rows(id);
-        }
-        let rev = self.revisions.bump();
-        self.stamp(slot, rev);
+        let rev = self.begin_row_edit(id, slot);
         if !self.components.registry.info(c).requires.is_empty() {
             self.add_requirements(id, c, rev);
         }
@@ -222,11 +226,7 @@ impl Arena {
         let slot = self.live_slot(id)?;
         if let Some(set) = self.components.registry.try_info(c).and_then(|i| i.sparse_set) {
             let Some(loc) = self.components.sparse_loc(set, id) else { return Ok(false) };
-            if self.undo.is_some() {
-                self.journal_rows(id);
-            }
-            let rev = self.revisions.bump();
-            self.stamp(slot, rev);
+            let rev = self.begin_row_edit(id, slot);
             if self.components.registry.dependents(c).is_empty() {
                 self.drop_refs_of(id, c);
                 self.components.sparse_remove_at(set, id, loc, rev);
@@ -241,11 +241,7 @@ impl Arena {
         if to.is_none() && !self.components.row_has(Some(loc), c) {
             return Ok(false);
         }
-        if self.undo.is_some() {
-            self.journal_rows(id);
-        }
-        let rev = self.revisions.bump();
-        self.stamp(slot, rev); // first, as in `add_component`
+        let rev = self.begin_row_edit(id, slot);
         if self.components.registry.dependents(c).is_empty() {
             self.remove_component_from(id, loc, c, to, rev);
         } else {
@@ -369,11 +365,7 @@ impl Arena {
     pub fn insert_pod<B: PodBundle>(&mut self, id: Id, bundle: &B) -> Result<(), ArenaError> {
         let slot = self.live_slot(id)?;
         let ids = self.pod_ids::<B>()?;
-        if self.undo.is_some() {
-            self.journal_rows(id);
-        }
-        let rev = self.revisions.bump();
-        self.stamp(slot, rev); // first, as in `add_component`
+        let rev = self.begin_row_edit(id, slot);
         self.write_bundle(id, &ids, bundle, rev);
         Ok(())
     }

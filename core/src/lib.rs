@@ -15,12 +15,12 @@
 
 mod arena;
 mod behaviors;
+mod bounded_log;
 mod class;
 pub mod components;
 mod error;
 mod events;
 mod id;
-mod journal;
 mod lifecycle;
 mod names;
 mod nodes;
@@ -51,7 +51,7 @@ pub use value::{
 
 // The errors of the calls above that have their own types.
 pub use arena::{NotFresh, SearchLimitReached};
-pub use journal::HistoryUnavailable;
+pub use bounded_log::HistoryUnavailable;
 pub use names::NameError;
 
 /// Re-exported math types used in the public API.
@@ -60,7 +60,7 @@ pub use glam::{Quat, Vec3};
 /// Limits the arena enforces, for callers that check before they call.
 pub mod limits {
     pub use crate::arena::MAX_ATTRIBUTES;
-    pub use crate::journal::PART_WRITE_LOG_CAPACITY;
+    pub use crate::bounded_log::PART_WRITE_LOG_CAPACITY;
     pub use crate::names::MAX_NAME_BYTES;
 }
 

@@ -8,8 +8,8 @@
 //! from this module.
 
 pub use crate::arena::{AncestryQuery, LiveNodes, NodeData, TopologyChange};
+pub use crate::bounded_log::BoundedLog;
 pub use crate::id::{CLIENT_ID_BASE, CLIENT_ID_LIMIT, IdAllocator, Slot};
-pub use crate::journal::BoundedLog;
 pub use crate::lifecycle::LifecycleView;
 pub use crate::names::{NameId, NamePool, check_name};
 pub use crate::nodes::child_array::ChildArray;

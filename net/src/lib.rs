@@ -32,7 +32,7 @@ pub use codec::DecodeError;
 pub use component_delta::{ComponentPatch, ComponentSend};
 pub use error::NetError;
 pub use message::{Control, Input, MAX_MESSAGE_BYTES, Snapshot, SnapshotBuilder, SnapshotEntry};
-pub use mirror::{CELL_SIZE, Cell, CellChanges, Changes, Mirror, MirrorEntity, cell_of};
+pub use mirror::{Cell, CellChanges, Changes, INTEREST_CELL_SIZE, Mirror, MirrorEntity, cell_of};
 pub use position_delta::{POSITION_HISTORY, PositionHistory, PositionSend, PositionWire};
 pub use quantize::{
     POSITION_STEPS, dequantize_position, dequantize_rotation, quantize_position, quantize_rotation,

@@ -27,14 +27,14 @@ use glam::Vec3;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Side of a streaming cell, in studs (on X and Z).
-pub const CELL_SIZE: f32 = 64.0;
+pub const INTEREST_CELL_SIZE: f32 = 64.0;
 
-/// A streaming cell: world X and Z divided by [`CELL_SIZE`], floored.
+/// A streaming cell: world X and Z divided by [`INTEREST_CELL_SIZE`], floored.
 pub type Cell = (i32, i32);
 
 /// The cell holding world position `p`.
 pub fn cell_of(p: Vec3) -> Cell {
-    let c = |v: f32| if v.is_finite() { (v / CELL_SIZE).floor().clamp(-1e9, 1e9) as i32 } else { 0 };
+    let c = |v: f32| if v.is_finite() { (v / INTEREST_CELL_SIZE).floor().clamp(-1e9, 1e9) as i32 } else { 0 };
     (c(p.x), c(p.z))
 }
 

@@ -172,7 +172,7 @@ fn a_focus_walking_to_and_fro_across_the_range_edge_does_not_churn_units() {
     }
     assert_eq!(pipe.view.stats().removes, removes);
     // Past the radius plus the hysteresis it leaves; within the radius it comes back.
-    let beyond = 1000.0 - 512.0 - arbor_net::STREAMING_HYSTERESIS - 2.0 * arbor_net::CELL_SIZE;
+    let beyond = 1000.0 - 512.0 - arbor_net::STREAMING_HYSTERESIS - 2.0 * arbor_net::INTEREST_CELL_SIZE;
     pipe.view.set_focus(Vec3::new(beyond, 0.0, 0.0));
     pipe.converge(50);
     assert!(!pipe.view.holds(part) && pipe.replica.state(part).is_none());
@@ -382,7 +382,8 @@ fn check_range(pipe: &Pipe, radius: f32) -> Result<(), TestCaseError> {
     for &p in &tops {
         let world = pipe.transforms.get(&pipe.arena, p).map_or(Vec3::ZERO, |t| t.position);
         let cell = arbor_net::cell_of(world);
-        let d = |a: i32, b: i32| (i64::from(a) - i64::from(b)) as f64 * f64::from(arbor_net::CELL_SIZE);
+        let d =
+            |a: i32, b: i32| (i64::from(a) - i64::from(b)) as f64 * f64::from(arbor_net::INTEREST_CELL_SIZE);
         let (dx, dz) = (d(cell.0, focus.0), d(cell.1, focus.1));
         let in_range = dx * dx + dz * dz <= radius * radius;
         let kept = radius + f64::from(arbor_net::STREAMING_HYSTERESIS);

@@ -20,15 +20,12 @@
 
 use crate::prefetch::prefetch_ptr;
 use crate::transform::WorldTransforms;
+use arbor_core::place::{DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT, FALLEN_PARTS_DESTROY_HEIGHT};
 use arbor_core::{
     Arena, AttributeValue, Class, Family, Id, NodeFlags,
     raw::{NodeRef, NodesView, Slot},
 };
 
-/// Attribute on the Workspace holding the destroy height.
-pub const FALLEN_PARTS_DESTROY_HEIGHT: &str = "FallenPartsDestroyHeight";
-/// Default destroy height.
-pub const DEFAULT_DESTROY_HEIGHT: f64 = -500.0;
 /// Tag a character gets once its death was announced.
 pub const DIED_ANNOUNCED: &str = "DiedAnnounced";
 
@@ -50,7 +47,7 @@ impl FallenParts {
     pub fn destroy_height(arena: &Arena) -> f64 {
         match arena.attribute(arena.workspace(), FALLEN_PARTS_DESTROY_HEIGHT) {
             Some(AttributeValue::Number(h)) if !h.is_nan() => *h,
-            _ => DEFAULT_DESTROY_HEIGHT,
+            _ => DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT,
         }
     }
 

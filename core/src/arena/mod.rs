@@ -45,12 +45,12 @@ pub use memory::MemoryReport;
 pub use node_data::NodeData;
 pub use world_hasher::{HasherStats, WorldHasher};
 
+use crate::bounded_log::{BoundedLog, HistoryUnavailable, PART_WRITE_LOG_CAPACITY};
 use crate::class::{Class, Family};
 use crate::components::ComponentStore;
 use crate::error::ArenaError;
 use crate::events::InstanceEvent;
 use crate::id::{Id, IdAllocator, IdRange, Slot};
-use crate::journal::{BoundedLog, HistoryUnavailable, PART_WRITE_LOG_CAPACITY};
 use crate::names::{NameId, NamePool};
 use crate::nodes::page::{NodePage, NodeRef};
 use crate::nodes::snapshot::Snapshot;

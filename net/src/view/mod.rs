@@ -39,7 +39,7 @@ mod send;
 
 use range::{CellBox, clamp_focus};
 
-use crate::mirror::{CELL_SIZE, Cell, Mirror, MirrorEntity, cell_of};
+use crate::mirror::{Cell, INTEREST_CELL_SIZE, Mirror, MirrorEntity, cell_of};
 use crate::position_delta::{POSITION_HISTORY, PositionSend};
 use arbor_core::{Arena, Id};
 use glam::Vec3;
@@ -50,7 +50,7 @@ use std::collections::{BinaryHeap, VecDeque};
 /// Hysteresis of the streaming range, in studs: a unit enters a view within the radius of
 /// the focus and leaves it only past the radius plus this margin, so a client walking to
 /// and fro across a cell boundary does not stream the same units out and in.
-pub const STREAMING_HYSTERESIS: f32 = CELL_SIZE;
+pub const STREAMING_HYSTERESIS: f32 = INTEREST_CELL_SIZE;
 
 /// Network ticks an unacked message is remembered (about 8.5 s at 30 Hz); a client that
 /// acks nothing for that long gets full state again.

@@ -5,7 +5,7 @@
 //! occupied cells, whichever are fewer.
 
 use super::{ClientView, STREAMING_HYSTERESIS};
-use crate::mirror::{CELL_SIZE, Cell, Mirror};
+use crate::mirror::{Cell, INTEREST_CELL_SIZE, Mirror};
 use arbor_core::{Arena, Id};
 use arbor_sim::WORLD_EXTENT;
 use glam::Vec3;
@@ -31,8 +31,9 @@ impl ClientView {
     /// out of range. Cells lie within ±10^9 (see [`cell_of`]), so a larger radius is capped
     /// where it already covers every cell.
     pub(super) fn cell_radius(&self) -> i64 {
-        ((f64::from(self.radius) + f64::from(STREAMING_HYSTERESIS)) / f64::from(CELL_SIZE)).ceil().min(4e9)
-            as i64
+        ((f64::from(self.radius) + f64::from(STREAMING_HYSTERESIS)) / f64::from(INTEREST_CELL_SIZE))
+            .ceil()
+            .min(4e9) as i64
             + 1
     }
 
@@ -117,8 +118,8 @@ impl ClientView {
 /// Whether `cell` is within `r` studs of a focus in cell `centre`, cell to cell (in f64:
 /// cells far out and radii past f32's squares stay exact enough).
 pub(super) fn within(centre: Cell, cell: Cell, r: f64) -> bool {
-    let dx = (i64::from(cell.0) - i64::from(centre.0)) as f64 * f64::from(CELL_SIZE);
-    let dz = (i64::from(cell.1) - i64::from(centre.1)) as f64 * f64::from(CELL_SIZE);
+    let dx = (i64::from(cell.0) - i64::from(centre.0)) as f64 * f64::from(INTEREST_CELL_SIZE);
+    let dz = (i64::from(cell.1) - i64::from(centre.1)) as f64 * f64::from(INTEREST_CELL_SIZE);
     dx * dx + dz * dz <= r * r
 }
 

@@ -12,7 +12,7 @@
 use crate::api::convert::{Status, fail, ok};
 use crate::state::with_world;
 use arbor_core::AttributeValue;
-use arbor_sim::FALLEN_PARTS_DESTROY_HEIGHT;
+use arbor_core::place::FALLEN_PARTS_DESTROY_HEIGHT;
 use mlua::{Function, Lua, Result, Table, Value};
 
 /// The service's members, for the error an unknown one raises.

@@ -53,7 +53,7 @@ use rapier3d::prelude::{Aabb, BoundingVolume};
 use std::cmp::Reverse;
 
 /// Side of the smallest size level's parts, studs (see `overlap::level`).
-pub const CELL_SIZE: f32 = 4.0;
+pub const CROWDING_CELL_SIZE: f32 = 4.0;
 
 /// Dynamic bodies that simulate at one spot: a dynamic body whose reach overlaps this many
 /// simulated dynamic bodies is suspended.

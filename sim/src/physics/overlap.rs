@@ -9,7 +9,7 @@
 //! overlaps everything it covers, however far their centres are.
 //!
 //! [`level`] sorts parts by size: level `L` holds reaches whose largest extent is at most
-//! `CELL_SIZE × 2^L` studs (the last level holds everything larger).
+//! `CROWDING_CELL_SIZE × 2^L` studs (the last level holds everything larger).
 //!
 //! [`Tree`] is a parry [`Bvh`] of reaches keyed by entry index, counting overlaps with an
 //! early exit: a query that stops after `limit` overlaps visits at most `limit` leaves plus
@@ -18,7 +18,7 @@
 //! Invariant: a tree holds at most one leaf per entry index; callers remove a leaf before
 //! re-inserting it.
 
-use super::crowding::CELL_SIZE;
+use super::crowding::CROWDING_CELL_SIZE;
 use rapier3d::parry::partitioning::Bvh;
 use rapier3d::prelude::{Aabb, BoundingVolume, Collider, Pose, Ray};
 
@@ -26,7 +26,7 @@ use rapier3d::prelude::{Aabb, BoundingVolume, Collider, Pose, Ray};
 /// rapier's leaf fattening (0.04) plus half its prediction distance (0.01).
 pub(super) const REACH_MARGIN: f32 = 0.05;
 
-/// Size levels: level `LEVELS - 1` holds reaches larger than `CELL_SIZE × 2^(LEVELS - 2)`.
+/// Size levels: level `LEVELS - 1` holds reaches larger than `CROWDING_CELL_SIZE × 2^(LEVELS - 2)`.
 /// Eleven levels reach 4,096 studs, past a 2,048-stud part turned diagonally (3,548 studs).
 pub(super) const LEVELS: usize = 11;
 
@@ -38,11 +38,11 @@ pub(super) fn reach(body_pose: &Pose, collider: &Collider, margin: f32) -> Optio
     (aabb.mins.is_finite() && aabb.maxs.is_finite()).then_some(aabb)
 }
 
-/// The size level of `reach`: the smallest `L` with largest extent ≤ `CELL_SIZE × 2^L`.
+/// The size level of `reach`: the smallest `L` with largest extent ≤ `CROWDING_CELL_SIZE × 2^L`.
 pub(super) fn level(reach: &Aabb) -> usize {
     let extent = reach.extents().max_element();
     let mut level = 0;
-    let mut side = CELL_SIZE;
+    let mut side = CROWDING_CELL_SIZE;
     while extent > side && level < LEVELS - 1 {
         side *= 2.0;
         level += 1;

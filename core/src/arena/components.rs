@@ -1,5 +1,6 @@
 //! Component edits through the arena: registering schemas, adding and removing components
-//! (with their requirements and dependents), writing fields and POD bundles (batch spawning: `spawn`),
+//! (with their requirements and dependents), writing POD bundles (single fields:
+//! `component_fields`; batch spawning: `spawn`),
 //! and the reverse index of reference fields (chunk passes and ancestry-filtered queries:
 //! `component_queries`).
 //!
@@ -10,7 +11,6 @@
 //! replaces (see `undo`) before its first write.
 
 use super::Arena;
-use super::undo::UndoEntry;
 use crate::components::{
     ComponentId, ComponentStore, FieldType, FieldValue, LaneValue, PodBundle, PodComponent, RefPolicy,
     RowLoc, Schema, SchemaError, encode,
@@ -201,7 +201,14 @@ impl Arena {
         }
     }
 
-    fn write_field_unchecked(&mut self, id: Id, c: ComponentId, field: usize, value: &FieldValue, rev: u64) {
+    pub(super) fn write_field_unchecked(
+        &mut self,
+        id: Id,
+        c: ComponentId,
+        field: usize,
+        value: &FieldValue,
+        rev: u64,
+    ) {
         let info = self.components.registry.info(c);
         let first = info.field_lanes[field];
         if info.schema.fields[field].ty == FieldType::InstanceRef {
@@ -300,58 +307,6 @@ impl Arena {
                 remove_holder(&mut self.component_refs, t, (holder, c, f as u16));
             }
         }
-    }
-
-    /// Sets field `field` of `id`'s component `c`, comparing first. Returns whether it changed.
-    pub fn set_field(
-        &mut self,
-        id: Id,
-        c: ComponentId,
-        field: &str,
-        value: FieldValue,
-    ) -> Result<bool, ArenaError> {
-        let slot = self.live_slot(id)?;
-        if c.index() >= self.components.registry.len() {
-            return Err(SchemaError::UnknownComponent(format!("#{}", c.0)).into());
-        }
-        let info = self.components.registry.info(c);
-        let f = info.field(field).ok_or_else(|| SchemaError::UnknownField {
-            component: info.schema.name.to_string(),
-            field: field.to_owned(),
-        })?;
-        let expected = info.schema.fields[f].ty;
-        if value.ty() != expected {
-            return Err(SchemaError::TypeMismatch {
-                component: info.schema.name.to_string(),
-                field: field.to_owned(),
-                expected,
-                got: value.ty(),
-            }
-            .into());
-        }
-        let Some(current) = self.components.field(id, c, f) else {
-            return Err(SchemaError::UnknownComponent(info.schema.name.to_string()).into());
-        };
-        if let FieldValue::Ref(Some(t)) = value {
-            self.node(t)?;
-        }
-        if current == value {
-            return Ok(false);
-        }
-        if let FieldValue::String(s) = &value {
-            self.admit_text(s.len())?;
-        }
-        self.journal(move |_| UndoEntry::Field { id, component: c, field: f as u16, old: current });
-        let rev = self.revisions.bump();
-        self.write_field_unchecked(id, c, f, &value, rev);
-        self.stamp(slot, rev);
-        Ok(true)
-    }
-
-    /// Field `field` of `id`'s component `c`.
-    pub fn field(&self, id: Id, c: ComponentId, field: &str) -> Option<FieldValue> {
-        self.get(id)?;
-        self.components.field_by_name(id, c, field)
     }
 
     /// Holders of component reference fields pointing at `target`.

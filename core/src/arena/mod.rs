@@ -18,6 +18,7 @@
 
 mod alloc;
 mod bulk;
+mod component_fields;
 mod component_queries;
 mod components;
 mod copy;

@@ -48,7 +48,7 @@ pub use lane_layout::{Block, CHUNK_ROWS, LaneKind};
 pub use pod::{PodBundle, PodComponent};
 pub use query::{ChunkView, Lane, Query};
 pub use schema::{
-    ComponentId, ComponentInfo, FieldDef, FieldType, FieldValue, RefPolicy, Schema, SchemaError,
+    ComponentId, ComponentInfo, FieldDef, FieldHandle, FieldType, FieldValue, RefPolicy, Schema, SchemaError,
     SchemaRegistry, Storage,
 };
 pub use store::ComponentStore;

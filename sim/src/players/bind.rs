@@ -6,7 +6,7 @@
 //! changes nothing a script can see.
 
 use super::schemas::{DEFAULT_JUMP_POWER, DEFAULT_WALK_SPEED, root_part};
-use super::{Players, Session};
+use super::{Players, Session, infallible};
 use arbor_core::{
     Appearance, Arena, ArenaError, Class, Color, Id, NodeFlags,
     components::{ComponentId, FieldValue},
@@ -117,15 +117,16 @@ impl Players {
             Ok(())
         })();
         if let Err(e) = result {
+            // Removing what this call added from a live instance cannot fail.
             for c in added {
-                let _ = arena.remove_component(character, c);
+                infallible(arena.remove_component(character, c));
             }
             return Err(e.into());
         }
         // Infallible from here: the instance is live and the flag and colour carry no text.
         let appearance = arena.get(root).map(|n| n.appearance()).unwrap_or_default();
-        let _ = arena.set_appearance(root, Appearance { color: seeded_color(user_id), ..appearance });
-        let _ = arena.set_flag(character, NodeFlags::TRANSIENT, true);
+        infallible(arena.set_appearance(root, Appearance { color: seeded_color(user_id), ..appearance }));
+        infallible(arena.set_flag(character, NodeFlags::TRANSIENT, true));
         if let Some(s) = self.sessions.get_mut(&user_id) {
             let Session { character: owned, .. } = s;
             *owned = Some(character);

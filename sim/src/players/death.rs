@@ -122,7 +122,7 @@ impl Players {
         }
         // Then mark.
         let Some(health) = health else { return 0 };
-        let state = self.schemas.map(|s| s.humanoid_state);
+        let state = self.schemas.map(|s| (s.humanoid_state, s.fields.state));
         let mut query = Query::new(&[health]);
         let candidates = arena.components().ids(&mut query);
         let dead_tag = arena.names().find(CHARACTER_DEAD);
@@ -140,8 +140,9 @@ impl Players {
         for id in newly {
             if arena.add_tag(id, CHARACTER_DEAD).is_ok() {
                 marked += 1;
-                if let Some(state) = state.filter(|&c| arena.components().has(id, c)) {
-                    let _ = arena.set_field(id, state, "State", FieldValue::String("Dead".into()));
+                if let Some((_, field)) = state.filter(|&(c, _)| arena.components().has(id, c)) {
+                    let refused = arena.set_field_at(id, field, FieldValue::String("Dead".into())).is_err();
+                    self.refused_writes += u64::from(refused);
                 }
             }
         }

@@ -38,7 +38,14 @@ pub use schemas::{
     HUMANOID_STATE, IDENTITY, MOVE_INTENT,
 };
 
-use arbor_core::{Arena, Id, components::SchemaError};
+use arbor_core::{Arena, ArenaError, Id, components::SchemaError};
+
+/// Checks, in debug builds, an engine write that cannot fail: a live instance, a component it
+/// has, a typed handle and no text (release builds carry on, as the write changed nothing).
+#[inline]
+fn infallible<T: std::fmt::Debug>(result: Result<T, ArenaError>) {
+    debug_assert!(result.is_ok(), "an engine write that cannot fail failed: {result:?}");
+}
 use glam::Vec3;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -120,6 +127,8 @@ pub struct Players {
     schemas: Option<CharacterSchemas>,
     /// The transport's calls, when recording.
     journal: journal::SessionJournal,
+    /// Engine writes of character state the arena refused (see [`refused_writes`](Self::refused_writes)).
+    refused_writes: u64,
 }
 
 impl Players {
@@ -132,6 +141,13 @@ impl Players {
     /// The character components.
     pub fn schemas(&self) -> Option<&CharacterSchemas> {
         self.schemas.as_ref()
+    }
+
+    /// How many of the engine's writes of character state (`HumanoidState.State`) the arena
+    /// refused since the start: a string write is refused when the place's text budget is
+    /// full, and the state then keeps its old value rather than the server failing.
+    pub fn refused_writes(&self) -> u64 {
+        self.refused_writes
     }
 
     /// Opens a session for `user_id` and queues its join. Refused for ids outside

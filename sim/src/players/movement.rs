@@ -12,18 +12,18 @@
 //!
 //! Characters are visited in id order, so the step is deterministic.
 
-use super::Players;
 use super::death::CHARACTER_DEAD;
 use super::schemas::{CharacterSchemas, root_part};
+use super::{Players, infallible};
 use crate::physics::{CharacterDrive, Physics};
 use arbor_core::{
     Arena, Class, Id,
-    components::{FieldValue, Query},
+    components::{FieldHandle, FieldValue, Query},
 };
 use glam::Vec3;
 
-fn number(arena: &Arena, id: Id, c: arbor_core::components::ComponentId, field: &str, default: f64) -> f64 {
-    match arena.field(id, c, field) {
+fn number(arena: &Arena, id: Id, field: FieldHandle, default: f64) -> f64 {
+    match arena.field_at(id, field) {
         Some(FieldValue::F64(v)) if v.is_finite() => v,
         _ => default,
     }
@@ -59,16 +59,14 @@ impl Players {
             }
             let Some(root) = root_part(arena, character) else { continue };
             let half_height = arena.get(root).map_or(1.0, |n| n.size().y * 0.5);
-            let direction = match arena.field(character, schemas.move_intent, "Direction") {
+            let f = schemas.fields;
+            let direction = match arena.field_at(character, f.direction) {
                 Some(FieldValue::Vector3(v)) => ground_direction(v),
                 _ => Vec3::ZERO,
             };
-            let jump =
-                matches!(arena.field(character, schemas.move_intent, "Jump"), Some(FieldValue::Bool(true)));
-            let walk =
-                number(arena, character, schemas.humanoid_state, "WalkSpeed", super::DEFAULT_WALK_SPEED);
-            let power =
-                number(arena, character, schemas.humanoid_state, "JumpPower", super::DEFAULT_JUMP_POWER);
+            let jump = matches!(arena.field_at(character, f.jump), Some(FieldValue::Bool(true)));
+            let walk = number(arena, character, f.walk_speed, super::DEFAULT_WALK_SPEED);
+            let power = number(arena, character, f.jump_power, super::DEFAULT_JUMP_POWER);
             let drive = CharacterDrive {
                 velocity: direction * walk.clamp(0.0, 1000.0) as f32,
                 jump: jump.then_some(power.clamp(0.0, 1000.0) as f32),
@@ -83,13 +81,14 @@ impl Players {
             } else {
                 "Running"
             };
-            self.write_footing(arena, &schemas, character, floor, state);
+            self.refused_writes += Self::write_footing(arena, &schemas, character, floor, state);
         }
         driven
     }
 
     /// Each connected user's newest input into their character's `MoveIntent`.
     fn apply_inputs(&self, arena: &mut Arena, schemas: &CharacterSchemas) {
+        // Vector3 and Bool writes to a live character holding the component: nothing to refuse.
         for session in self.sessions.values() {
             let Some(c) = session.character.filter(|&c| arena.contains(c)) else { continue };
             if !arena.components().has(c, schemas.move_intent) {
@@ -97,34 +96,35 @@ impl Players {
             }
             let [x, z] = session.input.direction;
             let direction = ground_direction(Vec3::new(x, 0.0, z));
-            let _ = arena.set_field(c, schemas.move_intent, "Direction", FieldValue::Vector3(direction));
-            let _ = arena.set_field(c, schemas.move_intent, "Jump", FieldValue::Bool(session.input.jump));
+            let f = schemas.fields;
+            infallible(arena.set_field_at(c, f.direction, FieldValue::Vector3(direction)));
+            infallible(arena.set_field_at(c, f.jump, FieldValue::Bool(session.input.jump)));
         }
     }
 
+    /// Writes `character`'s footing (`floor`: live or none) and state; returns how many
+    /// writes the arena refused (a `State` string past a full text budget).
     fn write_footing(
-        &self,
         arena: &mut Arena,
         schemas: &CharacterSchemas,
         character: Id,
         floor: Option<Id>,
         state: &str,
-    ) {
+    ) -> u64 {
+        let f = schemas.fields;
         if arena.components().has(character, schemas.floor_info) {
-            let _ = arena.set_field(character, schemas.floor_info, "Floor", FieldValue::Ref(floor));
-            let _ =
-                arena.set_field(character, schemas.floor_info, "Grounded", FieldValue::Bool(floor.is_some()));
+            infallible(arena.set_field_at(character, f.floor, FieldValue::Ref(floor)));
+            infallible(arena.set_field_at(character, f.grounded, FieldValue::Bool(floor.is_some())));
         }
         if arena.components().has(character, schemas.humanoid_state) {
-            let same = matches!(arena.field(character, schemas.humanoid_state, "State"), Some(FieldValue::String(s)) if &*s == state);
+            let same =
+                matches!(arena.field_at(character, f.state), Some(FieldValue::String(s)) if &*s == state);
             if !same {
-                let _ = arena.set_field(
-                    character,
-                    schemas.humanoid_state,
-                    "State",
-                    FieldValue::String(state.into()),
+                return u64::from(
+                    arena.set_field_at(character, f.state, FieldValue::String(state.into())).is_err(),
                 );
             }
         }
+        0
     }
 }

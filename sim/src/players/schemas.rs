@@ -14,7 +14,7 @@
 
 use arbor_core::{
     Arena, Class, Id,
-    components::{ComponentId, FieldDef, FieldType, Schema, SchemaError},
+    components::{ComponentId, FieldDef, FieldHandle, FieldType, Schema, SchemaError},
 };
 
 /// `Health`.
@@ -45,6 +45,27 @@ pub struct CharacterSchemas {
     pub floor_info: ComponentId,
     /// `Identity`.
     pub identity: ComponentId,
+    /// The fields the engine reads and writes every step, resolved once.
+    pub fields: CharacterFields,
+}
+
+/// Handles of the character fields the engine reads and writes every step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CharacterFields {
+    /// `MoveIntent.Direction`.
+    pub direction: FieldHandle,
+    /// `MoveIntent.Jump`.
+    pub jump: FieldHandle,
+    /// `HumanoidState.State`.
+    pub state: FieldHandle,
+    /// `HumanoidState.WalkSpeed`.
+    pub walk_speed: FieldHandle,
+    /// `HumanoidState.JumpPower`.
+    pub jump_power: FieldHandle,
+    /// `FloorInfo.Floor`.
+    pub floor: FieldHandle,
+    /// `FloorInfo.Grounded`.
+    pub grounded: FieldHandle,
 }
 
 impl CharacterSchemas {
@@ -52,28 +73,37 @@ impl CharacterSchemas {
     /// same schemas).
     pub fn register(arena: &mut Arena) -> Result<Self, SchemaError> {
         let f = FieldDef::new;
-        Ok(Self {
-            move_intent: arena.register_component(Schema::new(
-                MOVE_INTENT,
-                vec![f("Direction", FieldType::Vector3), f("Jump", FieldType::Bool)],
-            ))?,
-            humanoid_state: arena.register_component(Schema::new(
-                HUMANOID_STATE,
-                vec![
-                    f("State", FieldType::String),
-                    f("WalkSpeed", FieldType::F64),
-                    f("JumpPower", FieldType::F64),
-                ],
-            ))?,
-            floor_info: arena.register_component(Schema::new(
-                FLOOR_INFO,
-                vec![f("Floor", FieldType::InstanceRef), f("Grounded", FieldType::Bool)],
-            ))?,
-            identity: arena.register_component(Schema::new(
-                IDENTITY,
-                vec![f("UserId", FieldType::I64), f("DisplayName", FieldType::String)],
-            ))?,
-        })
+        let move_intent = arena.register_component(Schema::new(
+            MOVE_INTENT,
+            vec![f("Direction", FieldType::Vector3), f("Jump", FieldType::Bool)],
+        ))?;
+        let humanoid_state = arena.register_component(Schema::new(
+            HUMANOID_STATE,
+            vec![
+                f("State", FieldType::String),
+                f("WalkSpeed", FieldType::F64),
+                f("JumpPower", FieldType::F64),
+            ],
+        ))?;
+        let floor_info = arena.register_component(Schema::new(
+            FLOOR_INFO,
+            vec![f("Floor", FieldType::InstanceRef), f("Grounded", FieldType::Bool)],
+        ))?;
+        let identity = arena.register_component(Schema::new(
+            IDENTITY,
+            vec![f("UserId", FieldType::I64), f("DisplayName", FieldType::String)],
+        ))?;
+        let registry = arena.components().registry();
+        let fields = CharacterFields {
+            direction: registry.field_handle(move_intent, "Direction")?,
+            jump: registry.field_handle(move_intent, "Jump")?,
+            state: registry.field_handle(humanoid_state, "State")?,
+            walk_speed: registry.field_handle(humanoid_state, "WalkSpeed")?,
+            jump_power: registry.field_handle(humanoid_state, "JumpPower")?,
+            floor: registry.field_handle(floor_info, "Floor")?,
+            grounded: registry.field_handle(floor_info, "Grounded")?,
+        };
+        Ok(Self { move_intent, humanoid_state, floor_info, identity, fields })
     }
 }
 

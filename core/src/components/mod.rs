@@ -8,6 +8,7 @@
 //!   a revision; `row_move`: moving a row between two tables (adding or removing a
 //!   component) in one pass over both; `append`: batch appends writing each word once;
 //!   `stage`: a batch's rows staged before its instances exist, then committed or dropped;
+//! - `field_handle`: [`FieldHandle`], a field resolved once for typed engine access;
 //! - `indices`: the newtype indices of a table (rows, chunks, component slots);
 //! - `locs`: where each instance's row is, in id-indexed copy-on-write pages;
 //! - `sparse_set`: components stored apart from the archetypes ([`Storage::SparseSet`]),
@@ -28,6 +29,7 @@ mod append;
 mod changes;
 mod chunk_lanes;
 mod chunk_list;
+mod field_handle;
 mod indices;
 mod lane_layout;
 mod locs;
@@ -44,11 +46,12 @@ mod table_chunk;
 mod writelog;
 
 pub use chunk_lanes::ChunkLanes;
+pub use field_handle::FieldHandle;
 pub use lane_layout::{Block, CHUNK_ROWS, LaneKind};
 pub use pod::{PodBundle, PodComponent};
 pub use query::{ChunkView, Lane, Query};
 pub use schema::{
-    ComponentId, ComponentInfo, FieldDef, FieldHandle, FieldType, FieldValue, RefPolicy, Schema, SchemaError,
+    ComponentId, ComponentInfo, FieldDef, FieldType, FieldValue, RefPolicy, Schema, SchemaError,
     SchemaRegistry, Storage,
 };
 pub use store::ComponentStore;

@@ -324,19 +324,6 @@ impl ComponentInfo {
     }
 }
 
-/// One field of one component, resolved once by name
-/// ([`SchemaRegistry::field_handle`]) for code that reads or writes it often
-/// ([`Arena::field_at`](crate::Arena::field_at), [`Arena::set_field_at`](crate::Arena::set_field_at)).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct FieldHandle {
-    /// The component.
-    pub component: ComponentId,
-    /// The field's index in the component's schema.
-    pub field: u16,
-    /// The field's type.
-    pub ty: FieldType,
-}
-
 /// Every registered component, by id and by name.
 #[derive(Clone, Default, Debug)]
 pub struct SchemaRegistry {
@@ -434,30 +421,6 @@ impl SchemaRegistry {
     /// If `id` is not from this registry.
     pub fn info(&self, id: ComponentId) -> &ComponentInfo {
         &self.infos[id.index()]
-    }
-
-    /// The handle of field `name` of component `c`.
-    pub fn field_handle(&self, c: ComponentId, name: &str) -> Result<FieldHandle, SchemaError> {
-        let info = self.try_info(c).ok_or_else(|| SchemaError::UnknownComponent(format!("#{}", c.0)))?;
-        let field = info.field(name).ok_or_else(|| SchemaError::UnknownField {
-            component: info.schema.name.to_string(),
-            field: name.to_owned(),
-        })?;
-        Ok(FieldHandle { component: c, field: field as u16, ty: info.schema.fields[field].ty })
-    }
-
-    /// The layout `handle`'s component has here, if the handle names a field of it with the
-    /// handle's type (a handle from another registry may not).
-    pub(crate) fn check_handle(&self, handle: FieldHandle) -> Result<&ComponentInfo, SchemaError> {
-        let c = handle.component;
-        let info = self.try_info(c).ok_or_else(|| SchemaError::UnknownComponent(format!("#{}", c.0)))?;
-        match info.schema.fields.get(usize::from(handle.field)) {
-            Some(def) if def.ty == handle.ty => Ok(info),
-            _ => Err(SchemaError::UnknownField {
-                component: info.schema.name.to_string(),
-                field: format!("#{}", handle.field),
-            }),
-        }
     }
 
     /// The layout of `id`, or `None` if it is not from this registry.

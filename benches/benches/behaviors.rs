@@ -1,4 +1,5 @@
-//! Behaviour benchmarks (issue 21, `004`), each with its baseline in the same group:
+//! Behaviour benchmarks (issue 21, `docs/behaviours.md`; figures in `docs/perf/behaviours.md`),
+//! each with its baseline in the same group:
 //!
 //! - `moment_5k`: one moment of 5,000 transactions, each writing 16 fields of its host,
 //!   half of them then raising an error and being undone; baseline: the Update phase of

@@ -23,15 +23,8 @@
 //! Every store allocates through mimalloc, the allocator the `arbor` server binary uses, so
 //! insert workloads measure the stores rather than glibc returning pages to the kernel.
 //!
-//! Figures of the write-log round (two runs of the previous build and two of this one,
-//! alternated, at load 5 on two cores; baseline from the same run):
-//!
-//! | group | before | after |
-//! |---|---|---|
-//! | `changed_since/random` | 412 / 359 µs vs scan 368 / 371 µs (0.89×, 1.04×) | 121 / 138 µs vs scan 355 / 462 µs (**2.9×, 3.4×**) |
-//! | `changed_since/clustered` | 27.9 / 25.4 µs vs scan 328 / 318 µs (12×, 13×) | 25.6 / 27.3 µs vs scan 301 / 350 µs (12×, 13×) |
-//! | `add_remove/arbor_add_component` | 3.56 / 3.66 ms vs hecs 0.55 / 0.56 ms (0.15×, 0.15×) | 2.70 / 2.56 ms vs hecs 0.59 / 0.67 ms (0.22×, 0.26×) |
-//! | `add_remove/arbor_insert_pod` | 3.42 / 3.77 ms (0.16×, 0.15×) | 3.79 / 3.42 ms (0.15×, 0.20×) |
+//! Figures of the write-log round (before and after, against the same baselines):
+//! `docs/perf/ecs.md`, "The write-log round".
 //!
 //! Setup (building worlds, fresh arenas, snapshots) and dropping large results happen
 //! outside the timed region (`iter_batched`, `iter_with_large_drop`). Groups with large or

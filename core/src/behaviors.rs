@@ -1,6 +1,7 @@
 //! [`BehaviorLibrary`]: the behaviour definitions a place stores once (the `behaviors`
-//! section of a place file), by name, and the game's behaviour settings (the limits of
-//! `004` and the world clock's rate, `settings.behaviors`); [`BehaviorCaps`]: the host's
+//! section of a place file), by name, and the game's behaviour settings (its limits and the
+//! world clock's rate, `settings.behaviors`; `docs/behaviours.md`, "Storing and binding
+//! behaviours"); [`BehaviorCaps`]: the host's
 //! ceilings on those limits; [`SettingError`] and [`Capped`]: how a setting is refused or
 //! lowered, shared with the Workspace settings `arbor-sim` reads.
 //!
@@ -27,9 +28,9 @@ pub const MAX_EXACT_SETTING: u64 = 1 << 53;
 /// 24 world minutes, each queued in order).
 pub const MAX_WORLD_MINUTES_PER_SECOND: f64 = 1440.0;
 
-/// One of the game's behaviour limits: its name in `settings.behaviors`, its default (`004`'s
-/// table), the cap a host sets when it is given none, and the engine's hard ceiling, the most
-/// any host may allow.
+/// One of the game's behaviour limits: its name in `settings.behaviors`, its default (the table of
+/// `docs/behaviours.md`, "Storing and binding behaviours"), the cap a host sets when it is
+/// given none, and the engine's hard ceiling, the most any host may allow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BehaviorLimit {
     /// The camelCase name in `settings.behaviors`.
@@ -116,8 +117,8 @@ impl fmt::Display for Capped {
     }
 }
 
-/// The game's behaviour settings: `004`'s budgets (its table is the default) and the rate of
-/// the world clock that timers follow.
+/// The game's behaviour settings: the budgets of `docs/behaviours.md`, "Budgets" (its defaults
+/// are the default) and the rate of the world clock that timers follow.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase", default)]
 pub struct BehaviorSettings {

@@ -9,7 +9,8 @@
 
 use thiserror::Error;
 
-/// Default capacity of the part-write log (`000`: 65,536 entries).
+/// Default capacity of the part-write log: 65,536 entries (`docs/architecture.md`, "`arbor-core`",
+/// invariants: **Bounded logs**).
 pub const PART_WRITE_LOG_CAPACITY: usize = 65_536;
 
 /// The reader's revision predates the retained history.

@@ -45,8 +45,9 @@ pub enum Class {
     Animation,
     /// A player character model.
     Character,
-    /// A behaviour binding (`004`): names a behaviour of the place and gives its property
-    /// values as attributes; binds it to its parent, the host.
+    /// A behaviour binding (`docs/behaviours.md`, "Storing and binding behaviours"): names a
+    /// behaviour of the place and gives its property values as attributes; binds it to its
+    /// parent, the host.
     Behavior,
 }
 

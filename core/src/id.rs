@@ -11,8 +11,8 @@ use std::fmt;
 
 /// First client-local id: 2^52. Ids below it are minted by the server.
 ///
-/// The seeds `002`/`003` say 2^62; `DESIGN.md` explains why Arbor uses 2^52 (scripts see ids
-/// as `f64`, exact only below 2^53).
+/// Not higher: scripts see ids as `f64`, exact only below 2^53, so every id, server or client,
+/// must stay below that (`docs/architecture.md`, "`arbor-core`", invariants: **Ids**).
 pub const CLIENT_ID_BASE: u64 = 1 << 52;
 
 /// Last id a client may mint: ids must stay exact as `f64`.

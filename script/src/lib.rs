@@ -1,13 +1,29 @@
 //! # arbor-script
 //!
-//! Luau scripts for Arbor, on `mlua` with Luau: sandboxed script instances with
-//! deterministic instruction budgets, the Instance API (properties, attributes, hierarchy,
-//! `Clone`, `Destroy`, signals), `Vector3` as Luau's native vector, `Update` and
-//! `PhysicsUpdate` hooks with the consecutive-error counter, game-defined components
-//! (`game.Components.Define`, `AddComponent`/`GetComponent`, component handles) and ECS
-//! systems registered at a script's top level (`game.Systems.Register`, dispatched
-//! server-only in the Systems phase), and hot reload with `Migrate`. The scripting guide is
-//! `docs/scripting.md`.
+//! Luau scripts for Arbor, on `mlua` with Luau (vendored with Arbor's metering hooks). The
+//! crate holds:
+//!
+//! - the script host ([`ScriptHost`]): one VM per place, sandboxed `Script` instances with
+//!   `Update` and `PhysicsUpdate` hooks, the consecutive-error counter and the script log
+//!   ([`ScriptLog`]), and hot reload with `Migrate` ([`ReloadError`]);
+//! - the meter (`budget`): deterministic per-entry budgets in logical units, per-script
+//!   memory shares, the wall-clock backstop, and the tick's share across scripts;
+//! - the Instance API (properties, attributes, hierarchy, `Clone`, `Destroy`, `Vector3` as
+//!   Luau's native vector, the `Physics` service) and signals ([`Signal`]);
+//! - game-defined components (`game.Components.Define`, `AddComponent`/`GetComponent`,
+//!   component handles) and ECS systems registered at a script's top level
+//!   (`game.Systems.Register`, dispatched server-only in the Systems phase);
+//! - players: `game.Session`, the script face of [`arbor_sim::Players`] (join, leave and
+//!   death signals, `BindCharacter`, `Damage`, `Kick`);
+//! - stores: `game.Store` (place-local, SQLite, group-committed each tick) and
+//!   `game.CloudStore` (shared by a fleet: offline SQLite or PostgreSQL, compare-and-swap
+//!   updates, session locks), configured by [`StoreConfig`];
+//! - behaviours: transactional, resumable scripts bound to host instances by `Behavior`
+//!   instances, with checked arithmetic, error reports ([`BehaviorReport`]) and saves that
+//!   resume ([`ResumeError`]).
+//!
+//! The guides are `docs/scripting.md`, `docs/stores.md` and `docs/behaviours.md`; the map of
+//! the modules is `docs/architecture.md` ("`arbor-script`").
 //!
 //! [`ScriptHost`] implements [`arbor_sim::TickHooks`]: add it to a
 //! [`Simulation`](arbor_sim::Simulation) and the place's scripts run in the tick's phases.
@@ -15,20 +31,16 @@
 //! ## Speed of the Instance API
 //!
 //! Instance handles are tagged Luau userdata whose properties are served by C functions
-//! that dispatch on Luau string atoms and reach the world with one borrow (`api::handle`).
-//! Constant-key accesses (`part.Position`) go through Luau's direct userdata access, which
-//! skips the metamethod call. A `Position` read through a local costs about what a bare
-//! mlua Rust-function call from Lua costs, 1.35–1.5× that through the `self` global
-//! (`script/property_x10k`, README); `Vector3` is Luau's native `vector`, so reads and
-//! writes allocate nothing.
+//! that dispatch on Luau string atoms and reach the world with one borrow (`api::handle`);
+//! constant-key accesses (`part.Position`) skip the metamethod call through Luau's direct
+//! userdata access, and `Vector3` reads and writes allocate nothing. Figures:
+//! `docs/perf/scripts-history.md` ("Instance API speed and the `jit` feature").
 //!
 //! ## Native code (`jit` feature, off)
 //!
 //! The `jit` feature builds Luau's native code generator (mlua `luau-jit`) and compiles
-//! scripts with it ([`HostConfig::jit`]). Measured (`script/jit_x100k`, budget installed):
-//! loops doing arithmetic or table writes run 1.3–3× faster, an empty loop gains nothing
-//! (the budget interrupt dominates) and Instance property reads get ~1.5× *slower*, because
-//! native code does not use direct userdata access and falls back to the metamethod.
+//! scripts with it ([`HostConfig::jit`]): faster loops, slower property reads (figures:
+//! `docs/perf/scripts-history.md`).
 //!
 //! It is not adopted because the budget would stop being exact across machines. Native code
 //! charges the same units at the same instructions except the numeric `for`: it calls the

@@ -4,7 +4,7 @@
 //! Line formats: `<script>: <text>` (print), `<script>: warning: <text>` (warn),
 //! `<script>: error: <message>` (runtime errors), `load error in <script>: <message>`,
 //! `init error in <script>: <message>`, `<script>: '<name>' disabled after 5 consecutive errors`
-//! (`<name>` is the script's `Name`, as `003` quotes it).
+//! (`<name>` is the script's `Name`; `docs/scripting.md`, "Hooks, budgets and the error counter").
 //!
 //! Invariant: the log is a bounded ring. It keeps the newest [`LOG_CAPACITY`] lines, each
 //! cut to [`MAX_LINE_BYTES`]; older lines are dropped (and counted) but were echoed whole as

@@ -15,10 +15,10 @@
 //! - **Query.** `with` (at least one component), `without` (optional) and `under` (an
 //!   Instance, default the Workspace): the system sees the live instances holding every
 //!   `with` component and no `without` component that are descendants of `under`, so a
-//!   detached subtree is a subtree systems skip (`002`). The match list is the arena's
-//!   cached [`AncestryQuery`], recomputed only when the topology or component membership
-//!   moved; the Lua array handed to the callback is frozen and reused while the matches stay
-//!   the same. A system with no matches is not called.
+//!   detached subtree is a subtree systems skip (`docs/scripting.md`, "Systems"). The match
+//!   list is the arena's cached [`AncestryQuery`], recomputed only when the topology or
+//!   component membership moved; the Lua array handed to the callback is frozen and reused
+//!   while the matches stay the same. A system with no matches is not called.
 //! - **Dispatch.** Systems run in the order their scripts started, then in registration
 //!   order, each call `fn(dt, entities)` one entry with a fresh instruction budget,
 //!   attributed to the registering script. Its errors count towards that script instance's
@@ -28,7 +28,8 @@
 //!   registered at the top level of a script`), so a reload's trial instance registers its
 //!   systems afresh: a committed reload replaces the old instance's systems with the trial's,
 //!   a rolled-back one drops the trial's. On a client host the call is checked the same way
-//!   and then ignored: registered systems run exclusively on the server (`003`).
+//!   and then ignored: registered systems run exclusively on the server (`docs/scripting.md`,
+//!   "Systems").
 //!
 //! Invariant: an instance's systems live and die with the instance (retired, replaced by a
 //! reload, or discarded as a failed trial); nothing else holds them.

@@ -1,5 +1,6 @@
-//! Behaviours (`004`) end to end: definitions and bindings, starting, transactions that undo
-//! themselves, error reports, budgets, the moment limit, determinism rules.
+//! Behaviours (`docs/behaviours.md`) end to end: definitions and bindings, starting,
+//! transactions that undo themselves, error reports, budgets, the moment limit, determinism
+//! rules.
 
 mod common;
 

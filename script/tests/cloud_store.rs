@@ -641,8 +641,8 @@ fn the_cas_loop_of_several_server_processes_loses_no_update(db: Db) {
     check.host.borrow_mut().shutdown_stores();
 }
 
-/// `003`'s "Loading on join, saving on leave" example, as the guide gives it (with its line
-/// breaks), after a `spawnFor` that says who spawned.
+/// The example of `docs/stores.md`, "Loading on join, saving on leave", as the guide gives it
+/// (with its line breaks), after a `spawnFor` that says who spawned.
 const PLAYER_DATA: &str = r#"local function spawnFor(userId) print("spawned", userId) end
 local cloud = game.CloudStore.open("PlayerData")
 local loaded = {}

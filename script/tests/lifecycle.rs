@@ -1,4 +1,5 @@
-//! Script lifecycle, as `002` ("How a script instance starts") and `003` (Scripts) describe:
+//! Script lifecycle, as `docs/scripting.md` ("How a script instance starts", "Hooks, budgets and
+//! the error counter") describes it:
 //! starting, load and init errors, `self`, budgets and `pcall`, the consecutive-error
 //! counter, and the quoted error messages. Each test is a Luau script with its expected log.
 

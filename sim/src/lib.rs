@@ -1,9 +1,18 @@
 //! # arbor-sim
 //!
 //! The 60 Hz server tick over an [`arbor_core::Arena`]: the phase scheduler and its profiler
-//! ([`Simulation`], [`Phase`], [`Profiler`]), the world-transform pass, rapier3d physics,
-//! lifetimes and fallen parts. Scripts and networking plug into the tick's phases through
-//! [`TickHooks`].
+//! ([`Simulation`], [`Phase`], [`Profiler`]) and what the engine itself does in the tick:
+//!
+//! - `transform`: the parallel world-transform pass ([`WorldTransforms`]);
+//! - `physics`: rapier3d physics ([`Physics`]) with the world-wide crowding bounds and dormant
+//!   anchored parts;
+//! - `players`: player sessions ([`Players`]): the join, leave and kick queues, binding a
+//!   character, movement from inputs, death, and the journal of transport calls a replay
+//!   feeds back;
+//! - [`Lifetimes`] and [`FallenParts`]: engine-owned destruction.
+//!
+//! Scripts, stores, behaviours and networking live in other crates and plug into the tick's
+//! phases through [`TickHooks`]. The map of the crates: `docs/architecture.md`.
 
 mod fallen;
 mod lifetime;

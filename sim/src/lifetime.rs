@@ -1,8 +1,8 @@
 //! Lifetimes: the `Lifetime` component (`Remaining`, seconds, 0 to 3600) counted down at the
 //! end of every tick; an instance whose timer reaches zero (within [`EXPIRY_TOLERANCE`], so
 //! a lifetime of `k/60` seconds ends at tick `k`) is destroyed with its subtree. Scripts may
-//! read `Lifetime` but not change it (`003`: "Scripts do not interact with this component
-//! directly"); place files and engine code give lifetimes.
+//! read `Lifetime` but not change it (`docs/scripting.md`, "Components"); place files and
+//! engine code give lifetimes.
 //!
 //! Only instances in the world (under the Workspace) age: a template stored elsewhere (a
 //! prefab, whose copies are spawned with its `Lifetime`) and a detached instance keep their

@@ -1,14 +1,15 @@
 //! The tick: [`Simulation`] runs one server tick as a fixed sequence of [`Phase`]s and
 //! [`TickHooks`] let other crates (scripts, networking) plug into them.
 //!
-//! The order is fixed (`003`): start pending scripts → admit players (hooks `receive` the
-//! network, then `admit_players` fire joins and leaves, then the characters of players who
-//! left are destroyed) → `Update(dt)` → default and registered systems (the death pass
-//! first) → `PhysicsUpdate(1/60)` → physics step (inputs become locomotion after the sync,
-//! before the step) → transform pass → on every second tick, fallen parts, the kick queue
-//! and the delta snapshot → lifetimes (of the instances in the
-//! world, counted down at the end of every tick) → event drain and slot reclamation. Every
-//! phase is timed by the [`Profiler`].
+//! The order is fixed (`docs/architecture.md`, "What flows in one tick"): start pending
+//! scripts → admit players (hooks `receive` the network, then `admit_players` fire joins and
+//! leaves, then the characters of players who left are destroyed) → `Update(dt)` → default
+//! and registered systems (the death pass first) → `PhysicsUpdate(1/60)` → physics step
+//! (inputs become locomotion after the sync, before the step) → transform pass → on every
+//! second tick, fallen parts, the kick queue and the delta snapshot → lifetimes (of the
+//! instances in the world, counted down at the end of every tick) → event drain and slot
+//! reclamation. Every phase is timed by the [`Profiler`]; after the drain, untimed, every
+//! hook's [`TickHooks::end_tick`] runs (the stores' per-tick commit), then its `count`.
 //!
 //! Invariants: hooks run in registration order within a phase; a hook sees the world as the
 //! previous phases left it; nothing is drained until the last phase, so tombstones of

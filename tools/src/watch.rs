@@ -1,6 +1,6 @@
 //! `arbor serve --watch`: hot reload of scripts whose source lives in `sourceFile`s. Saving
-//! the file reloads the script in place (`003`: "Saving a script in the studio triggers an
-//! in-place hot reload"), through [`ScriptHost::reload`]: the new code is tried beside the
+//! the file reloads the script in place (`docs/scripting.md`,
+//! "Hot reload"), through [`ScriptHost::reload`]: the new code is tried beside the
 //! running instances and swapped in only if every trial loads, initialises and migrates.
 //!
 //! The files are polled (modification time and length) every [`POLL_TICKS`] ticks, between

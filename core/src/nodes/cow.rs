@@ -3,8 +3,8 @@
 //!
 //! Cloning the vector (a snapshot) shares every item; writing an item copies it first if a
 //! clone still shares it. `Arc::make_mut` proves uniqueness with an atomic compare-exchange on
-//! every call (6–8 ns on these machines), which dominated row moves and chunk passes that
-//! touch a dozen chunks each. `CowVec` remembers, per item, the *epoch* in which this vector
+//! every call, which dominated row moves and chunk passes (figures: `docs/perf/place-tree.md`).
+//! `CowVec` remembers, per item, the *epoch* in which this vector
 //! last proved the item unique, and skips the check while the epoch still matches.
 //!
 //! Invariant (what makes [`CowVec::make_mut`] sound): if `tags[i] == epoch`, then `items[i]`

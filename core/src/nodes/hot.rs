@@ -3,14 +3,9 @@
 //! (`page::NodePage`).
 //!
 //! A node's local transform (32 bytes), id, parent, revision, flags and class share one
-//! line. The 1%-dirty transform pass reads a scattered dirty node's id, flags, parent and
-//! local transform, which used to lie in four columns of its page, four cache lines; a
-//! single-node write (`Arena::stamp`, e.g. behind every `add_component`) writes the revision
-//! and reads class, flags and id, and `Arena::live_slot` reads id and flags: four lines and
-//! two, now one each. Sequential passes (the all-dirty sweep, sibling runs in the walks)
-//! read the record whole, 64 bytes a node where the four columns they used took 50 (the
-//! revision and class come along unasked). The name (4 bytes) would fit in the padding but
-//! stays a column: no hot path reads it with the others. Figures are in `page`'s doc.
+//! line, so a scattered node costs the transform pass, `Arena::stamp` and `Arena::live_slot`
+//! one cache line instead of several. The name (4 bytes) would fit in the padding but stays
+//! a column: no hot path reads it with the others. Figures: `docs/perf/nodes.md`.
 //!
 //! Invariants: `size_of::<HotNode>() == align_of::<HotNode>() == 64` (asserted below), so
 //! record `i` of a 64-byte-aligned page is exactly cache line `i` of its hot array; a

@@ -9,8 +9,7 @@
 //! it hands out a page's hot records (id, parent, flags, local transform, revision and class
 //! of each node in one cache line, see [`HotNode`]) and its cold columns (sizes, child
 //! arrays) as slices. Building it costs next to nothing, which matters to a pass that
-//! touches a thousand nodes (flattening every page pointer instead cost about 29,000
-//! instructions per view at 100,000 nodes, a fifth of a 1%-dirty transform pass). Ids
+//! touches a thousand nodes (the alternative measured: `docs/perf/nodes.md`, "Node views"). Ids
 //! resolve to slots the same way as everywhere else: slot `id - 1` checked against the
 //! page's stored id, then the id map.
 //!

@@ -50,8 +50,8 @@ pub struct PlaceFile<'a> {
     /// Component schemas, in registration order (a schema's `requires` name earlier ones).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub components: Vec<ComponentDoc>,
-    /// Behaviour definitions (`004`), stored once and bound to hosts by `Behavior`
-    /// instances; in name order.
+    /// Behaviour definitions (`docs/behaviours.md`, "Storing and binding behaviours"), stored
+    /// once and bound to hosts by `Behavior` instances; in name order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub behaviors: Vec<BehaviorDoc>,
     /// The children of the place's `DataModel`, in order: at most one `Workspace` (whose
@@ -85,7 +85,8 @@ pub struct PlaceSettings {
         with = "opt_f64"
     )]
     pub fallen_parts_destroy_height: Option<f64>,
-    /// The game's behaviour limits and world clock (`004`'s table when absent).
+    /// The game's behaviour limits and world clock (the defaults of `docs/behaviours.md`,
+    /// "Storing and binding behaviours", when absent).
     #[serde(default, skip_serializing_if = "crate::BehaviorSettings::is_default")]
     pub behaviors: crate::BehaviorSettings,
 }

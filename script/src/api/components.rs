@@ -199,9 +199,9 @@ fn component_id(w: &Arena, name: &str) -> Option<ComponentId> {
     w.components().component(name)
 }
 
-/// Whether scripts may only read component `name`: `Lifetime` is the engine's (`003`:
-/// "Scripts do not interact with this component directly"). The place file gives lifetimes
-/// (a bullet prefab carries one); the engine counts them down.
+/// Whether scripts may only read component `name`: `Lifetime` is the engine's, scripts may
+/// read it but never add, write or remove it (`docs/scripting.md`, "Components"). The place
+/// file gives lifetimes (a bullet prefab carries one); the engine counts them down.
 pub(super) fn engine_owned(name: &str) -> bool {
     name == arbor_sim::LIFETIME
 }

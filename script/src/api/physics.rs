@@ -1,5 +1,6 @@
 //! The `Physics` service (`Physics`, also `game.Physics`): the place's physics settings as
-//! scripts see them. `003`: parts below `Physics.FallenPartsDestroyHeight` are destroyed.
+//! scripts see them. Unanchored parts below `Physics.FallenPartsDestroyHeight` are destroyed
+//! (`docs/scripting.md`, "The Physics service").
 //!
 //! Invariant: the service holds no state of its own. `FallenPartsDestroyHeight` reads and
 //! writes the Workspace's `FallenPartsDestroyHeight` attribute, which is what the place

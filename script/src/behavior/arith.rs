@@ -9,9 +9,8 @@
 //!
 //! A check is one call of a C function (no Luau frame): the instructions that load, call it
 //! and keep its result are metered like any others, so its cost is logical and the same on
-//! every machine. (A table whose `__index` checks, indexed instead of called, is one
-//! instruction less but measured twice as slow: the VM's miss-then-metamethod path is longer
-//! than its call of a C function.)
+//! every machine. (A table whose `__index` checks, indexed instead of called, was slower:
+//! `docs/perf/behaviours.md`, "Checked arithmetic: a call, not an `__index`".)
 
 use mlua::ffi;
 use std::ffi::{CStr, c_int};

@@ -1,6 +1,7 @@
-//! [`Binding`]: one behaviour instance (`004`'s "instance": a behaviour bound to a host by a
-//! `Behavior` instance), its memory, state, started timers, random generator and counters,
-//! and [`check_binding`], the check a binding passes before it starts.
+//! [`Binding`]: one behaviour instance (a behaviour bound to a host by a `Behavior` instance;
+//! `docs/behaviours.md`, "Storing and binding behaviours"), its memory, state, started timers,
+//! random generator and counters, and [`check_binding`], the check a binding passes before it
+//! starts.
 //!
 //! Invariants: `memory[i]` satisfies the kind of the definition's memory slot `i`; `props[i]`
 //! that of property `i`; `timers` is sorted by (due minute, sequence number) and holds at

@@ -1,5 +1,5 @@
-//! Behaviours (`004`): transactional, resumable scripts bound to host instances, next to the
-//! `Script`s of `002`/`003`, in the same VM and sharing its metering.
+//! Behaviours (`docs/behaviours.md`): transactional, resumable scripts bound to host instances,
+//! next to the `Script`s (`docs/scripting.md`), in the same VM and sharing its metering.
 //!
 //! - `definition`: the definition a behaviour's chunk returns; `binding`: a behaviour
 //!   instance and the check it passes before it starts; `value`: the determinism rules at

@@ -1,10 +1,11 @@
-//! A moment (`004`): one tick's round of deliveries. In order: bindings that left the world
-//! are removed; new `Behavior` instances are checked and bound, and each runs its start
-//! transaction in instance order, the events they raise held until every one has started;
-//! declared and started timers due in the world minutes since the last moment are queued;
-//! events Scripts sent are queued; then the queue is delivered, each delivery one
-//! transaction, events raised by committed ones joining the back of the queue, until it is
-//! empty, the moment's transaction limit is reached, or the tick's behaviour share is used.
+//! A moment (`docs/behaviours.md`, "Lifecycle"): one tick's round of deliveries. In order:
+//! bindings that left the world are removed; new `Behavior` instances are checked and bound,
+//! and each runs its start transaction in instance order, the events they raise held until
+//! every one has started; declared and started timers due in the world minutes since the last
+//! moment are queued; events Scripts sent are queued; then the queue is delivered, each
+//! delivery one transaction, events raised by committed ones joining the back of the queue,
+//! until it is empty, the moment's transaction limit is reached, or the tick's behaviour share
+//! is used.
 //!
 //! At the limit the transaction that would go over fails (its binding closes: one error
 //! report, the moment's only error) and what is still queued is dropped and logged, as a

@@ -1,6 +1,7 @@
-//! [`BehaviorReport`]: what a behaviour error reports (`004`, "Errors"): where (file, line,
-//! column), the call stack, the event or timer, the world's time, the transaction's log
-//! lines, and for a failed field check the line that last wrote that field.
+//! [`BehaviorReport`]: what a behaviour error reports (`docs/behaviours.md`, "Transactions and
+//! errors"): where (file, line, column), the call stack, the event or timer, the world's time,
+//! the transaction's log lines, and for a failed field check the line that last wrote that
+//! field.
 
 use std::fmt;
 

@@ -1,8 +1,8 @@
-//! One transaction (`004`): a start, an event delivery or a timer firing, run over the world
-//! with an undo scope open and the binding's state saved, under the game's budgets. A
-//! transaction that succeeds (and whose written fields pass the game's checks) commits and
-//! publishes the events it raised; one that fails is undone whole, world and binding, and
-//! its binding closes with a [`BehaviorReport`].
+//! One transaction (`docs/behaviours.md`, "Transactions and errors"): a start, an event
+//! delivery or a timer firing, run over the world with an undo scope open and the binding's
+//! state saved, under the game's budgets. A transaction that succeeds (and whose written fields
+//! pass the game's checks) commits and publishes the events it raised; one that fails is undone
+//! whole, world and binding, and its binding closes with a [`BehaviorReport`].
 //!
 //! Invariant: when `run` returns, no transaction is open and the world has no undo scope.
 

@@ -1,5 +1,5 @@
 //! The values that cross into a behaviour's memory, its host's fields and event payloads,
-//! and the determinism rules checked at that crossing (`004`, "Determinism").
+//! and the determinism rules checked at that crossing (`docs/behaviours.md`, "Determinism rules").
 //!
 //! - `int`: a 32-bit integer. A non-integral number is refused; one outside
 //!   `-2^31..2^31` is an integer overflow.

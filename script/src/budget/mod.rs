@@ -29,9 +29,8 @@
 //! later interrupt in the same entry raises again, so a `pcall` around the loop catches one
 //! error but the code after it (or the next iteration) fails at its next check.
 //!
-//! **Every signal handler is an entry of its own** (`002`: "each signal invocation
-//! dispatched across threads gets its own fresh budget"; `003`: handlers "run under the
-//! instruction budget of the script that created the connection"). A handler run inside
+//! **Every signal handler is an entry of its own** (`docs/scripting.md`, "Signals": a fresh
+//! budget per handler, run as the script that connected it). A handler run inside
 //! an `Emit` gets a fresh [`ENTRY_BUDGET`] ([`enter_handler`]), in the connecting script's
 //! memory category; what it uses is not taken from its emitter, and a handler that overran
 //! aborts itself alone ([`leave_handler`] gives the emitter back what it had). Cascades are
@@ -77,8 +76,8 @@ pub const BUDGET_MESSAGE: &str = "script exceeded its instruction budget";
 const UNLIMITED: i64 = i64::MAX;
 
 /// What work costs, in units. Scripts use [`CostTable::SCRIPT`]; the meter reads the table
-/// installed with [`set_costs`], so another kind of entry (the transactional behaviours of
-/// `004`) can bring its own.
+/// installed with [`set_costs`], so another kind of entry (the transactional behaviours,
+/// `docs/behaviours.md`) can bring its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CostTable {
     /// Bytes allocated, scanned or written per unit (at least 1).
@@ -126,9 +125,10 @@ pub struct TransactionBudget {
     bytes_granted: i64,
 }
 
-/// Starts a behaviour transaction (`004`): `units` units and `bytes` logical bytes (every
-/// byte the VM allocates for it counts, whatever is freed later). Both are sticky like the
-/// entry budget: once over, every later interrupt of the transaction raises again.
+/// Starts a behaviour transaction (`docs/behaviours.md`, "Budgets"): `units` units and `bytes`
+/// logical bytes (every byte the VM allocates for it counts, whatever is freed later). Both are
+/// sticky like the entry budget: once over, every later interrupt of the transaction raises
+/// again.
 pub fn enter_transaction(units: i64, bytes: i64) -> TransactionBudget {
     let enclosing = begin(units);
     let bytes_enclosing = TX_BYTES_LEFT.with(|b| b.replace(bytes));

@@ -3,7 +3,7 @@
 //! `GetPlayers()`, `LocalCharacter()`, and the three session signals as fields.
 //!
 //! User ids are Luau numbers: whole, `1 <= id < 2^53`. `Kick` answers false for an invalid
-//! id instead of raising (`003`); the others raise.
+//! id instead of raising (`docs/scripting.md`, "Players and characters"); the others raise.
 
 use super::{CHARACTER_DIED, PLAYER_JOINED, PLAYER_LEFT, with_players};
 use crate::api::convert::{Status, fail, instance_id, instance_value, ok, type_name};

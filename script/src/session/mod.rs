@@ -1,4 +1,4 @@
-//! `game.Session` (`003`, "Players and characters"): the script face of
+//! `game.Session` (`docs/scripting.md`, "Players and characters"): the script face of
 //! [`arbor_sim::Players`].
 //!
 //! - The session signals `PlayerJoined(userId)`, `PlayerLeft(character, userId)` and

@@ -1,6 +1,7 @@
-//! [`Payload`]: what an `Emit` hands its handlers. `003`: "The Emit method accepts pure data
-//! only" — nil, booleans, numbers, strings, vectors, Instances and tables of those (nested at
-//! most 32 deep), checked once when the signal is emitted ([`Payload::check`]).
+//! [`Payload`]: what an `Emit` hands its handlers. `Emit` accepts pure data only
+//! (`docs/scripting.md`, "Signals"): nil, booleans, numbers, strings, vectors, Instances and
+//! tables of those (nested at most 32 deep), checked once when the signal is emitted
+//! ([`Payload::check`]).
 //!
 //! Invariant: no handler ever holds a table of the emitter or of another handler. Each
 //! handler gets its own deep copy ([`Payload::copy`]) with no metatables, so nothing a

@@ -100,7 +100,7 @@ fn get(lua: &Lua, (this, key): (Value, Value)) -> Result<Status> {
         return fail(lua, budget::BUDGET_MESSAGE);
     }
     match decode(lua, &bytes) {
-        // `put` takes tables only (`003`), so anything else in the file was not written by it.
+        // `put` takes tables only (`docs/stores.md`), so anything else in the file was not written by it.
         Ok(v @ Value::Table(_)) => ok(lua, v),
         Ok(_) => fail(lua, format!("store '{name}' key {key}: corrupt value (not a table)")),
         Err(e) => fail(lua, format!("store '{name}' key {key}: {}", crate::api::convert::error_text(&e))),

@@ -1,12 +1,10 @@
 //! The bound on pair work, world-wide: a crowd degrades physics, never the server.
 //!
-//! rapier's broad phase lists every pair of overlapping leaves (anchored–anchored ones too,
-//! before it filters them) and its narrow phase keeps a contact pair, ~2.6 KB once touching,
-//! for each pair with a dynamic side: 3,000 anchored parts at one spot cost 68 MB at the
-//! first step, 40 piles of 64 dynamic parts 236 MB, and a 2,048-stud part overlaps
-//! everything it covers. So before each step the crowding pass decides which bodies rapier
-//! sees, counting overlaps of *reaches* (collider AABBs with rapier's margins, see
-//! `overlap`), so extents count, not centres:
+//! rapier keeps work and memory for every pair of overlapping leaves, so a pile or a huge
+//! part at one spot would cost without bound (figures: `docs/perf/physics.md`, "What rapier
+//! costs a crowd"). So before each step the crowding pass decides which bodies rapier sees,
+//! counting overlaps of *reaches* (collider AABBs with rapier's margins, see `overlap`), so
+//! extents count, not centres:
 //!
 //! - **Anchored parts** are admitted one by one against the anchored parts already admitted
 //!   of the same or a larger size level (`overlap::level`): one overlapping more than
@@ -27,8 +25,8 @@
 //!   which also resumes suspended bodies whose spot has room) after enough changes, every
 //!   [`RESUME_EVERY`] steps while bodies are suspended (backing off to every
 //!   [`FULL_PASS_EVERY`] steps while passes resume none), and every [`FULL_PASS_EVERY`]
-//!   steps while bodies are awake (piles formed by motion). A full pass costs ~0.5 µs a
-//!   dynamic body (release build).
+//!   steps while bodies are awake (piles formed by motion). A full pass's cost:
+//!   `docs/perf/physics.md`.
 //!
 //! So the pairs rapier holds are bounded world-wide: at most [`MAX_DYNAMIC_PAIRS`] with a
 //! dynamic side, of which at most [`MAX_CROWDED_PAIRS`] among crowded bodies (the rest at

@@ -24,9 +24,9 @@
 //! [`PhysicsConfig::max_bodies`] bodies ([`DEFAULT_MAX_BODIES`]); the parts past it wait
 //! without one (reported by [`Physics::suspended_bodies`] and
 //! [`Physics::parts_over_body_cap`]) and get one, lowest id first, as bodies are freed. A
-//! [`Simulation`](crate::Simulation) takes the host's cap (`SimCaps::physics_bodies`). This
-//! bounds physics memory: ~0.4 KB per dormant anchored part (its entry and crowding leaf),
-//! ~2.0 KB per part with a rapier body and collider, plus the pairs `crowding` bounds. Shape
+//! [`Simulation`](crate::Simulation) takes the host's cap (`SimCaps::physics_bodies`). This,
+//! with the pairs `crowding` bounds, bounds physics memory (bytes per part and per pair:
+//! `docs/perf/physics.md`). Shape
 //! and size make the collider (`Block`: cuboid with half-extents `size / 2`; `Ball`: ball of
 //! radius `size.x / 2`; `Cylinder`: along the part's X axis, length `size.x`, radius
 //! `size.y / 2` — rapier's cylinder runs along Y, so the collider is turned onto X). Unanchored
@@ -40,8 +40,8 @@
 //! [`DEFAULT_LENGTH_UNIT`] (20 studs per metre).
 //!
 //! Threads: rapier runs single-threaded unless `arbor-sim` is built with its `parallel` feature
-//! (rapier's rayon pipeline). It stays opt-in: on the 2-core build machine its speed-up could
-//! not be reproduced under load, and it costs ~44 s of cold build; a world is bit-identical on
+//! (rapier's rayon pipeline). It stays opt-in: it showed no reliable speed-up and costs build
+//! time (`docs/perf/physics.md`); a world is bit-identical on
 //! 1 and 2 threads with it on, so turning it on does not break determinism.
 //!
 //! Poses: rapier holds each part's world pose. The transform pass runs after physics, so

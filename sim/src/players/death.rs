@@ -1,9 +1,9 @@
-//! Death (`003`, "Handling death"): once per tick, before physics, every `Character` with a
-//! `Health` whose `Value` is at most 0 and no `CharacterDead` tag gets the tag (its
-//! `HumanoidState` becomes `Dead` and the controller stops driving it; the body stays). On
-//! the following tick it gets `DiedAnnounced` and one [`CharacterDied`] is queued for the
-//! script host, with the last damage dealer as the attacker. Corpses go only by script or,
-//! once announced, by the fallen-parts rule.
+//! Death (`docs/scripting.md`, "Players and characters", **Death**): once per tick, before
+//! physics, every `Character` with a `Health` whose `Value` is at most 0 and no `CharacterDead`
+//! tag gets the tag (its `HumanoidState` becomes `Dead` and the controller stops driving it;
+//! the body stays). On the following tick it gets `DiedAnnounced` and one [`CharacterDied`] is
+//! queued for the script host, with the last damage dealer as the attacker. Corpses go only by
+//! script or, once announced, by the fallen-parts rule.
 //!
 //! `Health` is the game's component (a place or script declares it, with at least a number
 //! field `Value`; `I32`, `I64`, `F32` and `F64` all work), looked up by name, so a game keeps

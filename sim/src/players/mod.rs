@@ -1,8 +1,8 @@
-//! Player sessions (`003`, "Players and characters"): who is connected, which character each
-//! user owns, the join, leave and kick queues, and the engine's half of the character's life
-//! (binding, movement, death). The transport (`arbor-net`, or a test) feeds [`Players`] with
-//! connections, disconnections and inputs; the script host reads it to fire `PlayerJoined`,
-//! `PlayerLeft` and `CharacterDied` and to serve `game.Session`.
+//! Player sessions (`docs/scripting.md`, "Players and characters"): who is connected, which
+//! character each user owns, the join, leave and kick queues, and the engine's half of the
+//! character's life (binding, movement, death). The transport (`arbor-net`, or a test) feeds
+//! [`Players`] with connections, disconnections and inputs; the script host reads it to fire
+//! `PlayerJoined`, `PlayerLeft` and `CharacterDied` and to serve `game.Session`.
 //!
 //! The life of a session, in tick order:
 //! 1. [`Players::connect`] (a transport, in the AdmitPlayers phase) opens a session and queues

@@ -1,6 +1,7 @@
-//! Locomotion (`003`: "the movement intent component that translates queued player inputs
-//! into physical locomotion at the start of every physics step"). [`Players::drive`] runs in
-//! the PhysicsStep phase, after the arena's changes reached rapier and before the step:
+//! Locomotion (`docs/scripting.md`, "Players and characters", **Movement**): queued player
+//! inputs become each character's `MoveIntent`, which drives it at the start of every physics
+//! step. [`Players::drive`] runs in the PhysicsStep phase, after the arena's changes reached
+//! rapier and before the step:
 //!
 //! 1. each connected user's newest input becomes their character's `MoveIntent`;
 //! 2. every live `Character` with a `MoveIntent` and no `CharacterDead` tag (users'

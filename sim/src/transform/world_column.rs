@@ -16,9 +16,8 @@
 //! ([`Sink::put_highs`]: the run's ids or'ed, as the sweep does per page), so the per-node
 //! path has no high-bits check. A cell is written straight from the compose's two vectors
 //! by three stores (position, rotation, tag; `store_world`), in assembly on x86-64: as plain
-//! stores, raw or safe, the optimiser merged them back into a shuffled cell and four stores.
-//! On the large tree's 1% list: 66 → 52 instructions per walked leaf, 513,000 → 488,000
-//! per pass (callgrind).
+//! stores, raw or safe, the optimiser merged them back into a shuffled cell and four stores
+//! (figures: `docs/perf/transforms.md`, "Three stores per cell").
 //!
 //! A cell's tag also locates a leaf root's parent for the short-list route
 //! ([`Parents::tag`], see `sparse`): a cell owned by the parent's id is in the parent's slot.

@@ -1,5 +1,6 @@
-//! The source rewrite that makes behaviour arithmetic checked (`004`, "Determinism": NaN
-//! and infinity are errors, and a division by zero is a runtime error *where it happens*).
+//! The source rewrite that makes behaviour arithmetic checked (`docs/behaviours.md`,
+//! "Determinism rules": NaN and infinity are errors, and a division by zero is a runtime error
+//! *where it happens*).
 //!
 //! Luau does arithmetic on doubles in single instructions and calls no hook for them, so the
 //! check is added to the source before it is compiled: every binary arithmetic expression

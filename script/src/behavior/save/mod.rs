@@ -1,4 +1,4 @@
-//! Saves that resume (`004`, "A loaded instance"), and migrations.
+//! Saves that resume (`docs/behaviours.md`, "Saves"), and migrations.
 //!
 //! A save is a JSON document holding, for every binding, its `Behavior` instance's persistent
 //! id, its behaviour's name and source hash, memory, state, started timers, random generator

@@ -38,7 +38,7 @@ pub const MAX_VALUE_BYTES: usize = 4 << 20;
 /// Requests one script instance may have pending (queued, in flight, or waiting for its
 /// callback).
 pub const MAX_PENDING: usize = 32;
-/// The error of the request past [`MAX_PENDING`], as `003` words it.
+/// The error of the request past [`MAX_PENDING`] (`docs/stores.md`, "Cloud stores", limits).
 pub const QUEUE_FULL: &str = "cloud store request queue is full";
 /// Requests a server may send per [`WINDOW_SECONDS`] with no player connected.
 pub const BASE_PER_MINUTE: usize = 60;

@@ -92,8 +92,9 @@ impl ScriptHost {
         }
         self.push_log(Level::Error, format!("{name}: error: {}", error_text(&e)));
         if disable {
-            // `003`'s notice quotes the script's `Name`; the path leads the line, as on every
-            // other line a script causes.
+            // The notice quotes the script's `Name` (`docs/scripting.md`, "Hooks, budgets and
+            // the error counter"); the path leads the line, as on every other line a script
+            // causes.
             let own = with_world(&self.lua, |w| w.name_of(script).map(str::to_owned)).ok().flatten();
             let own = own.unwrap_or_else(|| name.rsplit('.').next().unwrap_or(&name).to_owned());
             self.push_log(

@@ -142,7 +142,7 @@ pub struct ScriptHost {
     pub(crate) next_key: u64,
     /// The tick-level bound on script work.
     pub(crate) share: TickShare,
-    /// The place's behaviours (`004`).
+    /// The place's behaviours (`docs/behaviours.md`).
     pub(crate) behaviors: crate::behavior::Behaviors,
     /// Ticks the behaviours' world clock was ahead when this host started (a resumed save).
     pub(crate) clock_offset: u64,

@@ -56,6 +56,7 @@ mod behavior;
 pub mod budget;
 mod host;
 mod log;
+mod phase_slot;
 mod reload;
 mod session;
 mod signals;

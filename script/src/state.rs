@@ -11,38 +11,25 @@
 //! (handlers, metamethods), so nested entries can borrow it again.
 
 use crate::log::{Level, ScriptLog};
+use crate::phase_slot::{PhaseSlot, PhaseValue};
 use crate::signals::Signals;
 use arbor_core::{Arena, Id};
 use mlua::{Lua, Result};
-use std::cell::{RefCell, RefMut};
+use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
 /// Where the world lives while scripts run: `Some` during a phase, `None` between phases.
-#[derive(Default)]
-pub struct WorldSlot(RefCell<Option<Arena>>);
+pub type WorldSlot = PhaseSlot<Arena>;
 
 /// Why the world could not be borrowed.
 pub const WORLD_BUSY: &str = "the world is busy";
 /// Why the world could not be borrowed outside a phase.
 pub const WORLD_ABSENT: &str = "the world is not available outside a tick";
 
-impl WorldSlot {
-    /// Borrows the world, or says why it cannot be borrowed.
-    pub fn borrow(&self) -> std::result::Result<RefMut<'_, Arena>, &'static str> {
-        let guard = self.0.try_borrow_mut().map_err(|_| WORLD_BUSY)?;
-        RefMut::filter_map(guard, Option::as_mut).map_err(|_| WORLD_ABSENT)
-    }
-
-    /// Moves `world` in (start of a phase).
-    pub fn put(&self, world: Arena) {
-        *self.0.borrow_mut() = Some(world);
-    }
-
-    /// Moves the world out (end of a phase).
-    pub fn take(&self) -> Option<Arena> {
-        self.0.borrow_mut().take()
-    }
+impl PhaseValue for Arena {
+    const BUSY: &'static str = WORLD_BUSY;
+    const ABSENT: &'static str = WORLD_ABSENT;
 }
 
 /// The world slot of `lua`'s host.

@@ -19,11 +19,11 @@ mod api;
 
 pub(crate) use api::session_table;
 
+use crate::phase_slot::{PhaseSlot, PhaseValue};
 use crate::signals::{self, Signal};
 use arbor_core::Id;
 use arbor_sim::Players;
 use mlua::{Lua, MultiValue, Result, Value};
-use std::cell::{RefCell, RefMut};
 use std::rc::Rc;
 
 /// `game.Session.PlayerJoined`.
@@ -36,24 +36,11 @@ pub const CHARACTER_DIED: &str = "CharacterDied";
 pub const SESSION_SIGNALS: [&str; 3] = [PLAYER_JOINED, PLAYER_LEFT, CHARACTER_DIED];
 
 /// Where the sessions live while scripts run: `Some` during a phase.
-#[derive(Default)]
-pub struct PlayersSlot(RefCell<Option<Players>>);
+pub type PlayersSlot = PhaseSlot<Players>;
 
-impl PlayersSlot {
-    /// Moves `players` in (start of a phase).
-    pub fn put(&self, players: Players) {
-        *self.0.borrow_mut() = Some(players);
-    }
-
-    /// Moves the sessions out (end of a phase).
-    pub fn take(&self) -> Option<Players> {
-        self.0.borrow_mut().take()
-    }
-
-    fn borrow(&self) -> std::result::Result<RefMut<'_, Players>, &'static str> {
-        let guard = self.0.try_borrow_mut().map_err(|_| "the sessions are busy")?;
-        RefMut::filter_map(guard, Option::as_mut).map_err(|_| "game.Session is not available outside a tick")
-    }
+impl PhaseValue for Players {
+    const BUSY: &'static str = "the sessions are busy";
+    const ABSENT: &'static str = "game.Session is not available outside a tick";
 }
 
 /// Runs `f` with the sessions, or fails with a clear error outside a phase.

@@ -10,7 +10,7 @@
 //!   fills its messages by priority under a byte budget.
 //! - [`Client`] is the replica client: a [`Replica`] arena with server ids, a world hash to
 //!   compare with the server's, acks and inputs.
-//! - The wire format ([`Snapshot`], [`Input`], [`Control`]) is in `docs/networking.md`.
+//! - The wire format ([`SnapshotMessage`], [`Input`], [`Control`]) is in `docs/networking.md`.
 
 mod cell_changes;
 mod client;
@@ -31,7 +31,7 @@ pub use client::{Client, ClientStats};
 pub use codec::DecodeError;
 pub use component_delta::{ComponentPatch, ComponentSend};
 pub use error::NetError;
-pub use message::{Control, Input, MAX_MESSAGE_BYTES, Snapshot, SnapshotBuilder, SnapshotEntry};
+pub use message::{Control, Input, MAX_MESSAGE_BYTES, SnapshotBuilder, SnapshotEntry, SnapshotMessage};
 pub use mirror::{Cell, CellChanges, Changes, INTEREST_CELL_SIZE, Mirror, MirrorEntity, cell_of};
 pub use position_delta::{POSITION_HISTORY, PositionHistory, PositionSend, PositionWire};
 pub use quantize::{

@@ -229,7 +229,7 @@ pub struct SnapshotEntry {
 
 /// A decoded snapshot message.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Snapshot {
+pub struct SnapshotMessage {
     /// Sequence number (per client, from 1).
     pub seq: u32,
     /// The server's replication epoch the state is from.
@@ -246,9 +246,9 @@ pub struct Snapshot {
     pub entries: Vec<SnapshotEntry>,
 }
 
-impl Snapshot {
+impl SnapshotMessage {
     /// Decodes a snapshot message.
-    pub fn decode(bytes: &[u8]) -> Result<Snapshot, DecodeError> {
+    pub fn decode(bytes: &[u8]) -> Result<SnapshotMessage, DecodeError> {
         if bytes.len() > MAX_MESSAGE_BYTES {
             return Err(DecodeError::TooLong {
                 what: "snapshot",
@@ -301,7 +301,7 @@ impl Snapshot {
             entries.push(SnapshotEntry { id, create, groups, state, parts });
         }
         r.finish()?;
-        Ok(Snapshot { seq, epoch, view_hash, entries_hash, removes, entries })
+        Ok(SnapshotMessage { seq, epoch, view_hash, entries_hash, removes, entries })
     }
 }
 
@@ -477,7 +477,7 @@ mod tests {
         b.push_entry(Id(10), &s, false, Groups::NAME);
         b.set_view_hash(99);
         let bytes = b.finish();
-        let snap = Snapshot::decode(&bytes).unwrap();
+        let snap = SnapshotMessage::decode(&bytes).unwrap();
         assert_eq!((snap.seq, snap.epoch, snap.view_hash), (5, 3, Some(99)));
         assert_eq!(snap.removes, vec![Id(40), Id(7)]);
         assert_eq!(snap.entries[0].create, Some(Class::Part));
@@ -487,7 +487,7 @@ mod tests {
         let mut b = SnapshotBuilder::new(1, 1);
         b.removes.zigzag(CLIENT_ID_BASE as i64);
         b.n_removes = 1;
-        assert!(Snapshot::decode(&b.finish()).is_err());
+        assert!(SnapshotMessage::decode(&b.finish()).is_err());
     }
 
     /// A message with one removal and two entries, with the hashes asked for.
@@ -522,7 +522,7 @@ mod tests {
             (None, None),
         ] {
             let bytes = hashed_message(view, entries);
-            let snap = Snapshot::decode(&bytes).unwrap();
+            let snap = SnapshotMessage::decode(&bytes).unwrap();
             assert_eq!((snap.view_hash, snap.entries_hash), (view, entries));
             assert_eq!((snap.seq, snap.epoch), (300, 200));
             assert_eq!(snap.removes, vec![Id(9)]);
@@ -539,22 +539,26 @@ mod tests {
     fn a_snapshot_with_both_hashes_cut_anywhere_or_with_unknown_flags_is_refused() {
         let bytes = hashed_message(Some(11), Some(22));
         for cut in 0..bytes.len() {
-            assert!(Snapshot::decode(&bytes[..cut]).is_err(), "cut at {cut} of {}", bytes.len());
+            assert!(SnapshotMessage::decode(&bytes[..cut]).is_err(), "cut at {cut} of {}", bytes.len());
         }
         let mut longer = bytes.clone();
         longer.push(0);
-        assert_eq!(Snapshot::decode(&longer), Err(DecodeError::Trailing(1)));
+        assert_eq!(SnapshotMessage::decode(&longer), Err(DecodeError::Trailing(1)));
         for flags in [4u8, 8, 0x80, 0xff, FLAG_ENTRIES_HASH | 4] {
             let mut bad = bytes.clone();
             bad[5] = flags;
-            assert_eq!(Snapshot::decode(&bad), Err(DecodeError::BadValue("snapshot flags")), "{flags:#x}");
+            assert_eq!(
+                SnapshotMessage::decode(&bad),
+                Err(DecodeError::BadValue("snapshot flags")),
+                "{flags:#x}"
+            );
         }
     }
 
     proptest! {
         #[test]
         fn arbitrary_bytes_never_panic_a_decoder(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
-            let _ = Snapshot::decode(&bytes);
+            let _ = SnapshotMessage::decode(&bytes);
             let _ = Input::decode(&bytes);
             let _ = Control::decode(&bytes);
         }
@@ -567,7 +571,7 @@ mod tests {
             b.set_entries_hash(0x0123_4567_89ab_cdef);
             let bytes = b.finish();
             prop_assume!(cut < bytes.len());
-            prop_assert!(Snapshot::decode(&bytes[..cut]).is_err());
+            prop_assert!(SnapshotMessage::decode(&bytes[..cut]).is_err());
         }
     }
 }

@@ -22,7 +22,7 @@
 //! XOR of them.
 
 use crate::codec::DecodeError;
-use crate::message::Snapshot;
+use crate::message::SnapshotMessage;
 use crate::position_delta::{PositionHistory, PositionWire};
 use crate::state::{EntityState, Groups, REPLICATED_FLAGS, WireValue};
 use arbor_core::{Arena, ArenaConfig, AttributeValue, Id, IdRange};
@@ -177,12 +177,12 @@ impl Replica {
 
     /// Decodes and applies one snapshot message.
     pub fn apply(&mut self, bytes: &[u8]) -> Result<Applied, DecodeError> {
-        let snap = Snapshot::decode(bytes)?;
+        let snap = SnapshotMessage::decode(bytes)?;
         Ok(self.apply_snapshot(snap))
     }
 
     /// Applies a decoded snapshot.
-    pub fn apply_snapshot(&mut self, snap: Snapshot) -> Applied {
+    pub fn apply_snapshot(&mut self, snap: SnapshotMessage) -> Applied {
         if snap.seq <= self.newest {
             // Too old to apply. It is not acked either: the server resends what it held.
             self.stats.stale += 1;

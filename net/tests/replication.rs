@@ -222,7 +222,7 @@ fn an_update_carries_only_the_changed_groups() {
     pipe.mirror.capture(&pipe.arena, &world);
     pipe.view.update(&pipe.arena, &pipe.mirror);
     let msgs = pipe.view.build(&pipe.mirror, 4096, 2);
-    let snap = arbor_net::Snapshot::decode(&msgs[0]).unwrap();
+    let snap = arbor_net::SnapshotMessage::decode(&msgs[0]).unwrap();
     assert_eq!(snap.entries.len(), 1);
     assert_eq!(snap.entries[0].groups, Groups::POSITION);
     // id delta, mask, 3 coordinates (after 6 bytes of header and 8 of entries hash)

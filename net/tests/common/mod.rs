@@ -198,7 +198,7 @@ pub fn replicated(arena: &Arena) -> Vec<Id> {
 /// Panics if `applied` (the result of applying message `m`) failed its entries check or
 /// named a position base the replica does not hold.
 pub fn check_applied(applied: arbor_net::Applied, m: &[u8], mirror: &Mirror, replica: &Replica) {
-    let snap = || arbor_net::Snapshot::decode(m).unwrap();
+    let snap = || arbor_net::SnapshotMessage::decode(m).unwrap();
     match applied {
         arbor_net::Applied::Applied { entries_matched: Some(false), .. } => {
             let snap = snap();

@@ -201,6 +201,8 @@ impl Arena {
         }
     }
 
+    /// Writes `value` into field `field` of `id`'s component `c` (which it has, checked by the
+    /// caller), keeping the reverse reference index in step; also undo's restore of a field.
     pub(super) fn write_field_unchecked(
         &mut self,
         id: Id,
@@ -444,19 +446,6 @@ impl Arena {
             let slot = self.slot_of(holder);
             self.stamp(slot, rev);
         }
-    }
-
-    /// Writes `value` into field `field` of `id`'s component `c` (which it has), keeping the
-    /// reverse reference index in step (undo).
-    pub(super) fn restore_field(
-        &mut self,
-        id: Id,
-        c: ComponentId,
-        field: usize,
-        value: &FieldValue,
-        rev: u64,
-    ) {
-        self.write_field_unchecked(id, c, field, value, rev);
     }
 
     /// Gives live `id` exactly the component rows `rows` (sorted by component, as

@@ -353,7 +353,7 @@ impl Arena {
             }
             UndoEntry::Field { component, field, old, .. } => {
                 if self.components.has(id, component) {
-                    self.restore_field(id, component, field as usize, &old, rev);
+                    self.write_field_unchecked(id, component, field as usize, &old, rev);
                 }
             }
             UndoEntry::Rows { rows, .. } => self.restore_rows(id, &rows, rev),

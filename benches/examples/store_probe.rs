@@ -1,4 +1,4 @@
-//! Probe for `frag_iter` and `add_remove` (issue 3), robust on a loaded machine: the best of
+//! Probe for `frag_iter` and `add_remove`, robust on a loaded machine: the best of
 //! N interleaved rounds of our workload and hecs's, the same work as the criterion groups
 //! (`ecs_suite`): double `Data` over 26 archetypes × 20 rows; add `B` to 10,000 instances
 //! holding `A` (`add_component`, `insert_pod`, and `add_component` of `SparseB`, stored in a

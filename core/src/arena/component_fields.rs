@@ -20,9 +20,9 @@ impl Arena {
         field: &str,
         value: FieldValue,
     ) -> Result<bool, ArenaError> {
-        self.live_slot(id)?;
+        let slot = self.live_slot(id)?;
         let handle = self.components.registry.field_handle(c, field)?;
-        self.set_field_at(id, handle, value)
+        self.set_field_in(slot, id, handle, value)
     }
 
     /// [`set_field`](Self::set_field) through a handle resolved once with
@@ -50,6 +50,17 @@ impl Arena {
         value: FieldValue,
     ) -> Result<bool, ArenaError> {
         let slot = self.live_slot(id)?;
+        self.set_field_in(slot, id, handle, value)
+    }
+
+    /// [`set_field_at`](Self::set_field_at) on live `id`, found in `slot`.
+    fn set_field_in(
+        &mut self,
+        slot: crate::id::Slot,
+        id: Id,
+        handle: FieldHandle,
+        value: FieldValue,
+    ) -> Result<bool, ArenaError> {
         let (c, f) = (handle.component, usize::from(handle.field));
         let info = self.components.registry.check_handle(handle)?;
         if value.ty() != handle.ty {
@@ -92,5 +103,36 @@ impl Arena {
         self.get(id)?;
         self.components.registry.check_handle(handle).ok()?;
         self.components.field(id, handle.component, usize::from(handle.field))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::components::{FieldDef, FieldHandle, FieldType, FieldValue, Schema};
+    use crate::{Arena, Class};
+
+    #[test]
+    fn field_handles_write_like_names_and_a_foreign_handle_is_refused() {
+        let mut arena = Arena::new();
+        let h = arena
+            .register_component(Schema::new(
+                "Health",
+                vec![FieldDef::new("Value", FieldType::F32), FieldDef::new("Max", FieldType::F32)],
+            ))
+            .unwrap();
+        let id = arena.create(Class::Part, "P", Some(arena.workspace())).unwrap();
+        arena.add_component(id, h, None).unwrap();
+        let hp = arena.components().registry().field_handle(h, "Value").unwrap();
+        assert!(arena.set_field_at(id, hp, FieldValue::F32(7.0)).unwrap());
+        assert_eq!(arena.field(id, h, "Value"), Some(FieldValue::F32(7.0)));
+        assert_eq!(arena.field_at(id, hp), Some(FieldValue::F32(7.0)));
+        assert!(arena.components().registry().field_handle(h, "nope").is_err());
+        // A handle naming a field this registry's component lacks (or types otherwise).
+        let foreign = FieldHandle { component: h, field: 9, ty: FieldType::F32 };
+        assert!(arena.set_field_at(id, foreign, FieldValue::F32(1.0)).is_err());
+        let retyped = FieldHandle { ty: FieldType::F64, ..hp };
+        assert!(arena.set_field_at(id, retyped, FieldValue::F64(1.0)).is_err());
+        assert_eq!(arena.field_at(id, retyped), None);
+        assert_eq!(arena.field(id, h, "Value"), Some(FieldValue::F32(7.0)), "refusals changed nothing");
     }
 }

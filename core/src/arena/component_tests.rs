@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::class::Class;
-use crate::components::{FieldDef, FieldHandle, Lane, Query};
+use crate::components::{FieldDef, Lane, Query};
 use crate::{ArenaConfig, ArenaError, GraftPolicy, raw::AncestryQuery};
 use glam::Vec3;
 
@@ -597,23 +597,4 @@ fn planned_passes_copy_shared_chunks_stamp_every_chunk_and_skip_tables_past_a_sn
     assert_eq!(rows, 2503 + 2500);
     assert_eq!(older.get_pod::<Position>(big[7]).unwrap().p, [8.0, 7.0, 7.0], "only its own copy written");
     assert_eq!(snap.components().get_pod::<Position>(big[7]).unwrap().p, [7.0; 3]);
-}
-
-#[test]
-fn field_handles_write_like_names_and_a_foreign_handle_is_refused() {
-    let (mut arena, h, _, _) = setup();
-    let id = arena.create(Class::Part, "P", Some(arena.workspace())).unwrap();
-    arena.add_component(id, h, None).unwrap();
-    let hp = arena.components().registry().field_handle(h, "Value").unwrap();
-    assert!(arena.set_field_at(id, hp, FieldValue::F32(7.0)).unwrap());
-    assert_eq!(arena.field(id, h, "Value"), Some(FieldValue::F32(7.0)));
-    assert_eq!(arena.field_at(id, hp), Some(FieldValue::F32(7.0)));
-    assert!(arena.components().registry().field_handle(h, "nope").is_err());
-    // A handle naming a field this registry's component lacks (or types otherwise).
-    let foreign = FieldHandle { component: h, field: 9, ty: FieldType::F32 };
-    assert!(arena.set_field_at(id, foreign, FieldValue::F32(1.0)).is_err());
-    let retyped = FieldHandle { ty: FieldType::F64, ..hp };
-    assert!(arena.set_field_at(id, retyped, FieldValue::F64(1.0)).is_err());
-    assert_eq!(arena.field_at(id, retyped), None);
-    assert_eq!(arena.field(id, h, "Value"), Some(FieldValue::F32(7.0)), "refusals changed nothing");
 }

@@ -2,8 +2,8 @@
 //! section of a place file), by name, and the game's behaviour settings (its limits and the
 //! world clock's rate, `settings.behaviors`; `docs/behaviours.md`, "Storing and binding
 //! behaviours"); [`BehaviorCaps`]: the host's
-//! ceilings on those limits; [`SettingError`] and [`Capped`]: how a setting is refused or
-//! lowered, shared with the Workspace settings `arbor-sim` reads.
+//! ceilings on those limits. How a setting is refused or lowered ([`SettingError`],
+//! [`Capped`]) is shared with the Workspace settings (`crate::settings`).
 //!
 //! The arena only keeps the texts and numbers, so they travel with the place through load
 //! and save; `arbor-script` compiles and runs them. Invariants: names are unique (a map) and
@@ -19,6 +19,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
+
+use crate::setting_error::{Capped, SettingError};
 
 /// The largest whole number a setting may be given as: 2^53, up to which a JSON number
 /// (a double) is exact.
@@ -70,52 +72,6 @@ pub const BEHAVIOR_LIMITS: [BehaviorLimit; 7] = [
     BehaviorLimit { name: "logLinesPerTransaction", default: 20, default_cap: 1_000, hard_max: 100_000 },
     BehaviorLimit { name: "logLineChars", default: 400, default_cap: 10_000, hard_max: 1_000_000 },
 ];
-
-/// A setting refused because it is out of range (or of the wrong type): never read as
-/// "unlimited", never mapped to a default.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{setting} must be {rule}; {given} is refused")]
-pub struct SettingError {
-    /// The setting, as its owner names it (`unitsPerTransaction`, `Workspace.MaxInstances`,
-    /// `--max-instances`).
-    pub setting: String,
-    /// What was given (`9223372036854775808`, `a String attribute`).
-    pub given: String,
-    /// What it must be (`a whole number from 1 to 100000000`).
-    pub rule: String,
-}
-
-impl SettingError {
-    /// `setting` must be a whole number from `min` to `max`, and `given` is not.
-    pub fn whole(setting: impl Into<String>, given: impl fmt::Display, min: u64, max: u64) -> Self {
-        Self {
-            setting: setting.into(),
-            given: given.to_string(),
-            rule: format!("a whole number from {min} to {max}"),
-        }
-    }
-}
-
-/// A place setting lowered to the host's cap (reported as a warning at load).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Capped {
-    /// The setting (`settings.behaviors.unitsPerTransaction`, `Workspace.MaxInstances`).
-    pub setting: String,
-    /// What the place asked for.
-    pub asked: u64,
-    /// The host's cap, which applies.
-    pub cap: u64,
-}
-
-impl fmt::Display for Capped {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: the place asks for {}, more than this host's cap of {}; the cap applies",
-            self.setting, self.asked, self.cap
-        )
-    }
-}
 
 /// The game's behaviour settings: the budgets of `docs/behaviours.md`, "Budgets" (its defaults
 /// are the default) and the rate of the world clock that timers follow.

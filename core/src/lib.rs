@@ -9,7 +9,8 @@
 //! The entry point is [`Arena`]; a fresh arena's tree can also be built in bulk with
 //! [`ArenaBuilder`]. The root holds the arena, its errors and the values a caller touches.
 //! [`components`] holds game-defined components (schemas, rows, queries), [`place`] the
-//! place files, [`limits`] the limits the arena enforces, and [`raw`] the storage that
+//! place files, [`limits`] the limits the arena enforces, [`settings`] the Workspace settings a place may
+//! give, and [`raw`] the storage that
 //! `arbor-sim`'s passes read directly (pages, hot records, slots, logs).
 //! `docs/architecture.md` in the repository maps the crates and the invariants they keep.
 
@@ -28,15 +29,17 @@ pub mod place;
 pub mod raw;
 mod revision;
 mod rng;
+mod setting_error;
 mod value;
+mod workspace_settings;
 
 pub use arena::{
     Arena, ArenaBuilder, ArenaConfig, GraftPolicy, HasherStats, MemoryReport, NodeFields, NodeMut,
     WorldHasher,
 };
 pub use behaviors::{
-    BEHAVIOR_LIMITS, BehaviorCaps, BehaviorLibrary, BehaviorLimit, BehaviorSettings, Capped,
-    MAX_EXACT_SETTING, MAX_WORLD_MINUTES_PER_SECOND, SettingError,
+    BEHAVIOR_LIMITS, BehaviorCaps, BehaviorLibrary, BehaviorLimit, BehaviorSettings, MAX_EXACT_SETTING,
+    MAX_WORLD_MINUTES_PER_SECOND,
 };
 pub use class::{Class, Family};
 pub use error::ArenaError;
@@ -45,6 +48,7 @@ pub use id::{Id, IdRange};
 pub use nodes::hot::LocalTransform;
 pub use nodes::snapshot::{Snapshot, SnapshotDiff};
 pub use place::{PlaceError, load_binary, load_json, save_binary, save_json};
+pub use setting_error::{Capped, SettingError};
 pub use value::{
     Appearance, AttributeValue, Color, Guid, Material, NodeFlags, PersistentId, RefField, Shape,
 };
@@ -62,6 +66,14 @@ pub mod limits {
     pub use crate::arena::MAX_ATTRIBUTES;
     pub use crate::bounded_log::PART_WRITE_LOG_CAPACITY;
     pub use crate::names::MAX_NAME_BYTES;
+}
+
+/// The Workspace settings a place may give (one table: name, default, range, rule).
+pub mod settings {
+    pub use crate::workspace_settings::{
+        FALLEN_PARTS_DESTROY_HEIGHT, MAX_CREATIONS_PER_TICK, MAX_INSTANCES, MAX_TEXT_BYTES,
+        REPLICATION_BUDGET, STREAMING_RADIUS, SettingRule, WORKSPACE_SETTINGS, WorkspaceSetting,
+    };
 }
 
 /// The README's example, compiled and run as a doctest so it stays true.

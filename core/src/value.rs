@@ -23,6 +23,17 @@ pub enum AttributeValue {
 }
 
 impl AttributeValue {
+    /// The value's type as scripts and place files name it (`Number`, `Vector3`, …).
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            AttributeValue::Bool(_) => "Bool",
+            AttributeValue::Number(_) => "Number",
+            AttributeValue::String(_) => "String",
+            AttributeValue::Vector3(_) => "Vector3",
+            AttributeValue::Ref(_) => "Ref",
+        }
+    }
+
     /// The instance this value refers to, if it is a set reference.
     #[inline]
     pub fn referenced(&self) -> Option<Id> {

@@ -166,7 +166,11 @@ fn text_capped(place: &mut Place) {
     let ws = place.workspace();
     place
         .arena
-        .set_attribute(ws, arbor_sim::MAX_TEXT_BYTES, Some(arbor_core::AttributeValue::Number(2097152.0)))
+        .set_attribute(
+            ws,
+            arbor_core::settings::MAX_TEXT_BYTES.name,
+            Some(arbor_core::AttributeValue::Number(2097152.0)),
+        )
         .unwrap();
     place.part("P", ws);
 }
@@ -239,7 +243,7 @@ fn creations_per_tick_are_capped() {
             p.arena
                 .set_attribute(
                     ws,
-                    arbor_sim::MAX_CREATIONS_PER_TICK,
+                    arbor_core::settings::MAX_CREATIONS_PER_TICK.name,
                     Some(arbor_core::AttributeValue::Number(1000.0)),
                 )
                 .unwrap();

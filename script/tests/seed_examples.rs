@@ -301,7 +301,7 @@ fn a_doubling_clone_loop_stops_at_the_places_instance_cap() {
             let ws = place.workspace();
             place.folder("F", ws);
             let cap = arbor_core::AttributeValue::Number(10_000.0);
-            place.arena.set_attribute(ws, arbor_sim::MAX_INSTANCES, Some(cap)).unwrap();
+            place.arena.set_attribute(ws, arbor_core::settings::MAX_INSTANCES.name, Some(cap)).unwrap();
         },
         r#"
         local f = workspace.F

@@ -20,9 +20,9 @@
 
 use crate::prefetch::prefetch_ptr;
 use crate::transform::WorldTransforms;
-use arbor_core::place::{DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT, FALLEN_PARTS_DESTROY_HEIGHT};
+use arbor_core::settings::FALLEN_PARTS_DESTROY_HEIGHT;
 use arbor_core::{
-    Arena, AttributeValue, Class, Family, Id, NodeFlags,
+    Arena, Class, Family, Id, NodeFlags,
     raw::{NodeRef, NodesView, Slot},
 };
 
@@ -45,10 +45,7 @@ pub struct FallenParts {
 impl FallenParts {
     /// The place's destroy height.
     pub fn destroy_height(arena: &Arena) -> f64 {
-        match arena.attribute(arena.workspace(), FALLEN_PARTS_DESTROY_HEIGHT) {
-            Some(AttributeValue::Number(h)) if !h.is_nan() => *h,
-            _ => DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT,
-        }
+        FALLEN_PARTS_DESTROY_HEIGHT.value(arena)
     }
 
     /// Destroys fallen parts; returns how many were destroyed.

@@ -34,9 +34,5 @@ pub use physics::{
 };
 pub use players::{BindError, CharacterDied, MoveInput, Players, SessionInput};
 pub use profiler::{PhaseSummary, Profiler, TickCounters};
-pub use tick::{
-    DEFAULT_MAX_CREATIONS_PER_TICK, DEFAULT_MAX_INSTANCES, DEFAULT_MAX_TEXT_BYTES, MAX_CREATIONS_PER_TICK,
-    MAX_INSTANCES, MAX_TEXT_BYTES, SimCaps, SimConfig, SimError, Simulation, TickContext, TickHooks,
-    TickReport,
-};
+pub use tick::{SimCaps, SimConfig, SimError, Simulation, TickContext, TickHooks, TickReport};
 pub use transform::{PassMode, PassStats, WorldTransform, WorldTransforms};

@@ -25,7 +25,8 @@ use crate::physics::Physics;
 use crate::players::Players;
 use crate::profiler::{Profiler, TickCounters};
 use crate::transform::{PassMode, WorldTransforms};
-use arbor_core::{Arena, AttributeValue, Capped, InstanceEvent, SettingError, components::SchemaError};
+use arbor_core::settings::{MAX_CREATIONS_PER_TICK, MAX_INSTANCES, MAX_TEXT_BYTES, WorkspaceSetting};
+use arbor_core::{Arena, Capped, InstanceEvent, SettingError, components::SchemaError};
 use glam::Vec3;
 use std::time::{Duration, Instant};
 
@@ -173,39 +174,13 @@ pub struct Simulation {
     lowered: Vec<Capped>,
 }
 
-/// Number attribute of the Workspace capping the place's instances (live and destroyed ones
-/// not yet reclaimed): a whole number from 1,000 to [`SimCaps::HARD`]`.instances`, lowered to
-/// the host's cap ([`SimCaps::instances`]); [`DEFAULT_MAX_INSTANCES`] (or the host's cap, if
-/// lower) without it. Past it a script's `Clone`, `Spawn` or any create is refused with a
-/// clear error, so one line of Luau that doubles a folder forty times cannot take the
-/// server's memory.
-pub const MAX_INSTANCES: &str = "MaxInstances";
-/// The default instance cap: 5,000,000 (about 1 GB of arena at 180 bytes an instance).
-pub const DEFAULT_MAX_INSTANCES: usize = 5_000_000;
-
-/// Number attribute of the Workspace capping the bytes of text the place holds (names,
-/// string attributes, string fields): a whole number from 1 MiB to [`SimCaps::HARD`], lowered
-/// to the host's cap; [`DEFAULT_MAX_TEXT_BYTES`] without it. Past it a write adding text is
-/// refused with a clear error.
-pub const MAX_TEXT_BYTES: &str = "MaxTextBytes";
-/// The default text cap: 256 MiB.
-pub const DEFAULT_MAX_TEXT_BYTES: usize = 256 << 20;
-
-/// Number attribute of the Workspace capping the instances created in one tick: a whole
-/// number from 100 to [`SimCaps::HARD`], lowered to the host's cap;
-/// [`DEFAULT_MAX_CREATIONS_PER_TICK`] without it. Past it a `Clone`, `Spawn` or create is
-/// refused with a clear error until the next tick.
-pub const MAX_CREATIONS_PER_TICK: &str = "MaxCreationsPerTick";
-/// The default: 250,000 instances a tick.
-pub const DEFAULT_MAX_CREATIONS_PER_TICK: usize = 250_000;
-
-/// The host's caps on the world a place may ask for (issue 33 §4). A place's Workspace
-/// settings may lower them, never raise them: a value above a cap is lowered to it, with a
+/// The host's caps on the world a place may ask for. A place's Workspace settings
+/// ([`MAX_INSTANCES`], [`MAX_CREATIONS_PER_TICK`], [`MAX_TEXT_BYTES`]) may lower them, never raise them: a value above a cap is lowered to it, with a
 /// warning ([`Simulation::lowered_settings`]). A value out of range (not a whole number, below
 /// the floor, above the hard ceiling) is refused at load, never read as "unlimited".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SimCaps {
-    /// Most instances (the cap on [`MAX_INSTANCES`]).
+    /// Most instances (the cap on the Workspace's [`MAX_INSTANCES`]).
     pub instances: usize,
     /// Most instances created in one tick (the cap on [`MAX_CREATIONS_PER_TICK`]).
     pub creations_per_tick: usize,
@@ -220,15 +195,19 @@ impl SimCaps {
     /// The engine's hard ceilings: the most any host may allow (100,000,000 instances is
     /// about 18 GB of arena).
     pub const HARD: SimCaps = SimCaps {
-        instances: 100_000_000,
-        creations_per_tick: 10_000_000,
-        text_bytes: 16 << 30,
+        instances: MAX_INSTANCES.max as usize,
+        creations_per_tick: MAX_CREATIONS_PER_TICK.max as usize,
+        text_bytes: MAX_TEXT_BYTES.max as usize,
         physics_bodies: 100_000_000,
     };
 
     /// The least each cap (and each Workspace setting) may be.
-    pub const FLOOR: SimCaps =
-        SimCaps { instances: 1_000, creations_per_tick: 100, text_bytes: 1 << 20, physics_bodies: 1 };
+    pub const FLOOR: SimCaps = SimCaps {
+        instances: MAX_INSTANCES.min as usize,
+        creations_per_tick: MAX_CREATIONS_PER_TICK.min as usize,
+        text_bytes: MAX_TEXT_BYTES.min as usize,
+        physics_bodies: 1,
+    };
 
     /// Checks every cap: a whole number from [`FLOOR`](Self::FLOOR) to
     /// [`HARD`](Self::HARD).
@@ -259,9 +238,9 @@ impl Default for SimCaps {
     /// physics module's default body cap (1,000,000).
     fn default() -> Self {
         Self {
-            instances: DEFAULT_MAX_INSTANCES,
-            creations_per_tick: DEFAULT_MAX_CREATIONS_PER_TICK,
-            text_bytes: DEFAULT_MAX_TEXT_BYTES,
+            instances: MAX_INSTANCES.default as usize,
+            creations_per_tick: MAX_CREATIONS_PER_TICK.default as usize,
+            text_bytes: MAX_TEXT_BYTES.default as usize,
             physics_bodies: 1_000_000,
         }
     }
@@ -278,40 +257,21 @@ pub enum SimError {
     Setting(#[from] SettingError),
 }
 
-/// The Workspace's number attribute `name` under the host's `cap`: absent, `default` (or the
-/// cap if lower); a whole Number from `floor` to `hard`, that number lowered to the cap (noted
-/// in `lowered`); anything else refused.
-fn workspace_setting(
+/// The Workspace `setting` under the host's `cap`: absent, its default (or the cap if lower);
+/// given, the whole number it holds lowered to the cap (noted in `lowered`); refused out of
+/// its range.
+fn capped_setting(
     arena: &Arena,
-    (name, floor, hard, default): (&str, usize, usize, usize),
+    setting: &WorkspaceSetting,
     cap: usize,
     lowered: &mut Vec<Capped>,
 ) -> Result<usize, SettingError> {
-    let setting = format!("Workspace.{name}");
-    let asked = match arena.attribute(arena.workspace(), name) {
-        None => return Ok(default.min(cap)),
-        Some(AttributeValue::Number(n)) => {
-            if !(n.is_finite() && n.fract() == 0.0 && *n >= floor as f64 && *n <= hard as f64) {
-                return Err(SettingError::whole(setting, n, floor as u64, hard as u64));
-            }
-            *n as usize
-        }
-        Some(other) => {
-            let kind = match other {
-                AttributeValue::Bool(_) => "Bool",
-                AttributeValue::String(_) => "String",
-                AttributeValue::Vector3(_) => "Vector3",
-                _ => "Ref",
-            };
-            return Err(SettingError::whole(
-                setting,
-                format!("a {kind} attribute"),
-                floor as u64,
-                hard as u64,
-            ));
-        }
+    let Some(asked) = setting.read(arena)? else {
+        return Ok((setting.default as usize).min(cap));
     };
+    let asked = asked as usize;
     if asked > cap {
+        let setting = format!("Workspace.{}", setting.name);
         lowered.push(Capped { setting, asked: asked as u64, cap: cap as u64 });
         return Ok(cap);
     }
@@ -332,19 +292,11 @@ impl Simulation {
     /// and physics bodies.
     pub fn with_caps(mut arena: Arena, config: SimConfig, caps: SimCaps) -> Result<Self, SimError> {
         caps.check()?;
-        let (f, h) = (SimCaps::FLOOR, SimCaps::HARD);
         let mut lowered = Vec::new();
-        let instances = (MAX_INSTANCES, f.instances, h.instances, DEFAULT_MAX_INSTANCES);
-        let instances = workspace_setting(&arena, instances, caps.instances, &mut lowered)?;
-        let text = (MAX_TEXT_BYTES, f.text_bytes, h.text_bytes, DEFAULT_MAX_TEXT_BYTES);
-        let text = workspace_setting(&arena, text, caps.text_bytes, &mut lowered)?;
-        let per_tick = (
-            MAX_CREATIONS_PER_TICK,
-            f.creations_per_tick,
-            h.creations_per_tick,
-            DEFAULT_MAX_CREATIONS_PER_TICK,
-        );
-        let per_tick = workspace_setting(&arena, per_tick, caps.creations_per_tick, &mut lowered)?;
+        let instances = capped_setting(&arena, &MAX_INSTANCES, caps.instances, &mut lowered)?;
+        let text = capped_setting(&arena, &MAX_TEXT_BYTES, caps.text_bytes, &mut lowered)?;
+        let per_tick =
+            capped_setting(&arena, &MAX_CREATIONS_PER_TICK, caps.creations_per_tick, &mut lowered)?;
         let lifetimes = Lifetimes::new(&mut arena)?;
         let players = Players::new(&mut arena)?;
         arena.set_max_nodes(instances);

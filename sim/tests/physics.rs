@@ -529,7 +529,7 @@ fn raising_the_destroy_height_reaps_parts_that_rest_below_it() {
     assert_eq!(fallen.scan(&mut w.arena, &w.transforms), 0);
     assert_eq!(fallen.scan(&mut w.arena, &w.transforms), 0, "nothing written, nothing fell");
     let height = Some(arbor_core::AttributeValue::Number(10.0));
-    w.arena.set_attribute(ws, arbor_core::place::FALLEN_PARTS_DESTROY_HEIGHT, height).unwrap();
+    w.arena.set_attribute(ws, arbor_core::settings::FALLEN_PARTS_DESTROY_HEIGHT.name, height).unwrap();
     assert_eq!(fallen.scan(&mut w.arena, &w.transforms), 1);
     assert!(w.arena.get(resting).is_none());
 }

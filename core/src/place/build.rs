@@ -12,15 +12,14 @@
 
 use super::collect::NONE;
 use super::error::PlaceError;
-use super::model::{
-    ComponentDoc, DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT, FALLEN_PARTS_DESTROY_HEIGHT, file_class,
-};
+use super::model::{ComponentDoc, file_class};
 use crate::arena::{Arena, ArenaBuilder, NodeFields};
 use crate::class::Class;
 use crate::components::{ComponentId, FieldValue};
 use crate::error::ArenaError;
 use crate::id::Id;
 use crate::names::NameId;
+use crate::settings::FALLEN_PARTS_DESTROY_HEIGHT;
 use crate::value::{AttributeValue, PersistentId};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -253,7 +252,8 @@ impl TreeLoader {
         if let Some(h) = self.file.destroy_height {
             let ws = arena.workspace();
             // The Workspace is live and a number needs no target: this cannot fail.
-            let _ = arena.set_attribute(ws, FALLEN_PARTS_DESTROY_HEIGHT, Some(AttributeValue::Number(h)));
+            let _ =
+                arena.set_attribute(ws, FALLEN_PARTS_DESTROY_HEIGHT.name, Some(AttributeValue::Number(h)));
         }
         ExtrasLoader { arena, file: self.file, setting_given, given_rows: FxHashSet::default() }
     }
@@ -341,7 +341,8 @@ impl ExtrasLoader {
 
     /// Sets attribute `key` of instance `index`.
     pub fn set_attribute(&mut self, index: u32, key: &str, value: AttributeValue) -> Result<(), PlaceError> {
-        if index == self.file.workspace_index && self.setting_given && key == FALLEN_PARTS_DESTROY_HEIGHT {
+        if index == self.file.workspace_index && self.setting_given && key == FALLEN_PARTS_DESTROY_HEIGHT.name
+        {
             return Err(self.err(
                 index,
                 &format!("attributes.{key}"),
@@ -436,9 +437,9 @@ impl ExtrasLoader {
     /// The finished arena, with the default destroy height where none was given.
     pub fn finish(mut self) -> Arena {
         let ws = self.arena.workspace();
-        if !self.setting_given && self.arena.attribute(ws, FALLEN_PARTS_DESTROY_HEIGHT).is_none() {
-            let value = AttributeValue::Number(DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT);
-            let _ = self.arena.set_attribute(ws, FALLEN_PARTS_DESTROY_HEIGHT, Some(value));
+        if !self.setting_given && self.arena.attribute(ws, FALLEN_PARTS_DESTROY_HEIGHT.name).is_none() {
+            let value = AttributeValue::Number(FALLEN_PARTS_DESTROY_HEIGHT.default);
+            let _ = self.arena.set_attribute(ws, FALLEN_PARTS_DESTROY_HEIGHT.name, Some(value));
         }
         self.arena
     }

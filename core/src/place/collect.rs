@@ -6,13 +6,13 @@
 //! subtree, when it is Transient or not archivable. A reference whose target was left out
 //! (or is not in the place tree at all) is written as none.
 
-use super::model::FALLEN_PARTS_DESTROY_HEIGHT;
 use crate::arena::Arena;
 use crate::class::Class;
 use crate::components::{ComponentId, FieldValue};
 use crate::id::Id;
 use crate::names::NameId;
 use crate::nodes::page::NodeRef;
+use crate::settings::FALLEN_PARTS_DESTROY_HEIGHT;
 use crate::value::{AttributeValue, NodeFlags};
 
 /// Marks "no index" in the index tables.
@@ -68,12 +68,12 @@ impl<'a> Saved<'a> {
             nodes.push(SavedNode { node, parent, children: 0 });
             stack.extend(node.children().iter().rev().map(|c| (c, index)));
         }
-        let key = arena.names().find(FALLEN_PARTS_DESTROY_HEIGHT);
+        let key = arena.names().find(FALLEN_PARTS_DESTROY_HEIGHT.name);
         let (setting_attribute, destroy_height) =
             match key.and_then(|k| arena.get(arena.workspace())?.attribute(k)) {
                 Some(AttributeValue::Number(h)) => (key, Some(*h)),
                 Some(_) => (None, None),
-                None => (None, Some(super::model::DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT)),
+                None => (None, Some(FALLEN_PARTS_DESTROY_HEIGHT.default)),
             };
         Saved { arena, nodes, index_by_slot, setting_attribute, destroy_height }
     }

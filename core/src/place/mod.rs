@@ -23,9 +23,9 @@ pub use binary::{PLACE_BINARY_MAGIC, load_binary, save_binary};
 pub use error::PlaceError;
 pub use json::{JSON_NESTING, load_json, save_json};
 pub use model::{
-    AttributeDoc, BehaviorDoc, ComponentDoc, ComponentRowDoc, DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT,
-    FALLEN_PARTS_DESTROY_HEIGHT, FieldDoc, FieldTypeDoc, InstanceDoc, MaterialDoc, PLACE_FORMAT,
-    PLACE_FORMAT_VERSION, PlaceFile, PlaceSettings, RefPolicyDoc, ShapeDoc, StorageDoc,
+    AttributeDoc, BehaviorDoc, ComponentDoc, ComponentRowDoc, FieldDoc, FieldTypeDoc, InstanceDoc,
+    MaterialDoc, PLACE_FORMAT, PLACE_FORMAT_VERSION, PlaceFile, PlaceSettings, RefPolicyDoc, ShapeDoc,
+    StorageDoc,
 };
 pub use source_file::{MAX_SOURCE_FILE_BYTES, ScriptFile, load_json_file, load_json_in};
 

@@ -30,10 +30,6 @@ pub fn version_for(arena: &crate::Arena) -> u32 {
         2
     }
 }
-/// The place setting (and Workspace attribute) holding the fallen-parts destroy height.
-pub const FALLEN_PARTS_DESTROY_HEIGHT: &str = "FallenPartsDestroyHeight";
-/// The destroy height of a place that does not set one.
-pub const DEFAULT_FALLEN_PARTS_DESTROY_HEIGHT: f64 = -500.0;
 
 /// A whole place file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

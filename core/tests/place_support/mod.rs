@@ -8,7 +8,7 @@ use arbor_core::{
     Appearance, Arena, AttributeValue, Class, Color, Id, LocalTransform, Material, NodeFlags, Quat, Shape,
     Vec3,
     components::{ComponentId, FieldDef, FieldType, FieldValue, RefPolicy, Schema},
-    place::FALLEN_PARTS_DESTROY_HEIGHT,
+    settings::FALLEN_PARTS_DESTROY_HEIGHT,
 };
 use std::collections::HashMap;
 
@@ -95,7 +95,7 @@ pub fn dump(arena: &Arena) -> Dump {
         let mut attributes = Vec::new();
         for (k, v) in &e.attributes {
             let key = names.text(*k).to_owned();
-            if n.class() == Class::Workspace && key == FALLEN_PARTS_DESTROY_HEIGHT {
+            if n.class() == Class::Workspace && key == FALLEN_PARTS_DESTROY_HEIGHT.name {
                 if let AttributeValue::Number(h) = v {
                     destroy_height = Some(bits64(*h));
                     continue;
@@ -206,7 +206,7 @@ pub fn sample() -> Sample {
     let [lifetime, stats, link] = register_schemas(&mut a);
     let ws = a.workspace();
     let root = a.root();
-    a.set_attribute(ws, FALLEN_PARTS_DESTROY_HEIGHT, Some(AttributeValue::Number(-250.0))).unwrap();
+    a.set_attribute(ws, FALLEN_PARTS_DESTROY_HEIGHT.name, Some(AttributeValue::Number(-250.0))).unwrap();
     a.set_attribute(ws, "Gravity", Some(AttributeValue::Number(196.2))).unwrap();
     let base = a.create(Class::Part, "Baseplate", Some(ws)).unwrap();
     a.set_size(base, Vec3::new(512.0, 20.0, 512.0)).unwrap();

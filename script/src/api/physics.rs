@@ -13,7 +13,7 @@
 use crate::api::convert::{Status, fail, ok};
 use crate::state::with_world;
 use arbor_core::AttributeValue;
-use arbor_core::place::FALLEN_PARTS_DESTROY_HEIGHT;
+use arbor_core::settings::FALLEN_PARTS_DESTROY_HEIGHT;
 use mlua::{Function, Lua, Result, Table, Value};
 
 /// The service's members, for the error an unknown one raises.
@@ -23,7 +23,7 @@ const MEMBERS: &str = "FallenPartsDestroyHeight";
 pub(crate) fn physics_service(lua: &Lua, check: Function) -> Result<Table> {
     let get = lua.create_function(|lua, key: Value| -> Result<Status> {
         match member(&key) {
-            Some(FALLEN_PARTS_DESTROY_HEIGHT) => {
+            Some(_) => {
                 let height = with_world(lua, |w| arbor_sim::FallenParts::destroy_height(w))?;
                 ok(lua, height)
             }
@@ -31,7 +31,7 @@ pub(crate) fn physics_service(lua: &Lua, check: Function) -> Result<Table> {
         }
     })?;
     let set = lua.create_function(|lua, (key, value): (Value, Value)| -> Result<Status> {
-        if member(&key) != Some(FALLEN_PARTS_DESTROY_HEIGHT) {
+        if member(&key) != Some(FALLEN_PARTS_DESTROY_HEIGHT.name) {
             return fail(lua, unknown(&key));
         }
         let height = match value {
@@ -49,7 +49,7 @@ pub(crate) fn physics_service(lua: &Lua, check: Function) -> Result<Table> {
         };
         let written = with_world(lua, |w| {
             let ws = w.workspace();
-            w.set_attribute(ws, FALLEN_PARTS_DESTROY_HEIGHT, Some(AttributeValue::Number(height)))
+            w.set_attribute(ws, FALLEN_PARTS_DESTROY_HEIGHT.name, Some(AttributeValue::Number(height)))
         })?;
         match written {
             Ok(_) => ok(lua, Value::Nil),
@@ -76,8 +76,8 @@ pub(crate) fn physics_service(lua: &Lua, check: Function) -> Result<Table> {
 /// The member `key` names, if it is one.
 fn member(key: &Value) -> Option<&'static str> {
     match key {
-        Value::String(s) if s.as_bytes().as_ref() == FALLEN_PARTS_DESTROY_HEIGHT.as_bytes() => {
-            Some(FALLEN_PARTS_DESTROY_HEIGHT)
+        Value::String(s) if s.as_bytes().as_ref() == FALLEN_PARTS_DESTROY_HEIGHT.name.as_bytes() => {
+            Some(FALLEN_PARTS_DESTROY_HEIGHT.name)
         }
         _ => None,
     }

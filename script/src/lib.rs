@@ -31,7 +31,7 @@
 //! ## Speed of the Instance API
 //!
 //! Instance handles are tagged Luau userdata whose properties are served by C functions
-//! that dispatch on Luau string atoms and reach the world with one borrow (`api::handle`);
+//! that dispatch on Luau string atoms and reach the world with one borrow (`instances::handle`);
 //! constant-key accesses (`part.Position`) skip the metamethod call through Luau's direct
 //! userdata access, and `Vector3` reads and writes allocate nothing. Figures:
 //! `docs/perf/scripts-history.md` ("Instance API speed and the `jit` feature").
@@ -51,29 +51,30 @@
 //! budget's contract forbids. Every other test passes with it on
 //! (`cargo test -p arbor-script --features jit`).
 
-mod api;
 mod behavior;
 pub mod budget;
+mod env;
 mod host;
+mod instances;
 mod log;
+mod luau;
 mod phase_slot;
-mod reload;
 mod session;
 mod signals;
 mod state;
 mod store;
 mod systems;
 mod tick_share;
+mod world_slot;
 
-pub use api::instance::Instance;
 pub use behavior::{
     BEHAVIOR_ATTRIBUTE, BEHAVIOR_STATE_FORMAT, BEHAVIOR_TICK_UNITS, BehaviorReport, BehaviorStats,
     ResumeError,
 };
 pub use budget::{BUDGET_MESSAGE, CostTable, ENTRY_BUDGET, SHARE_MESSAGE, WALL_MESSAGE};
-pub use host::{HostConfig, HostError, MAX_CONSECUTIVE_ERRORS, MEMORY_LIMIT, ScriptHost};
+pub use host::{HostConfig, HostError, MAX_CONSECUTIVE_ERRORS, MEMORY_LIMIT, ReloadError, ScriptHost};
+pub use instances::instance::Instance;
 pub use log::{LOG_CAPACITY, Level, LogLine, MAX_LINE_BYTES, ScriptLog};
-pub use reload::ReloadError;
 pub use signals::Signal;
 pub use store::{LOCAL_STORE_FILE, StoreConfig, StoreStats};
 pub use systems::NOT_TOP_LEVEL;

@@ -6,38 +6,17 @@
 //! The arena itself is moved into the VM's [`WorldSlot`] while scripts run (see `host`) and
 //! moved back afterwards, so callbacks borrow it through a `RefCell`. The slot lives in an
 //! `Rc` held by the app data (so it outlives every Lua value) and by the host; the raw
-//! Instance handles (`api::handle`) carry its address so their metamethods reach the world
+//! Instance handles (`instances::handle`) carry its address so their metamethods reach the world
 //! with one borrow. Invariant: nothing holds the world borrow while calling back into Lua
 //! (handlers, metamethods), so nested entries can borrow it again.
 
 use crate::log::{Level, ScriptLog};
-use crate::phase_slot::{PhaseSlot, PhaseValue};
-use crate::signals::Signals;
+pub use crate::world_slot::{WorldSlot, world_slot};
 use arbor_core::{Arena, Id};
 use mlua::{Lua, Result};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
-
-/// Where the world lives while scripts run: `Some` during a phase, `None` between phases.
-pub type WorldSlot = PhaseSlot<Arena>;
-
-/// Why the world could not be borrowed.
-pub const WORLD_BUSY: &str = "the world is busy";
-/// Why the world could not be borrowed outside a phase.
-pub const WORLD_ABSENT: &str = "the world is not available outside a tick";
-
-impl PhaseValue for Arena {
-    const BUSY: &'static str = WORLD_BUSY;
-    const ABSENT: &'static str = WORLD_ABSENT;
-}
-
-/// The world slot of `lua`'s host.
-pub fn world_slot(lua: &Lua) -> Result<Rc<WorldSlot>> {
-    lua.app_data_ref::<Rc<WorldSlot>>()
-        .map(|s| Rc::clone(&s))
-        .ok_or_else(|| mlua::Error::runtime("no script host"))
-}
 
 /// One running script instance, as callbacks see it.
 #[derive(Clone, Debug)]
@@ -96,8 +75,6 @@ pub fn running_stack(lua: &Lua) -> Result<Rc<RunningStack>> {
 pub struct HostState {
     /// The server log.
     pub log: ScriptLog,
-    /// Signal connections.
-    pub signals: Signals,
     /// Whether this host runs client scripts (client-local objects; `Destroy` raises).
     pub client: bool,
     /// The folder whose children are prefab templates.
@@ -105,8 +82,6 @@ pub struct HostState {
     /// The key of the instance whose top-level chunk is running, if any (systems may be
     /// registered only then).
     pub loading: Option<u64>,
-    /// Systems registered by the loading instance, moved into it when its chunk returns.
-    pub registered: Vec<crate::systems::ScriptSystem>,
     /// On a client: the character this client's user owns (`game.Session.LocalCharacter`).
     pub local_character: Option<Id>,
 }

@@ -34,12 +34,8 @@
 //! Invariant: an instance's systems live and die with the instance (retired, replaced by a
 //! reload, or discarded as a failed trial); nothing else holds them.
 
-use crate::api::convert::{Status, fail, instance_id, ok, type_name};
-use crate::api::handle::instance_list;
-use crate::host::ScriptHost;
-use crate::log::Level;
+use crate::luau::convert::{Status, fail, instance_id, ok, type_name};
 use crate::state::{running_stack, with_state, with_world};
-use crate::tick_share::SharedPhase;
 use arbor_core::{
     Id,
     components::{ComponentId, Query, SchemaError},
@@ -51,22 +47,44 @@ use std::sync::Arc;
 /// The error raised by `Register` outside a script's top-level chunk.
 pub const NOT_TOP_LEVEL: &str = "systems can only be registered at the top level of a script";
 
+/// The systems registered by the instance whose top-level chunk is loading, moved into it
+/// when its chunk returns ([`take_pending`]). The Lua state's app data.
+#[derive(Default)]
+struct PendingSystems(Vec<ScriptSystem>);
+
+fn with_pending<R>(lua: &Lua, f: impl FnOnce(&mut PendingSystems) -> R) -> Result<R> {
+    let mut pending = lua
+        .try_app_data_mut::<PendingSystems>()
+        .map_err(|_| mlua::Error::runtime("the system registry is busy"))?
+        .ok_or_else(|| mlua::Error::runtime("no script host"))?;
+    Ok(f(&mut pending))
+}
+
+/// Takes the systems the loading instance registered.
+pub(crate) fn take_pending(lua: &Lua) -> Vec<ScriptSystem> {
+    with_pending(lua, |p| std::mem::take(&mut p.0)).unwrap_or_default()
+}
+
 /// One registered system.
 pub(crate) struct ScriptSystem {
     /// The name given at registration (for logs).
     pub name: Arc<str>,
-    query: AncestryQuery,
-    callback: Function,
+    /// Which instances it runs over.
+    pub(crate) query: AncestryQuery,
+    /// Called with `(dt, matches)`.
+    pub(crate) callback: Function,
     /// The last match list handed to the callback, and its frozen Lua array.
-    cached: Option<CachedMatches>,
+    pub(crate) cached: Option<CachedMatches>,
 }
 
 /// A system's last match list and the frozen Lua array made of it.
-struct CachedMatches {
+pub(crate) struct CachedMatches {
     /// The query's [`AncestryQuery::computed_at`] when the list was last checked.
-    computed_at: Option<(u64, u64)>,
-    ids: Vec<Id>,
-    list: Table,
+    pub(crate) computed_at: Option<(u64, u64)>,
+    /// The matching ids, in order.
+    pub(crate) ids: Vec<Id>,
+    /// The frozen array handed to the callback.
+    pub(crate) list: Table,
 }
 
 impl std::fmt::Debug for ScriptSystem {
@@ -119,7 +137,7 @@ fn declared_system(
                 let id = instance_id(lua, &v)
                     .ok_or_else(|| format!("'under' must be an Instance, not {}", type_name(lua, &v)))?;
                 if !with_world(lua, |w| w.contains(id)).map_err(|e| e.to_string())? {
-                    return Err(crate::api::props::DESTROYED.to_owned());
+                    return Err(crate::instances::props::DESTROYED.to_owned());
                 }
                 under = Some(id);
             }
@@ -154,93 +172,16 @@ fn register(lua: &Lua, (name, spec, callback): (mlua::LuaString, Table, Function
         Err(m) => return fail(lua, m),
     };
     if !client {
-        with_state(lua, |s| s.registered.push(system))?;
+        with_pending(lua, |p| p.0.push(system))?;
     }
     ok(lua, Value::Nil)
 }
 
 /// The `game.Systems` table (frozen).
 pub fn systems_table(lua: &Lua, wrap: impl Fn(Function) -> Result<Function>) -> Result<Table> {
+    lua.set_app_data(PendingSystems::default());
     let t = lua.create_table()?;
     t.raw_set("Register", wrap(lua.create_function(register)?)?)?;
     t.set_readonly(true);
     Ok(t)
-}
-
-impl ScriptHost {
-    /// The frozen Lua array of system `s` of instance `i`'s matches, or `None` when nothing
-    /// matches. The array is rebuilt only when the matches changed.
-    fn system_matches(&mut self, i: usize, s: usize) -> Result<Option<Table>> {
-        let system = &mut self.instances[i].systems[s];
-        let lua = &self.lua;
-        // The usual case, nothing moved: answered from the world's revisions and the cached
-        // list, without touching the query.
-        let current = self.world.borrow().map_err(mlua::Error::runtime)?.ancestry_revisions();
-        if let Some(c) = &system.cached
-            && c.computed_at == Some(current)
-        {
-            return Ok((!c.ids.is_empty()).then(|| c.list.clone()));
-        }
-        // Recomputed (or not, if the revisions moved back): keep the array if the matches are
-        // the same, else build a new one.
-        let cached_ids = system.cached.as_ref().map(|c| c.ids.as_slice());
-        let fresh = with_world(lua, |w| {
-            let ids = w.query_under(&mut system.query);
-            (cached_ids != Some(ids)).then(|| ids.to_vec())
-        })?;
-        let computed_at = system.query.computed_at();
-        match fresh {
-            None => system.cached.as_mut().expect("cached").computed_at = computed_at,
-            Some(ids) => {
-                let list = instance_list(lua, &ids)?;
-                list.set_readonly(true);
-                system.cached = Some(CachedMatches { computed_at, ids, list });
-            }
-        }
-        Ok(system.cached.as_ref().filter(|c| !c.ids.is_empty()).map(|c| c.list.clone()))
-    }
-
-    /// Runs every registered system of every enabled, live instance (the Systems phase).
-    pub(crate) fn run_systems(&mut self, dt: f64) {
-        let n = self.instances.len();
-        let start = self.share.start(SharedPhase::Systems, n);
-        for k in 0..n {
-            let i = (start + k) % n;
-            if self.instances[i].systems.is_empty() || !self.is_runnable(i) {
-                continue;
-            }
-            if self.share.exhausted() {
-                let left: usize = (k..n).map(|k| self.instances[(start + k) % n].systems.len()).sum();
-                self.share.defer(SharedPhase::Systems, i, left as u64);
-                return;
-            }
-            for s in 0..self.instances[i].systems.len() {
-                if self.instances[i].disabled {
-                    break;
-                }
-                // The array is the script's: built in its memory category, under its share.
-                let key = self.instances[i].running.key;
-                let category = crate::budget::enter_category(&self.lua, crate::budget::category_of(key));
-                let matches = self.system_matches(i, s);
-                crate::budget::enter_category(&self.lua, category);
-                let list = match matches {
-                    Ok(Some(list)) => list,
-                    Ok(None) => continue,
-                    Err(e) => {
-                        let name = &self.instances[i].systems[s].name;
-                        self.push_log(Level::Error, format!("system '{name}' could not run: {e}"));
-                        continue;
-                    }
-                };
-                let inst = &self.instances[i];
-                let result = self.call_entry(&inst.running, &inst.systems[s].callback, (dt, list));
-                self.record_outcome(i, result);
-            }
-        }
-    }
-
-    /// Systems registered by running instances.
-    pub fn system_count(&self) -> usize {
-        self.instances.iter().map(|i| i.systems.len()).sum()
-    }
 }

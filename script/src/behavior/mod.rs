@@ -4,7 +4,7 @@
 //! - `definition`: the definition a behaviour's chunk returns; `binding`: a behaviour
 //!   instance and the check it passes before it starts; `value`: the determinism rules at
 //!   the crossing into memory, fields and payloads.
-//! - `runtime`: every instance and queue, in the VM's app data; `api`: what handlers see.
+//! - `runtime`: every instance and queue, in the VM's app data; `handler_env`: what handlers see.
 //! - `transaction`: one transaction, undone whole on an error; `moment`: one tick's round
 //!   of deliveries; `share`: the tick's share of units they run under; `report`: error
 //!   reports; `save`: saves that resume, and migrations.
@@ -18,11 +18,10 @@
 //! the end of each tick's Update phase. The game's settings run under the host's caps
 //! ([`BehaviorCaps`]): a setting above its cap is lowered to it, with a warning in the log.
 
-mod api;
 mod arith;
 mod binding;
-mod definition;
-mod hosting;
+pub(crate) mod definition;
+mod handler_env;
 mod moment;
 mod report;
 mod rewrite;
@@ -37,10 +36,10 @@ pub use report::BehaviorReport;
 pub use save::{BEHAVIOR_STATE_FORMAT, ResumeError};
 pub use share::BEHAVIOR_TICK_UNITS;
 
-pub(crate) use api::send_from_script;
+pub(crate) use handler_env::send_from_script;
 pub(crate) use runtime::with_runtime;
 
-use crate::api::convert::error_text;
+use crate::luau::convert::error_text;
 use arbor_core::{Arena, BehaviorCaps};
 use mlua::{Function, Lua, Table};
 use runtime::Runtime;
@@ -92,7 +91,7 @@ impl Behaviors {
         caps: &BehaviorCaps,
         tick_units: i64,
     ) -> mlua::Result<Self> {
-        let installed = api::install(lua, base, check)?;
+        let installed = handler_env::install(lua, base, check)?;
         let (settings, lowered) = arena.behaviors().settings.capped(caps);
         for capped in lowered {
             let line = format!("behaviours: {capped}");
@@ -147,7 +146,7 @@ impl Behaviors {
             }
             other => Err(format!(
                 "the chunk must return the definition table, not {}",
-                crate::api::convert::type_name(lua, &other)
+                crate::luau::convert::type_name(lua, &other)
             )),
         }
     }

@@ -23,7 +23,7 @@ use super::binding::{Binding, BindingState, Counters, check_binding, named_behav
 use super::report::BehaviorReport;
 use super::runtime::{Delivery, Entry, Runtime, with_runtime};
 use super::transaction::{self, Outcome, Publish};
-use crate::api::instance::Instance;
+use crate::instances::instance::Instance;
 use crate::log::Level;
 use crate::state::{with_state, with_world};
 use arbor_core::{Arena, Class, Id, NodeFlags, raw::TopologyChange};
@@ -182,7 +182,7 @@ impl Behaviors {
 
     fn internal(&self, lua: &Lua, node: Id, e: &mlua::Error) -> BehaviorReport {
         let path = with_world(lua, |w| w.full_name(node)).unwrap_or_default();
-        let message = format!("the VM could not build its instance: {}", crate::api::convert::error_text(e));
+        let message = format!("the VM could not build its instance: {}", crate::luau::convert::error_text(e));
         with_runtime(lua, |rt| refusal(rt, path, String::new(), message))
             .unwrap_or_else(|_| unreachable_report())
     }

@@ -1,5 +1,5 @@
 //! [`Runtime`]: every behaviour instance of a place and the queues between them, kept in the
-//! VM's app data so the handlers' API (`api`) reaches it. The moment loop (`moment`) and the
+//! VM's app data so the handlers' environment (`handler_env`) reaches it. The moment loop (`moment`) and the
 //! transactions (`transaction`) drive it.
 //!
 //! Invariants: `queue` holds the running moment's deliveries and, between moments, only those

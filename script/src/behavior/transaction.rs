@@ -10,9 +10,9 @@ use super::binding::Binding;
 use super::report::{BehaviorReport, split_location, statement_column};
 use super::runtime::{BindingIndex, Delivery, Entry, Raised, Tx, with_runtime};
 use super::value::Value;
-use crate::api::convert::error_text;
 use crate::budget;
 use crate::log::Level;
+use crate::luau::convert::error_text;
 use crate::state::{with_state, with_world};
 use arbor_core::Arena;
 use mlua::{Function, Lua};
@@ -95,7 +95,7 @@ pub fn run(lua: &Lua, wrapper: &Wrapper, b: BindingIndex, entry: Entry, publish:
     });
     let Ok(Some((fns, handle))) = planned else { return Outcome::Skipped };
     let payload = match &entry {
-        Entry::Event { payload, .. } => super::api::payload_table(lua, payload).ok(),
+        Entry::Event { payload, .. } => super::handler_env::payload_table(lua, payload).ok(),
         _ => None,
     };
     let body = Body { label: entry.label(), fns, handle, payload, start: entry == Entry::Start };

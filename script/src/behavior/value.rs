@@ -11,7 +11,7 @@
 //! Invariant: a [`Value`] always satisfies the rules of its [`Kind`], so memory, fields and
 //! payloads hold only values every machine computes alike.
 
-use crate::api::convert::{from_vector, to_vector, type_name};
+use crate::luau::convert::{from_vector, to_vector, type_name};
 use arbor_core::{AttributeValue, Vec3};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;

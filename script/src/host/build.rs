@@ -4,10 +4,9 @@
 //! (`prepare`).
 
 use super::{HostConfig, HostError, Prepared, ScriptHost};
-use crate::api;
-use crate::api::convert::error_text;
 use crate::budget;
 use crate::log::{Level, ScriptLog};
+use crate::luau::convert::error_text;
 use crate::session::PlayersSlot;
 use crate::state::{HostState, RunningStack, WorldSlot};
 use crate::tick_share::TickShare;
@@ -32,7 +31,7 @@ impl ScriptHost {
         let lua = Lua::new();
         #[cfg(feature = "jit")]
         lua.enable_jit(config.jit);
-        api::handle::install_atoms(&lua)?;
+        crate::instances::handle::install_atoms(&lua)?;
         lua.set_memory_limit(config.memory_limit)?;
         budget::set_memory_share(config.script_memory_share);
         budget::set_wall_bound(config.wall_bound);
@@ -49,9 +48,10 @@ impl ScriptHost {
             prefabs,
             ..Default::default()
         });
-        let base = api::install(&lua, arena.root(), arena.workspace(), &config.stores)?;
+        let base = crate::env::install(&lua, arena.root(), arena.workspace(), &config.stores)?;
         let random_seed = config.random_seed.unwrap_or_else(clock_seed);
-        let check: Function = lua.named_registry_value::<Table>(api::instance::PRELUDE_KEY)?.get("check")?;
+        let check: Function =
+            lua.named_registry_value::<Table>(crate::luau::prelude::PRELUDE_KEY)?.get("check")?;
         lua.sandbox(true)?;
         budget::install(&lua)?;
         budget::limit_script_memory(&lua, config.memory_limit, config.script_memory_share)?;

@@ -4,9 +4,10 @@
 //! the world retire with their connections.
 
 use super::{MAX_CONSECUTIVE_ERRORS, ScriptHost, ScriptInstance};
-use crate::api::convert::error_text;
 use crate::budget;
 use crate::log::Level;
+use crate::luau::convert::error_text;
+use crate::signals::with_signals;
 use crate::state::{Running, with_state, with_world};
 use crate::tick_share::SharedPhase;
 use arbor_core::Id;
@@ -116,11 +117,11 @@ impl ScriptHost {
             }
             !dead
         });
-        let _ = with_state(&self.lua, |s| {
+        let _ = with_signals(&self.lua, |s| {
             for key in retired {
-                s.signals.remove_owner(key);
+                s.remove_owner(key);
             }
-            s.signals.remove_targets(destroyed);
+            s.remove_targets(destroyed);
         });
         for id in destroyed {
             self.started.remove(id);

@@ -23,10 +23,15 @@
 //! Files: `build` (the VM and its services), `start` (starting scripts), `entries` (calls
 //! into scripts and their outcomes, retiring), `hooks` (the tick phases).
 
+mod behaviors;
 mod build;
 mod entries;
 mod hooks;
+mod reload;
 mod start;
+mod systems;
+
+pub use reload::ReloadError;
 
 use crate::budget;
 use crate::log::LogLine;
@@ -147,7 +152,7 @@ pub struct ScriptHost {
     /// Ticks the behaviours' world clock was ahead when this host started (a resumed save).
     pub(crate) clock_offset: u64,
     /// The seed every script instance's `math.random` generator is derived from (with the
-    /// Script's id, `api::random`).
+    /// Script's id, `crate::instances::random`).
     random_seed: i32,
 }
 
@@ -228,7 +233,7 @@ impl ScriptHost {
 
     /// Live signal connections.
     pub fn connection_count(&self) -> usize {
-        self.lua.app_data_ref::<HostState>().map_or(0, |s| s.signals.count())
+        self.lua.app_data_ref::<crate::signals::Signals>().map_or(0, |s| s.count())
     }
 
     /// Runs `f` with the world moved into the VM (so callbacks can reach it), then moves it

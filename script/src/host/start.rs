@@ -4,10 +4,10 @@
 //! error is logged with the script's path and discards the instance.
 
 use super::{Prepared, ScriptHost, ScriptInstance};
-use crate::api;
-use crate::api::convert::error_text;
-use crate::api::instance::Instance;
+use crate::instances::instance::Instance;
 use crate::log::Level;
+use crate::luau::convert::error_text;
+use crate::signals::with_signals;
 use crate::state::{Running, full_name, with_state, with_world};
 use arbor_core::{Class, Id, NodeFlags};
 use mlua::{Table, Value};
@@ -48,13 +48,10 @@ impl ScriptHost {
             .map_err(|e| format!("load error in {name}: {}", error_text(&e)))?;
         let _ = with_state(&self.lua, |s| s.loading = Some(key));
         let loaded = self.call_entry(&running, &chunk, ());
-        let systems = with_state(&self.lua, |s| {
-            s.loading = None;
-            std::mem::take(&mut s.registered)
-        })
-        .unwrap_or_default();
+        let _ = with_state(&self.lua, |s| s.loading = None);
+        let systems = crate::systems::take_pending(&self.lua);
         if let Err(e) = loaded {
-            let _ = with_state(&self.lua, |s| s.signals.remove_owner(key));
+            let _ = with_signals(&self.lua, |s| s.remove_owner(key));
             return Err(format!("init error in {name}: {}", error_text(&e)));
         }
         let hook = |n: &str| match env.raw_get::<Value>(n) {
@@ -77,8 +74,11 @@ impl ScriptHost {
         let env = self.lua.create_table()?;
         env.raw_set("self", Instance(owner))?;
         env.raw_set("script", Instance(script))?;
-        let seed = api::random::instance_seed(self.random_seed, script);
-        env.raw_set("math", api::random::math_table(&self.lua, &self.base.raw_get("math")?, seed)?)?;
+        let seed = crate::instances::random::instance_seed(self.random_seed, script);
+        env.raw_set(
+            "math",
+            crate::instances::random::math_table(&self.lua, &self.base.raw_get("math")?, seed)?,
+        )?;
         let meta = self.lua.create_table()?;
         meta.raw_set("__index", self.base.clone())?;
         meta.raw_set("__metatable", "the environment is locked")?;

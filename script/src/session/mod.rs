@@ -10,30 +10,22 @@
 //!   connection order in the AdmitPlayers phase. `PlayerLeft` fires there too, before the
 //!   simulation destroys the character.
 //! - The functions (`BindCharacter`, `CharacterOf`, `Kick`, `Damage`, `GetPlayers`,
-//!   `LocalCharacter`) live in `api`.
+//!   `LocalCharacter`) live in `service`.
 //!
 //! [`Players`] is moved into the VM's [`PlayersSlot`] for each phase, as the arena is moved
 //! into the world slot, and moved back after; outside a phase the functions raise.
 
-mod api;
+mod service;
 
-pub(crate) use api::session_table;
+pub(crate) use service::session_table;
 
 use crate::phase_slot::{PhaseSlot, PhaseValue};
+pub use crate::signals::reserved::{CHARACTER_DIED, PLAYER_JOINED, PLAYER_LEFT};
 use crate::signals::{self, Signal};
 use arbor_core::Id;
 use arbor_sim::Players;
 use mlua::{Lua, MultiValue, Result, Value};
 use std::rc::Rc;
-
-/// `game.Session.PlayerJoined`.
-pub const PLAYER_JOINED: &str = "PlayerJoined";
-/// `game.Session.PlayerLeft`.
-pub const PLAYER_LEFT: &str = "PlayerLeft";
-/// `game.Session.CharacterDied`.
-pub const CHARACTER_DIED: &str = "CharacterDied";
-/// The session signals, which only the engine fires.
-pub const SESSION_SIGNALS: [&str; 3] = [PLAYER_JOINED, PLAYER_LEFT, CHARACTER_DIED];
 
 /// Where the sessions live while scripts run: `Some` during a phase.
 pub type PlayersSlot = PhaseSlot<Players>;
@@ -51,11 +43,6 @@ pub(crate) fn with_players<R>(lua: &Lua, f: impl FnOnce(&mut Players) -> R) -> R
         .ok_or_else(|| mlua::Error::runtime("no script host"))?;
     let mut players = slot.borrow().map_err(mlua::Error::runtime)?;
     Ok(f(&mut players))
-}
-
-/// Whether `signal` is a session signal (which scripts may not emit).
-pub(crate) fn is_session_signal(root: Id, signal: &Signal) -> bool {
-    signal.target == root && SESSION_SIGNALS.contains(&&*signal.name)
 }
 
 fn session_signal(root: Id, name: &str) -> Signal {
@@ -95,7 +82,7 @@ pub(crate) fn fire_deaths(lua: &Lua, root: Id) -> Result<()> {
 }
 
 fn instance(lua: &Lua, id: Option<Id>) -> Result<Value> {
-    crate::api::convert::instance_value(lua, id)
+    crate::luau::convert::instance_value(lua, id)
 }
 
 fn args(lua: &Lua, v: impl mlua::IntoLuaMulti) -> Result<MultiValue> {

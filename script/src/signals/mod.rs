@@ -21,11 +21,12 @@
 //! walk; each handler pays for its own copy.
 
 mod payload;
+pub(crate) mod reserved;
 
-use crate::api::convert::{Status, error_text, fail, ok, type_name};
-use crate::api::props::DESTROYED;
 use crate::budget;
+use crate::instances::props::DESTROYED;
 use crate::log::Level;
+use crate::luau::convert::{Status, error_text, fail, ok, type_name};
 use crate::state::{Running, full_name, running_stack, with_state, with_world};
 use arbor_core::Id;
 use mlua::{Function, Lua, MultiValue, Result, UserData, UserDataFields, Value};
@@ -44,7 +45,7 @@ pub struct Signal {
 
 impl UserData for Signal {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
-        fields.add_meta_field_with("__index", |lua| crate::api::instance::prelude_field(lua, "signalIndex"));
+        fields.add_meta_field_with("__index", |lua| crate::luau::prelude::prelude_field(lua, "signalIndex"));
         fields.add_meta_field("__type", "Signal");
     }
 }
@@ -56,6 +57,16 @@ pub struct Connection {
     name: Arc<str>,
     handler: Function,
     owner: Running,
+}
+
+/// Runs `f` with `lua`'s signal connections (the Lua state's app data, set by
+/// [`register`]).
+pub fn with_signals<R>(lua: &Lua, f: impl FnOnce(&mut Signals) -> R) -> Result<R> {
+    let mut signals = lua
+        .try_app_data_mut::<Signals>()
+        .map_err(|_| mlua::Error::runtime("the signal registry is busy"))?
+        .ok_or_else(|| mlua::Error::runtime("no script host"))?;
+    Ok(f(&mut signals))
 }
 
 /// Every live connection, in connection order.
@@ -142,6 +153,7 @@ pub const TICK_SHARE_USED: &str =
 /// Registers `Connect` and `Emit` (`raw.signal`) on `table`.
 pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
     payload::install(lua)?;
+    lua.set_app_data(Signals::default());
     table.set(
         "Connect",
         lua.create_function(|lua, (this, handler): (Value, Value)| -> Result<Status> {
@@ -160,7 +172,7 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
                 name: Arc::from("engine"),
             });
             let connection = Connection { target: signal.target, name: signal.name, handler, owner };
-            match with_state(lua, |s| s.signals.connect(connection))? {
+            match with_signals(lua, |s| s.connect(connection))? {
                 Ok(()) => ok(lua, Value::Nil),
                 Err(m) => fail(lua, m),
             }
@@ -176,7 +188,7 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
             if !with_world(lua, |w| w.contains(signal.target))? {
                 return fail(lua, DESTROYED);
             }
-            if with_world(lua, |w| crate::session::is_session_signal(w.root(), &signal))? {
+            if with_world(lua, |w| reserved::is_session_signal(w.root(), &signal))? {
                 return fail(lua, format!("{} is fired by the engine; scripts cannot emit it", signal.name));
             }
             if EMIT_DEPTH.with(Cell::get) >= MAX_EMIT_DEPTH {
@@ -195,7 +207,7 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
                 return fail(lua, budget::BUDGET_MESSAGE);
             }
             // Finding the handlers scans every connection.
-            if budget::charge_instances(with_state(lua, |s| s.signals.count())?).is_err() {
+            if budget::charge_instances(with_signals(lua, |s| s.count())?).is_err() {
                 return fail(lua, budget::BUDGET_MESSAGE);
             }
             // A connection whose script was destroyed earlier in this tick is already gone,
@@ -222,9 +234,8 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
 /// The handlers connected to `signal`, with their owners, in connection order, leaving out
 /// those whose script was destroyed earlier in this tick.
 fn handlers_of(lua: &Lua, signal: &Signal) -> Result<Vec<(Function, Running)>> {
-    let mut handlers: Vec<(Function, Running)> = with_state(lua, |s| {
-        s.signals
-            .connections
+    let mut handlers: Vec<(Function, Running)> = with_signals(lua, |s| {
+        s.connections
             .iter()
             .filter(|c| c.target == signal.target && c.name == signal.name)
             .map(|c| (c.handler.clone(), c.owner.clone()))

@@ -17,7 +17,7 @@
 //! caller), each copy [`COPY_UNITS_PER_PAIR`] per pair to its handler, up front, in the
 //! handler's entry and memory category.
 
-use crate::api::convert::instance_id;
+use crate::luau::convert::instance_id;
 use mlua::{Function, Lua, MultiValue, Value};
 
 /// Units a handler pays per key-value pair of its copy (the walk, and the bytes a pair takes
@@ -163,7 +163,7 @@ fn not_plain(lua: &Lua, v: &Value) -> Option<String> {
         Value::UserData(_) if instance_id(lua, v).is_some() => None,
         Value::Function(_) => Some("a function".to_owned()),
         Value::Thread(_) => Some("a coroutine".to_owned()),
-        other => Some(format!("a {}", crate::api::convert::type_name(lua, other))),
+        other => Some(format!("a {}", crate::luau::convert::type_name(lua, other))),
     }
 }
 

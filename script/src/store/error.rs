@@ -83,6 +83,6 @@ pub(crate) enum StoreError {
 
 impl From<mlua::Error> for StoreError {
     fn from(e: mlua::Error) -> Self {
-        StoreError::Lua(crate::api::convert::error_text(&e))
+        StoreError::Lua(crate::luau::convert::error_text(&e))
     }
 }

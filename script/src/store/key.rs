@@ -67,7 +67,7 @@ pub(crate) fn describe(lua: &Lua, v: &Value) -> String {
         Value::Integer(i) => format!("the number {i}"),
         Value::Number(n) => format!("the number {}", number_text(*n)),
         other => {
-            let name = crate::api::convert::type_name(lua, other);
+            let name = crate::luau::convert::type_name(lua, other);
             let article = if name.starts_with(['a', 'e', 'i', 'o', 'u', 'I']) { "an" } else { "a" };
             format!("{article} {name}")
         }

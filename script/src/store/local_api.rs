@@ -22,8 +22,8 @@ use super::error::StoreError;
 use super::key::{StoreKey, describe, store_name};
 use super::local::{LocalStores, MAX_VALUE_BYTES};
 use super::value::{decode, encode};
-use crate::api::convert::{Status, fail, ok};
 use crate::budget;
+use crate::luau::convert::{Status, fail, ok};
 use mlua::{Function, Lua, Result, Table, UserData, UserDataFields, UserDataMethods, Value};
 use std::sync::Arc;
 
@@ -103,7 +103,7 @@ fn get(lua: &Lua, (this, key): (Value, Value)) -> Result<Status> {
         // `put` takes tables only (`docs/stores.md`), so anything else in the file was not written by it.
         Ok(v @ Value::Table(_)) => ok(lua, v),
         Ok(_) => fail(lua, format!("store '{name}' key {key}: corrupt value (not a table)")),
-        Err(e) => fail(lua, format!("store '{name}' key {key}: {}", crate::api::convert::error_text(&e))),
+        Err(e) => fail(lua, format!("store '{name}' key {key}: {}", crate::luau::convert::error_text(&e))),
     }
 }
 

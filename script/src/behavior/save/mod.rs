@@ -25,13 +25,13 @@
 
 mod document;
 
-use crate::api::instance::Instance;
 use crate::behavior::Behaviors;
 use crate::behavior::binding::{Binding, BindingState};
 use crate::behavior::definition::{Definition, fnv1a};
 use crate::behavior::runtime::{Entry, with_runtime};
 use crate::behavior::transaction::{self, Outcome, Publish};
 use crate::behavior::value::Value;
+use crate::instances::instance::Instance;
 use crate::state::with_world;
 use arbor_core::{Arena, Class, Id, NodeFlags, PersistentId};
 use document::{
@@ -249,7 +249,7 @@ impl Behaviors {
             let Some((host, props)) = checked else { continue };
             let handle = self
                 .make_handle(lua, first_index + plan.len(), host, &def, &props)
-                .map_err(|e| ResumeError::Vm(crate::api::convert::error_text(&e)))?;
+                .map_err(|e| ResumeError::Vm(crate::luau::convert::error_text(&e)))?;
             let migrate_to = match current.get(&saved.behavior) {
                 Some(Ok(new_def)) if new_def.hash != def.hash => Some(new_def.clone()),
                 _ => None,

@@ -6,7 +6,7 @@
 //! Nothing here allocates on the hot paths (a `Position` read or write, an `Anchored` flag):
 //! errors carry `Cow` messages and names are copied into a small inline buffer.
 
-use super::convert::{
+use crate::luau::convert::{
     Arg, Fail, Read, euler_degrees, expect_bool, expect_instance, expect_vector, from_euler_degrees, invalid,
 };
 use crate::state::full_name;

@@ -12,7 +12,7 @@
 
 use super::runtime::{BindingIndex, FieldWrite, Payload, Raised, Runtime, with_runtime};
 use super::value::{Kind, Value};
-use crate::api::convert::{Status, fail, instance_id, ok, type_name};
+use crate::luau::convert::{Status, fail, instance_id, ok, type_name};
 use crate::state::with_world;
 use arbor_core::Id;
 use mlua::{Function, Lua, Result, Table};
@@ -488,7 +488,7 @@ pub fn install(lua: &Lua, base: &Table, check: Function) -> Result<BehaviorApi> 
         .set_name("=arbor-behaviors")
         .call((
             prims.get::<Function>("log")?,
-            lua.named_registry_value::<Table>(crate::api::instance::PRELUDE_KEY)?.get::<Function>("check")?,
+            lua.named_registry_value::<Table>(crate::luau::prelude::PRELUDE_KEY)?.get::<Function>("check")?,
         ))?;
     let env_base = lua.create_table()?;
     env_base.raw_set("math", math)?;

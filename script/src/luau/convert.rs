@@ -16,7 +16,7 @@
 //! be whole and in range (no silent truncation). Nothing on the property paths allocates:
 //! errors carry `Cow` messages and short names are copied inline.
 
-pub use super::luau::{Arg, Fail, Read, instance_id, instance_value};
+pub use super::{Arg, Fail, Read, instance_id, instance_value};
 use arbor_core::{
     AttributeValue, Id, Quat, Vec3,
     components::{FieldType, FieldValue, RefPolicy},
@@ -110,12 +110,12 @@ pub fn error_text(e: &mlua::Error) -> String {
 }
 
 /// `invalid value for {key}: expected {expected}, got {type}`.
-pub(super) fn invalid(key: &str, expected: &str, got: &Arg<'_>) -> Fail {
+pub(crate) fn invalid(key: &str, expected: &str, got: &Arg<'_>) -> Fail {
     Cow::Owned(format!("invalid value for {key}: expected {expected}, got {}", got.type_name()))
 }
 
 /// Argument `v` of property `key` as a vector.
-pub(super) fn expect_vector(key: &str, v: &Arg<'_>) -> Result<Vec3, Fail> {
+pub(crate) fn expect_vector(key: &str, v: &Arg<'_>) -> Result<Vec3, Fail> {
     match v {
         Arg::Vector(v) => Ok(*v),
         other => Err(invalid(key, "Vector3", other)),
@@ -123,7 +123,7 @@ pub(super) fn expect_vector(key: &str, v: &Arg<'_>) -> Result<Vec3, Fail> {
 }
 
 /// Argument `v` of property `key` as a boolean.
-pub(super) fn expect_bool(key: &str, v: &Arg<'_>) -> Result<bool, Fail> {
+pub(crate) fn expect_bool(key: &str, v: &Arg<'_>) -> Result<bool, Fail> {
     match v {
         Arg::Bool(b) => Ok(*b),
         other => Err(invalid(key, "boolean", other)),
@@ -131,7 +131,7 @@ pub(super) fn expect_bool(key: &str, v: &Arg<'_>) -> Result<bool, Fail> {
 }
 
 /// Argument `v` of property `key` as an Instance or nil.
-pub(super) fn expect_instance(key: &str, v: &Arg<'_>) -> Result<Option<Id>, Fail> {
+pub(crate) fn expect_instance(key: &str, v: &Arg<'_>) -> Result<Option<Id>, Fail> {
     match v {
         Arg::Nil => Ok(None),
         Arg::Instance(id) => Ok(Some(*id)),

@@ -15,7 +15,7 @@
 //! charges the running entry one instance visit per key of the table, in both paths (a count
 //! that does not depend on addresses, so budgets stop scripts at the same point in a replay).
 
-use super::luau::handle_at;
+use crate::luau::handle_at;
 use mlua::{Function, Lua, Result, Table, ffi};
 use std::cmp::Ordering;
 use std::ffi::c_int;

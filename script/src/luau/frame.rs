@@ -1,10 +1,10 @@
-//! [`CFrame`]: the stack of one call the VM makes into one of our C functions.
+//! [`CallFrame`]: the stack of one call the VM makes into one of our C functions.
 //!
 //! A frame is entered once, at the top of the C function (the one unsafe step: only the VM
 //! may have called it). From then on its accessors read the call's arguments, checking each
 //! value's type before reading it and answering "absent" past the last argument, and its
 //! pushes go through Luau's own, which grow the stack first; so both are safe. Raising a Lua
-//! error ([`CFrame::raise`]) and calling back into Lua ([`CFrame::call_method`]) stay unsafe
+//! error ([`CallFrame::raise`]) and calling back into Lua ([`CallFrame::call_method`]) stay unsafe
 //! for one reason: they unwind the Rust frames above the C function, which must own nothing
 //! with a destructor. Both consume the frame, so no borrowed argument outlives them.
 //!
@@ -29,13 +29,13 @@ use std::ffi::c_int;
 use std::panic::AssertUnwindSafe;
 
 /// The stack of one C function call the VM is running (see the module docs).
-pub(in crate::api) struct CFrame {
+pub(crate) struct CallFrame {
     state: *mut ffi::lua_State,
     /// The call's arguments sit at stack indices `1..=args`.
     args: c_int,
 }
 
-impl CFrame {
+impl CallFrame {
     /// The frame of the running call, its arguments counted (`lua_gettop`): for closures
     /// called with any number of arguments.
     ///
@@ -44,10 +44,10 @@ impl CFrame {
     /// called by the VM itself (as a metamethod, a closure or a direct-access callback), and
     /// the frame is used only inside that call.
     #[inline(always)]
-    pub unsafe fn enter(state: *mut ffi::lua_State) -> CFrame {
+    pub unsafe fn enter(state: *mut ffi::lua_State) -> CallFrame {
         // SAFETY: per the caller's contract `state` is a live thread.
         let args = unsafe { ffi::lua_gettop(state) };
-        CFrame { state, args }
+        CallFrame { state, args }
     }
 
     /// The frame of a running metamethod, which the VM calls with `args` arguments (`__index`:
@@ -59,8 +59,8 @@ impl CFrame {
     /// # Safety
     /// As [`enter`](Self::enter), and `args <= 3`.
     #[inline(always)]
-    pub unsafe fn enter_metamethod(state: *mut ffi::lua_State, args: c_int) -> CFrame {
-        CFrame { state, args }
+    pub unsafe fn enter_metamethod(state: *mut ffi::lua_State, args: c_int) -> CallFrame {
+        CallFrame { state, args }
     }
 
     /// Whether `idx` is one of the call's arguments.
@@ -355,7 +355,7 @@ impl CFrame {
 
 /// Runs `f`, turning a Rust panic into an error message, so a script cannot panic the server
 /// through a C function.
-pub(in crate::api) fn guarded<R>(f: impl FnOnce() -> Result<R, Fail>) -> Result<R, Fail> {
+pub(crate) fn guarded<R>(f: impl FnOnce() -> Result<R, Fail>) -> Result<R, Fail> {
     std::panic::catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|panic| {
         let what = panic
             .downcast_ref::<&str>()

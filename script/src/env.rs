@@ -1,15 +1,11 @@
-//! The script-facing API: builds the sandboxed base environment every script instance reads
+//! The script environment: builds the sandboxed base environment every script instance reads
 //! its globals from — safe libraries, `print`/`warn`, `Vector3`, `game` (with `Workspace`,
 //! `Prefabs.Spawn`, `Components.Define`, `Systems.Register`, `Session`, `Store`, `CloudStore`,
 //! `Behaviors`, `Physics`), `workspace`, `handles`, `Physics` —
-//! installs the Instance metatable and methods
-//! (`handle`, `instance`) and the prelude that gives Signal handles their metamethods.
-//!
-//! Layers, bottom up: `luau`, the Luau C boundary (call frames, the handles' userdata
-//! blocks, metatables; the only place a Lua stack is touched for handles); `convert`, every
-//! conversion between Lua and Arbor values; `props`, an Instance's built-in properties; then
-//! the handles and methods on top (`handle`, `component_handle`, `trampoline`, `instance`,
-//! `components`).
+//! installs the Instance metatable and methods (`instances`) and the prelude that gives Signal
+//! handles their metamethods. It is the one place that puts the services (`instances`,
+//! `signals`, `systems`, `session`, `store`, `behavior`) together; each service keeps its
+//! own state in the Lua state's app data.
 //!
 //! Left out on purpose: `getfenv`/`setfenv` (they reach other scripts' environments through
 //! the call stack), `load`/`loadstring` and `require` (no code from strings or files),
@@ -17,27 +13,15 @@
 //! and every metatable handed to scripts are frozen, so a script cannot change what another
 //! script sees.
 
-pub mod component_handle;
-pub mod components;
-pub mod convert;
-pub mod handle;
-pub mod instance;
-mod luau;
-mod ordered_pairs;
-mod physics;
-pub mod props;
-pub(crate) mod random;
-pub mod trampoline;
-
 use crate::log::Level;
+use crate::luau::convert::{Status, fail, instance_value, ok};
+use crate::luau::prelude::PRELUDE_KEY;
 use crate::signals;
 use crate::state::{with_state, with_world};
 use arbor_core::Id;
-use convert::{Status, fail, instance_value, ok};
-use instance::PRELUDE_KEY;
 use mlua::{Function, Lua, MultiValue, Result, Table, Value};
 
-const PRELUDE: &str = include_str!("../prelude.luau");
+const PRELUDE: &str = include_str!("prelude.luau");
 
 /// Globals copied from the Luau state into the base environment.
 const SAFE_GLOBALS: &[&str] = &[
@@ -114,7 +98,7 @@ fn checked(lua: &Lua, prelude: &Table, f: Function) -> Result<Function> {
 fn behaviors_table(lua: &Lua, prelude: &Table) -> Result<Table> {
     let send = lua.create_function(
         |lua, (host, name, payload): (Value, mlua::LuaString, Value)| -> Result<Status> {
-            let Some(host) = convert::instance_id(lua, &host) else {
+            let Some(host) = crate::luau::convert::instance_id(lua, &host) else {
                 return fail(lua, "game.Behaviors.Send: the host must be an Instance");
             };
             match crate::behavior::send_from_script(lua, host, &name.to_str()?, &payload) {
@@ -134,10 +118,10 @@ fn behaviors_table(lua: &Lua, prelude: &Table) -> Result<Table> {
 pub fn install(lua: &Lua, root: Id, workspace: Id, stores: &crate::store::StoreConfig) -> Result<Table> {
     let raw = lua.create_table()?;
     let methods = lua.create_table()?;
-    instance::register_methods(lua, &methods)?;
-    components::register_methods(lua, &methods)?;
-    component_handle::install(lua)?;
-    handle::install(lua, &methods)?;
+    crate::instances::instance::register_methods(lua, &methods)?;
+    crate::instances::components::register_methods(lua, &methods)?;
+    crate::instances::component_handle::install(lua)?;
+    crate::instances::handle::install(lua, &methods)?;
     let signal = lua.create_table()?;
     signals::register(lua, &signal)?;
     raw.set("signal", signal)?;
@@ -150,8 +134,8 @@ pub fn install(lua: &Lua, root: Id, workspace: Id, stores: &crate::store::StoreC
     for name in SAFE_GLOBALS {
         base.raw_set(*name, globals.raw_get::<Value>(*name)?)?;
     }
-    ordered_pairs::install(lua, &base)?;
-    random::install(lua, prelude.get("check")?)?;
+    crate::instances::ordered_pairs::install(lua, &base)?;
+    crate::instances::random::install(lua, prelude.get("check")?)?;
     let tostring: Function = globals.get("tostring")?;
     let to_s = tostring.clone();
     base.raw_set(
@@ -174,7 +158,7 @@ pub fn install(lua: &Lua, root: Id, workspace: Id, stores: &crate::store::StoreC
         let name = name.to_str()?;
         let Some(folder) = with_state(lua, |s| s.prefabs)? else { return ok(lua, Value::Nil) };
         if let Some(template) = with_world(lua, |w| w.find_first_child(folder, &name))?
-            && instance::charge_subtree(lua, template).is_err()
+            && crate::instances::instance::charge_subtree(lua, template).is_err()
         {
             return fail(lua, crate::budget::BUDGET_MESSAGE);
         }
@@ -197,14 +181,17 @@ pub fn install(lua: &Lua, root: Id, workspace: Id, stores: &crate::store::StoreC
     let game = lua.create_table()?;
     game.raw_set("Workspace", ws.clone())?;
     game.raw_set("Prefabs", prefabs)?;
-    game.raw_set("Components", components::components_table(lua, |f| checked(lua, &prelude, f))?)?;
+    game.raw_set(
+        "Components",
+        crate::instances::components::components_table(lua, |f| checked(lua, &prelude, f))?,
+    )?;
     game.raw_set("Systems", crate::systems::systems_table(lua, |f| checked(lua, &prelude, f))?)?;
     let (store, cloud) = crate::store::install(lua, stores, &|f| checked(lua, &prelude, f))?;
     game.raw_set("Store", store)?;
     game.raw_set("Session", crate::session::session_table(lua, root, &|f| checked(lua, &prelude, f))?)?;
     game.raw_set("CloudStore", cloud)?;
     game.raw_set("Behaviors", behaviors_table(lua, &prelude)?)?;
-    let physics = physics::physics_service(lua, prelude.get("check")?)?;
+    let physics = crate::instances::physics::physics_service(lua, prelude.get("check")?)?;
     game.raw_set("Physics", physics.clone())?;
     game.set_readonly(true);
     base.raw_set("game", game)?;

@@ -13,7 +13,7 @@
 //!
 //! - `Define(name, fields, options?)` registers a schema in the place's component store (the
 //!   one engine code and place files use) and returns `name`. Fields map names to a type
-//!   name (`api::fields`) or to `{ type = ..., onDestroy = "ClearField" | "RemoveComponent" |
+//!   name (`luau::convert::field_type`) or to `{ type = ..., onDestroy = "ClearField" | "RemoveComponent" |
 //!   "DestroyHolder" }` for references; `options.requires` lists required components, and
 //!   `options.storage = "sparse"` keeps the rows in a sparse set (for components added and
 //!   removed often; `"table"`, the default, keeps them in the archetype tables).
@@ -34,10 +34,10 @@
 //!   .Remaining`) but `AddComponent`, `RemoveComponent`, field writes, and `Define` naming it
 //!   or requiring it raise.
 
-use super::component_handle::component_value;
-use super::convert::{Status, fail, ok, type_name};
-use super::convert::{field_from_lua, field_type, ref_policy};
 use super::instance::{MethodStatus, add, checked, done, failed, live};
+use crate::luau::component_value;
+use crate::luau::convert::{Status, fail, ok, type_name};
+use crate::luau::convert::{field_from_lua, field_type, ref_policy};
 use crate::state::with_world;
 use arbor_core::{
     Arena, Id,

@@ -10,7 +10,7 @@
 //! The service is a frozen empty table whose locked metatable routes reads and writes
 //! here, so no script can change what another sees; an unknown member raises.
 
-use crate::api::convert::{Status, fail, ok};
+use crate::luau::convert::{Status, fail, ok};
 use crate::state::with_world;
 use arbor_core::AttributeValue;
 use arbor_core::settings::FALLEN_PARTS_DESTROY_HEIGHT;

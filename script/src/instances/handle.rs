@@ -1,5 +1,5 @@
 //! Instance handles at the level of the Luau C API, for speed. The stack work is the
-//! bottom layer's (`luau`: the handle's block, [`CFrame`], the metatable); this module is
+//! bottom layer's (`luau`: the handle's block, [`CallFrame`], the metatable); this module is
 //! the metamethods' logic, safe Rust apart from entering a frame and raising from it.
 //!
 //! A handle is a 16-byte tagged userdata ([`INSTANCE_TAG`]) holding the instance id and the
@@ -37,13 +37,13 @@
 //! Budget: a property access is not a Luau `CALL`, so it costs no budget unit (the
 //! enclosing loop's back-edge still does); a method call costs its `CALL`.
 
-use super::luau::{self, CFrame, DirectAccess, Fail, Handle, INSTANCE_TAG, Metamethod, Read, guarded};
 use super::props::{self, Member};
+use crate::luau::{self, CallFrame, DirectAccess, Fail, Handle, INSTANCE_TAG, Metamethod, Read, guarded};
 use mlua::{Lua, Table, ffi};
 use std::borrow::Cow;
 use std::ffi::{c_char, c_int, c_void};
 
-pub use super::luau::{instance_id, instance_list, instance_value};
+pub use crate::luau::{instance_id, instance_list, instance_value};
 
 /// The `useratom` callback: gives each [`Member`] name its atom, every other string -1.
 ///
@@ -62,13 +62,13 @@ pub unsafe extern "C-unwind" fn user_atom(_: *mut ffi::lua_State, s: *const c_ch
 pub const NOT_AN_INSTANCE: &str = "expected an Instance (use ':' to call methods)";
 
 /// Argument 1 as the receiving handle.
-fn receiver(f: &CFrame) -> Result<Handle<'_>, Fail> {
+fn receiver(f: &CallFrame) -> Result<Handle<'_>, Fail> {
     f.handle(1).ok_or(Cow::Borrowed(NOT_AN_INSTANCE))
 }
 
 /// The key at argument 2 as bytes and member. Numbers are converted to strings in place (as
 /// Lua does); other types are refused.
-fn key(f: &CFrame) -> Result<(&[u8], Option<Member>), Fail> {
+fn key(f: &CallFrame) -> Result<(&[u8], Option<Member>), Fail> {
     let Some((bytes, atom)) = f.key(2) else {
         return Err(Cow::Owned(format!("attempt to index an Instance with a {}", f.type_name(2))));
     };
@@ -80,7 +80,7 @@ fn key(f: &CFrame) -> Result<(&[u8], Option<Member>), Fail> {
 
 /// Pushes `handle.key`: a method (from upvalue 1 of the `__index` closure, by atom), a
 /// property or a child.
-fn index(f: &CFrame, h: Handle<'_>, key: &[u8], member: Option<Member>) -> Result<(), Fail> {
+fn index(f: &CallFrame, h: Handle<'_>, key: &[u8], member: Option<Member>) -> Result<(), Fail> {
     if let Some(m) = member.filter(|m| m.is_method()) {
         f.push_upvalue_entry(1, ffi::lua_Integer::from(m as u8));
         return Ok(());
@@ -94,7 +94,7 @@ fn index(f: &CFrame, h: Handle<'_>, key: &[u8], member: Option<Member>) -> Resul
 }
 
 /// Performs `handle.key = value` (value at argument 3).
-fn newindex(f: &CFrame, h: Handle<'_>, key: &[u8], member: Option<Member>) -> Result<(), Fail> {
+fn newindex(f: &CallFrame, h: Handle<'_>, key: &[u8], member: Option<Member>) -> Result<(), Fail> {
     let value = f.arg(3);
     guarded(|| {
         let mut w = h.slot().borrow().map_err(Cow::Borrowed)?;
@@ -107,7 +107,7 @@ fn newindex(f: &CFrame, h: Handle<'_>, key: &[u8], member: Option<Member>) -> Re
 /// # Safety
 /// `f` is the frame of the calling C function, which owns nothing with a destructor.
 #[inline(always)]
-unsafe fn finish(f: CFrame, done: Result<c_int, Fail>) -> c_int {
+unsafe fn finish(f: CallFrame, done: Result<c_int, Fail>) -> c_int {
     match done {
         Ok(results) => results,
         // SAFETY: per the contract.
@@ -123,7 +123,7 @@ unsafe fn finish(f: CFrame, done: Result<c_int, Fail>) -> c_int {
 /// arguments and LUA_MINSTACK free slots.
 unsafe extern "C-unwind" fn instance_index(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: the VM is running this metamethod with its two arguments (the contract above).
-    let f = unsafe { CFrame::enter_metamethod(state, 2) };
+    let f = unsafe { CallFrame::enter_metamethod(state, 2) };
     let done = receiver(&f).and_then(|h| {
         let (k, m) = key(&f)?;
         index(&f, h, k, m).map(|()| 1)
@@ -139,7 +139,7 @@ unsafe extern "C-unwind" fn instance_index(state: *mut ffi::lua_State) -> c_int 
 /// value, key and assigned value as its three arguments and LUA_MINSTACK free slots.
 unsafe extern "C-unwind" fn instance_newindex(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: the VM is running this metamethod with its three arguments.
-    let f = unsafe { CFrame::enter_metamethod(state, 3) };
+    let f = unsafe { CallFrame::enter_metamethod(state, 3) };
     let done = receiver(&f).and_then(|h| {
         let (k, m) = key(&f)?;
         newindex(&f, h, k, m).map(|()| 0)
@@ -150,7 +150,7 @@ unsafe extern "C-unwind" fn instance_newindex(state: *mut ffi::lua_State) -> c_i
 
 /// The member of a direct access's key atom, or the key itself for an atom that is not a
 /// member's (a string atom from before the callback).
-fn direct_key(f: &CFrame, atom: c_int) -> Result<(&[u8], Option<Member>), Fail> {
+fn direct_key(f: &CallFrame, atom: c_int) -> Result<(&[u8], Option<Member>), Fail> {
     match Member::from_atom(atom) {
         Some(m) => Ok((m.name().as_bytes(), Some(m))),
         None => key(f),
@@ -172,7 +172,7 @@ unsafe extern "C-unwind" fn direct_index(
 ) {
     // SAFETY: per the contract, a frame of the `__index` closure with its two arguments, and
     // `data` a handle's block.
-    let (f, h) = unsafe { (CFrame::enter_metamethod(state, 2), luau::handle_in_block(data)) };
+    let (f, h) = unsafe { (CallFrame::enter_metamethod(state, 2), luau::handle_in_block(data)) };
     let done = direct_key(&f, atom).and_then(|(k, m)| index(&f, h, k, m).map(|()| 1));
     // SAFETY: as in `instance_index`; the result is taken from the top of the stack.
     unsafe { finish(f, done) };
@@ -191,7 +191,7 @@ unsafe extern "C-unwind" fn direct_newindex(
     _tag: c_int,
 ) {
     // SAFETY: as in `direct_index`, with the three arguments of `__newindex`.
-    let (f, h) = unsafe { (CFrame::enter_metamethod(state, 3), luau::handle_in_block(data)) };
+    let (f, h) = unsafe { (CallFrame::enter_metamethod(state, 3), luau::handle_in_block(data)) };
     let done = direct_key(&f, atom).and_then(|(k, m)| newindex(&f, h, k, m).map(|()| 0));
     // SAFETY: as in `instance_index`.
     unsafe { finish(f, done) };
@@ -203,7 +203,7 @@ unsafe extern "C-unwind" fn direct_newindex(
 /// Only the VM calls this, as the `__eq` metamethod of [`INSTANCE_TAG`], with two arguments.
 unsafe extern "C-unwind" fn instance_eq(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: the VM is running this call.
-    let f = unsafe { CFrame::enter(state) };
+    let f = unsafe { CallFrame::enter(state) };
     f.push_bool(matches!((f.handle(1), f.handle(2)), (Some(a), Some(b)) if a.instance() == b.instance()));
     1
 }
@@ -214,7 +214,7 @@ unsafe extern "C-unwind" fn instance_eq(state: *mut ffi::lua_State) -> c_int {
 /// As [`instance_index`], as the `__tostring` metamethod with one argument.
 unsafe extern "C-unwind" fn instance_tostring(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: the VM is running this call.
-    let f = unsafe { CFrame::enter(state) };
+    let f = unsafe { CallFrame::enter(state) };
     let done = receiver(&f).and_then(|h| {
         let text = guarded(|| {
             let w = h.slot().borrow().map_err(Cow::Borrowed)?;

@@ -12,9 +12,9 @@
 //! revision when the value changes), and once the instance is destroyed or the component
 //! removed every access raises.
 
-use super::convert::{euler_degrees, field_from_arg};
-use super::luau::{self, CFrame, ComponentHandle, Fail, Metamethod, guarded};
 use super::props::DESTROYED;
+use crate::luau::convert::{euler_degrees, field_from_arg};
+use crate::luau::{self, CallFrame, ComponentHandle, Fail, Metamethod, guarded};
 use crate::state::full_name;
 use arbor_core::{
     Arena,
@@ -24,18 +24,18 @@ use mlua::{Lua, ffi};
 use std::borrow::Cow;
 use std::ffi::c_int;
 
-pub use super::luau::{COMPONENT_TAG, component_value};
+pub use crate::luau::COMPONENT_TAG;
 
 /// The error for a metamethod called on something that is not a component handle.
 const NOT_A_COMPONENT: &str = "expected a Component";
 
 /// Argument 1 as the component handle.
-fn receiver(f: &CFrame) -> Result<ComponentHandle<'_>, Fail> {
+fn receiver(f: &CallFrame) -> Result<ComponentHandle<'_>, Fail> {
     f.component(1).ok_or(Cow::Borrowed(NOT_A_COMPONENT))
 }
 
 /// The field name at argument 2.
-fn field_key(f: &CFrame) -> Result<&[u8], Fail> {
+fn field_key(f: &CallFrame) -> Result<&[u8], Fail> {
     f.string(2)
         .ok_or_else(|| Cow::Owned(format!("component fields are named by strings, not {}", f.type_name(2))))
 }
@@ -61,7 +61,7 @@ fn resolve(w: &Arena, h: ComponentHandle<'_>, key: &[u8]) -> Result<(usize, Fiel
 }
 
 /// Pushes a field's value (a `Quaternion` as XYZ Euler degrees, a reference as a handle).
-fn push_field(f: &CFrame, value: &FieldValue, h: ComponentHandle<'_>) {
+fn push_field(f: &CallFrame, value: &FieldValue, h: ComponentHandle<'_>) {
     match value {
         FieldValue::Bool(b) => f.push_bool(*b),
         FieldValue::I32(i) => f.push_number(f64::from(*i)),
@@ -77,7 +77,7 @@ fn push_field(f: &CFrame, value: &FieldValue, h: ComponentHandle<'_>) {
 }
 
 /// Pushes `component.key`.
-fn index(f: &CFrame) -> Result<c_int, Fail> {
+fn index(f: &CallFrame) -> Result<c_int, Fail> {
     let h = receiver(f)?;
     let key = field_key(f)?;
     let value = guarded(|| {
@@ -90,7 +90,7 @@ fn index(f: &CFrame) -> Result<c_int, Fail> {
 }
 
 /// Performs `component.key = value` (value at argument 3).
-fn newindex(f: &CFrame) -> Result<c_int, Fail> {
+fn newindex(f: &CallFrame) -> Result<c_int, Fail> {
     let h = receiver(f)?;
     let key = field_key(f)?;
     let value = f.arg(3);
@@ -114,7 +114,7 @@ fn newindex(f: &CFrame) -> Result<c_int, Fail> {
 }
 
 /// Pushes `<Name> component`.
-fn tostring(f: &CFrame) -> Result<c_int, Fail> {
+fn tostring(f: &CallFrame) -> Result<c_int, Fail> {
     let h = receiver(f)?;
     let text = guarded(|| {
         let w = h.slot().borrow().map_err(Cow::Borrowed)?;
@@ -129,7 +129,7 @@ fn tostring(f: &CFrame) -> Result<c_int, Fail> {
 /// # Safety
 /// `f` is the frame of the calling C function, which owns nothing with a destructor.
 #[inline(always)]
-unsafe fn finish(f: CFrame, done: Result<c_int, Fail>) -> c_int {
+unsafe fn finish(f: CallFrame, done: Result<c_int, Fail>) -> c_int {
     match done {
         Ok(results) => results,
         // SAFETY: per the contract.
@@ -145,7 +145,7 @@ unsafe fn finish(f: CFrame, done: Result<c_int, Fail>) -> c_int {
 /// slots.
 unsafe extern "C-unwind" fn component_index(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: the VM is running this metamethod with its two arguments.
-    let f = unsafe { CFrame::enter_metamethod(state, 2) };
+    let f = unsafe { CallFrame::enter_metamethod(state, 2) };
     let done = index(&f);
     // SAFETY: this frame owns nothing with a destructor (`done` is consumed).
     unsafe { finish(f, done) }
@@ -158,7 +158,7 @@ unsafe extern "C-unwind" fn component_index(state: *mut ffi::lua_State) -> c_int
 /// assigned value as arguments.
 unsafe extern "C-unwind" fn component_newindex(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: the VM is running this metamethod with its three arguments.
-    let f = unsafe { CFrame::enter_metamethod(state, 3) };
+    let f = unsafe { CallFrame::enter_metamethod(state, 3) };
     let done = newindex(&f);
     // SAFETY: as in `component_index`.
     unsafe { finish(f, done) }
@@ -170,7 +170,7 @@ unsafe extern "C-unwind" fn component_newindex(state: *mut ffi::lua_State) -> c_
 /// Only the VM calls this, as the `__eq` metamethod of [`COMPONENT_TAG`], with two arguments.
 unsafe extern "C-unwind" fn component_eq(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: the VM is running this call.
-    let f = unsafe { CFrame::enter(state) };
+    let f = unsafe { CallFrame::enter(state) };
     f.push_bool(matches!((f.component(1), f.component(2)),
         (Some(a), Some(b)) if a.same(&b)));
     1
@@ -182,7 +182,7 @@ unsafe extern "C-unwind" fn component_eq(state: *mut ffi::lua_State) -> c_int {
 /// As [`component_index`], as the `__tostring` metamethod with one argument.
 unsafe extern "C-unwind" fn component_tostring(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: as in `component_index`.
-    let f = unsafe { CFrame::enter(state) };
+    let f = unsafe { CallFrame::enter(state) };
     let done = tostring(&f);
     // SAFETY: as in `component_index`.
     unsafe { finish(f, done) }

@@ -6,9 +6,9 @@
 //! returned. A commit clears error counts and revives disabled instances; Lua state not
 //! migrated is gone, while component and tree state is untouched.
 
-use crate::api::convert::error_text;
-use crate::host::{ScriptHost, ScriptInstance};
-use crate::state::with_state;
+use super::{ScriptHost, ScriptInstance};
+use crate::luau::convert::error_text;
+use crate::signals::with_signals;
 use arbor_core::{Arena, Id};
 use mlua::{Function, Value};
 use std::sync::Arc;
@@ -82,14 +82,14 @@ impl ScriptHost {
         }
         if let Some((script, message)) = failure {
             let keys: Vec<u64> = trials.iter().map(|(_, t)| t.running.key).collect();
-            let _ = with_state(&self.lua, |s| keys.iter().for_each(|k| s.signals.remove_owner(*k)));
+            let _ = with_signals(&self.lua, |s| keys.iter().for_each(|k| s.remove_owner(*k)));
             return Err(ReloadError::TrialFailed { script, message });
         }
         let swapped = trials.len();
         for (i, trial) in trials {
             let old_key = self.instances[i].running.key;
             let script = trial.running.script;
-            let _ = with_state(&self.lua, |s| s.signals.remove_owner(old_key));
+            let _ = with_signals(&self.lua, |s| s.remove_owner(old_key));
             let _ = crate::state::with_world(&self.lua, |w| w.set_script_source(script, &new_source));
             self.instances[i] = trial;
         }

@@ -6,7 +6,7 @@
 //! id instead of raising (`docs/scripting.md`, "Players and characters"); the others raise.
 
 use super::{CHARACTER_DIED, PLAYER_JOINED, PLAYER_LEFT, with_players};
-use crate::api::convert::{Status, fail, instance_id, instance_value, ok, type_name};
+use crate::luau::convert::{Status, fail, instance_id, instance_value, ok, type_name};
 use crate::signals::Signal;
 use crate::state::{with_state, with_world};
 use arbor_core::Id;

@@ -1,8 +1,8 @@
 //! What [`ScriptHost`] offers for behaviours: running a moment in the Update phase, error
 //! reports and Play's pause, counters, saves, resuming and live migration.
 
-use super::{BehaviorReport, BehaviorStats, ResumeError, with_runtime, world_minute};
-use crate::host::ScriptHost;
+use super::ScriptHost;
+use crate::behavior::{BehaviorReport, BehaviorStats, ResumeError, with_runtime, world_minute};
 use arbor_core::Arena;
 
 impl ScriptHost {
@@ -18,7 +18,7 @@ impl ScriptHost {
     /// the next moment, as `game.Behaviors.Send` does from a Script (engine code feeding
     /// outside events: network input, tools).
     pub fn send_behavior_event(&mut self, host: arbor_core::Id, name: &str) -> Result<(), String> {
-        super::send_from_script(&self.lua, host, name, &mlua::Value::Nil)
+        crate::behavior::send_from_script(&self.lua, host, name, &mlua::Value::Nil)
     }
 
     /// In Play, the first behaviour error pauses the world: no more moments run (Scripts
@@ -39,7 +39,7 @@ impl ScriptHost {
 
     /// The behaviours' counters.
     pub fn behavior_stats(&self) -> BehaviorStats {
-        super::stats(&self.lua)
+        crate::behavior::stats(&self.lua)
     }
 
     /// A hash of every binding's memory, state, timers, random generator and counters (with
@@ -60,7 +60,7 @@ impl ScriptHost {
                 );
                 text.push_str(&line);
             }
-            super::definition::fnv1a(text.as_bytes())
+            crate::behavior::definition::fnv1a(text.as_bytes())
         })
         .unwrap_or(0)
     }

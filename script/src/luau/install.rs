@@ -9,7 +9,7 @@ use std::ffi::{CStr, c_char, c_int, c_void};
 
 /// One metamethod of a tag's metatable: the field (`__index`), the closure's debug name and
 /// the C function; `with_upvalue` gives it the metatable's upvalue table as upvalue 1.
-pub(in crate::api) struct Metamethod {
+pub(crate) struct Metamethod {
     /// The metatable field, e.g. `c"__index"`.
     pub field: &'static CStr,
     /// The closure's name in tracebacks, e.g. `c"Instance.__index"`.
@@ -22,7 +22,7 @@ pub(in crate::api) struct Metamethod {
 
 /// Sets the frozen metatable of userdata `tag`: the `methods`, and `__type` = `type_name`.
 /// `upvalue` is handed to the metamethods that ask for it.
-pub(in crate::api) fn metatable(
+pub(crate) fn metatable(
     lua: &Lua,
     tag: c_int,
     type_name: &'static CStr,
@@ -58,12 +58,11 @@ pub(in crate::api) fn metatable(
 }
 
 /// Luau's `useratom` callback: the atom of an interned string (-1: none).
-pub(in crate::api) type UserAtom =
-    unsafe extern "C-unwind" fn(*mut ffi::lua_State, *const c_char, usize) -> i16;
+pub(crate) type UserAtom = unsafe extern "C-unwind" fn(*mut ffi::lua_State, *const c_char, usize) -> i16;
 
 /// Installs the `useratom` callback. Must run before any script is loaded, so the strings
 /// in every chunk's constants get their atoms.
-pub(in crate::api) fn install_atoms(lua: &Lua, atom: UserAtom) -> mlua::Result<()> {
+pub(crate) fn install_atoms(lua: &Lua, atom: UserAtom) -> mlua::Result<()> {
     // SAFETY: `exec_raw` hands us a valid state of this VM; the callbacks table belongs to
     // the VM's global state; the function pointer is 'static.
     unsafe {
@@ -74,7 +73,7 @@ pub(in crate::api) fn install_atoms(lua: &Lua, atom: UserAtom) -> mlua::Result<(
 }
 
 /// Luau's direct userdata access callback (`lua_UserdataDirectAccess`).
-pub(in crate::api) type DirectAccess =
+pub(crate) type DirectAccess =
     unsafe extern "C-unwind" fn(*mut ffi::lua_State, *mut c_void, c_int, *mut u16, c_int);
 /// Luau's direct userdata namecall callback (`lua_UserdataDirectNamecall`).
 type DirectNamecall =
@@ -98,12 +97,7 @@ unsafe extern "C-unwind" {
 
 /// Registers `get` and `set` as the direct-access callbacks of userdata `tag`, whose
 /// metatable [`metatable`] already set.
-pub(in crate::api) fn direct_access(
-    lua: &Lua,
-    tag: c_int,
-    get: DirectAccess,
-    set: DirectAccess,
-) -> mlua::Result<()> {
+pub(crate) fn direct_access(lua: &Lua, tag: c_int, get: DirectAccess, set: DirectAccess) -> mlua::Result<()> {
     // SAFETY: `exec_raw` hands us a valid state of this VM; the call only records the two
     // 'static function pointers for the tag.
     unsafe {
@@ -114,12 +108,7 @@ pub(in crate::api) fn direct_access(
 }
 
 /// The mlua function `f` wrapped in the C closure `c` (upvalue 1 = `f`), named `name`.
-pub(in crate::api) fn closure(
-    lua: &Lua,
-    f: Function,
-    c: ffi::lua_CFunction,
-    name: &CStr,
-) -> mlua::Result<Function> {
+pub(crate) fn closure(lua: &Lua, f: Function, c: ffi::lua_CFunction, name: &CStr) -> mlua::Result<Function> {
     // SAFETY: `exec_raw` runs this protected on a valid state with `f` pushed; the closure
     // takes it as its upvalue and is the only result.
     unsafe {

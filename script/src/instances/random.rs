@@ -10,7 +10,7 @@
 //! Script's id ([`instance_seed`]), so a replay with the host's seed draws the same numbers
 //! and a reload starts the Script's sequence again.
 
-use crate::api::convert::{Status, fail, ok};
+use crate::luau::convert::{Status, fail, ok};
 use arbor_core::Id;
 use arbor_core::raw::SplitMix64;
 use mlua::{Function, Lua, MultiValue, Result, Table, Value};

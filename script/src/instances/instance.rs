@@ -11,11 +11,11 @@
 //! Methods that visit instances charge the running entry's budget for each one (`budget`),
 //! counting no further than it can pay, so a walk of a huge subtree fails fast.
 
-use super::convert::{attribute_from_lua, attribute_to_lua};
 use super::handle::{instance_id, instance_list, instance_value};
 use super::props::DESTROYED;
 use super::trampoline::method;
 use crate::budget::{self, BUDGET_MESSAGE};
+use crate::luau::convert::{attribute_from_lua, attribute_to_lua};
 use crate::signals::Signal;
 use crate::state::{full_name, with_state, with_world};
 use arbor_core::limits::MAX_NAME_BYTES;
@@ -23,7 +23,7 @@ use arbor_core::{ArenaError, Id, SearchLimitReached};
 use mlua::{FromLua, IntoLua, Lua, Result, Value};
 
 /// A script's handle to an instance. As a Lua value it is a tagged userdata with the shared
-/// Instance metatable (see `api::handle`); converting needs the host's VM.
+/// Instance metatable (see `instances::handle`); converting needs the host's VM.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Instance(pub Id);
 
@@ -41,13 +41,6 @@ impl FromLua for Instance {
             message: None,
         })
     }
-}
-
-/// Registry key of the prelude's exports.
-pub const PRELUDE_KEY: &str = "arbor.prelude";
-
-pub(crate) fn prelude_field(lua: &Lua, key: &str) -> Result<Value> {
-    lua.named_registry_value::<mlua::Table>(PRELUDE_KEY)?.get(key)
 }
 
 /// What an Instance method hands back to its C closure (`trampoline`):
@@ -106,7 +99,7 @@ pub(super) fn add<A: mlua::FromLuaMulti>(
 
 /// Charges the running entry for copying or destroying `id`'s subtree (counted no further
 /// than it can pay for).
-pub(super) fn charge_subtree(lua: &Lua, id: Id) -> Result<()> {
+pub(crate) fn charge_subtree(lua: &Lua, id: Id) -> Result<()> {
     let limit = budget::affordable_instances().saturating_add(1);
     let size = with_world(lua, |w| w.subtree_len_up_to(id, limit))?;
     budget::charge_creations(size)

@@ -13,7 +13,7 @@
 //! A [`WorldRef`] names a world slot only as one of those handles gave it, so a handle
 //! pushed from one can only name its own VM's slot.
 
-use crate::state::{WorldSlot, world_slot};
+use crate::world_slot::{WorldSlot, world_slot};
 use arbor_core::{Id, components::ComponentId};
 use mlua::{Lua, Table, Value, ffi};
 use std::ffi::c_int;
@@ -50,14 +50,14 @@ struct ComponentBlock {
 
 /// The world slot a handle read from a VM names (see the module docs).
 #[derive(Clone, Copy)]
-pub(in crate::api) struct WorldRef<'f> {
+pub(crate) struct WorldRef<'f> {
     slot: *const WorldSlot,
     _frame: PhantomData<&'f WorldSlot>,
 }
 
 /// An Instance handle read from a VM's stack, valid for the call that read it.
 #[derive(Clone, Copy)]
-pub(in crate::api) struct Handle<'f> {
+pub(crate) struct Handle<'f> {
     id: u64,
     world: WorldRef<'f>,
 }
@@ -65,7 +65,7 @@ pub(in crate::api) struct Handle<'f> {
 /// A component handle read from a VM's stack, valid for the call that read it: the
 /// instance's [`Handle`] (its id and world, through `Deref`) and the component.
 #[derive(Clone, Copy)]
-pub(in crate::api) struct ComponentHandle<'f> {
+pub(crate) struct ComponentHandle<'f> {
     of: Handle<'f>,
     component: u32,
 }
@@ -134,7 +134,7 @@ impl<'f> ComponentHandle<'f> {
 /// `state` is a live Lua thread and `idx` an acceptable index of its stack.
 #[inline]
 /// The handle lives no longer than `'f`, which the caller ties to the call.
-pub(in crate::api) unsafe fn handle_at<'f>(state: *mut ffi::lua_State, idx: c_int) -> Option<Handle<'f>> {
+pub(crate) unsafe fn handle_at<'f>(state: *mut ffi::lua_State, idx: c_int) -> Option<Handle<'f>> {
     // SAFETY: per the caller's contract; null unless the value is a userdata with our tag.
     let p = unsafe { ffi::lua_touserdatatagged(state, idx, INSTANCE_TAG) }.cast::<HandleBlock>();
     // SAFETY: blocks of INSTANCE_TAG hold a whole `HandleBlock` (module docs); Luau aligns
@@ -164,7 +164,7 @@ pub(super) unsafe fn component_at<'f>(state: *mut ffi::lua_State, idx: c_int) ->
 /// `block` is the block of a live userdata of [`INSTANCE_TAG`], and the handle lives no
 /// longer than `'f`, which the caller ties to the call.
 #[inline]
-pub(in crate::api) unsafe fn handle_in_block<'f>(block: *mut std::ffi::c_void) -> Handle<'f> {
+pub(crate) unsafe fn handle_in_block<'f>(block: *mut std::ffi::c_void) -> Handle<'f> {
     // SAFETY: per the caller's contract, the block holds a whole `HandleBlock` (module docs).
     let b = unsafe { block.cast::<HandleBlock>().read() };
     Handle { id: b.id, world: WorldRef::new(b.world) }

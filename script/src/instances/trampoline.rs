@@ -2,7 +2,7 @@
 //!
 //! Each method is a C closure whose upvalue 1 is the method's mlua function (returning a
 //! [`MethodStatus`](super::instance::MethodStatus)). The generic closure checks the receiver
-//! and hands the call to `CFrame::call_method`, which passes the receiver's id in place of
+//! and hands the call to `CallFrame::call_method`, which passes the receiver's id in place of
 //! the handle, wraps a returned id as a handle without an mlua round trip, and raises a
 //! failure at the calling script's line (like `error(m, 2)`).
 //!
@@ -16,8 +16,8 @@
 //! the generic path charges them; any other arguments take the generic path.
 
 use super::handle::NOT_AN_INSTANCE;
-use super::luau::{self, Arg, CFrame, Fail, Handle, guarded};
 use super::props::DESTROYED;
+use crate::luau::{self, Arg, CallFrame, Fail, Handle, guarded};
 use arbor_core::{Arena, AttributeValue, Id};
 use mlua::{Function, Lua, ffi};
 use std::borrow::Cow;
@@ -28,8 +28,8 @@ use std::ffi::c_int;
 /// # Safety
 /// `f` is the frame of a method closure made by [`method`], which owns nothing with a
 /// destructor.
-unsafe fn generic(f: CFrame) -> c_int {
-    // SAFETY: per the contract; `f` came from `CFrame::enter`.
+unsafe fn generic(f: CallFrame) -> c_int {
+    // SAFETY: per the contract; `f` came from `CallFrame::enter`.
     unsafe { f.call_method(Cow::Borrowed(NOT_AN_INSTANCE)) }
 }
 
@@ -38,7 +38,7 @@ unsafe fn generic(f: CFrame) -> c_int {
 ///
 /// # Safety
 /// As [`generic`]; a fast path that ran pushed its result and nothing else.
-unsafe fn fast_or_generic(f: CFrame, fast: Option<Result<(), Fail>>) -> c_int {
+unsafe fn fast_or_generic(f: CallFrame, fast: Option<Result<(), Fail>>) -> c_int {
     match fast {
         Some(Ok(())) => 1,
         // SAFETY: per the contract.
@@ -55,7 +55,7 @@ unsafe fn fast_or_generic(f: CFrame, fast: Option<Result<(), Fail>>) -> c_int {
 /// mlua function), with the call's arguments and LUA_MINSTACK free slots.
 unsafe extern "C-unwind" fn method_trampoline(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: the VM is running this call; this frame owns nothing.
-    unsafe { generic(CFrame::enter(state)) }
+    unsafe { generic(CallFrame::enter(state)) }
 }
 
 /// `handle:FindFirstChild(name, recursive?)`.
@@ -64,7 +64,7 @@ unsafe extern "C-unwind" fn method_trampoline(state: *mut ffi::lua_State) -> c_i
 /// As [`method_trampoline`], for the `FindFirstChild` closure.
 unsafe extern "C-unwind" fn find_first_child(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: the VM is running this call.
-    let f = unsafe { CFrame::enter(state) };
+    let f = unsafe { CallFrame::enter(state) };
     // A recursive search is metered as it walks: the generic path.
     let fast = match (f.handle(1), f.text(2)) {
         (Some(h), Some(name)) if !f.is_truthy(3) => Some(find_child(&f, h, name)),
@@ -76,7 +76,7 @@ unsafe extern "C-unwind" fn find_first_child(state: *mut ffi::lua_State) -> c_in
 
 /// Pushes the child of `h` named `name` (or nil), the children looked at charged to the
 /// budget.
-fn find_child(f: &CFrame, h: Handle<'_>, name: &str) -> Result<(), Fail> {
+fn find_child(f: &CallFrame, h: Handle<'_>, name: &str) -> Result<(), Fail> {
     let (child, children) = on_live_instance(h, |w, id| {
         (w.find_first_child(id, name), w.get(id).map_or(0, |n| n.children().len()))
     })?;
@@ -97,7 +97,7 @@ fn find_child(f: &CFrame, h: Handle<'_>, name: &str) -> Result<(), Fail> {
 /// As [`method_trampoline`], for the `GetComponent` closure.
 unsafe extern "C-unwind" fn get_component(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: the VM is running this call.
-    let f = unsafe { CFrame::enter(state) };
+    let f = unsafe { CallFrame::enter(state) };
     let fast = match (f.handle(1), f.text(2)) {
         (Some(h), Some(name)) => Some(find_component(&f, h, name)),
         _ => None,
@@ -107,7 +107,7 @@ unsafe extern "C-unwind" fn get_component(state: *mut ffi::lua_State) -> c_int {
 }
 
 /// Pushes the handle of component `name` of `h` (or nil when the instance lacks it).
-fn find_component(f: &CFrame, h: Handle<'_>, name: &str) -> Result<(), Fail> {
+fn find_component(f: &CallFrame, h: Handle<'_>, name: &str) -> Result<(), Fail> {
     let found =
         on_live_instance(h, |w, id| w.components().component(name).filter(|&c| w.components().has(id, c)))?;
     match found {
@@ -124,7 +124,7 @@ fn find_component(f: &CFrame, h: Handle<'_>, name: &str) -> Result<(), Fail> {
 /// As [`method_trampoline`], for the `SetAttribute` closure.
 unsafe extern "C-unwind" fn set_attribute(state: *mut ffi::lua_State) -> c_int {
     // SAFETY: the VM is running this call.
-    let f = unsafe { CFrame::enter(state) };
+    let f = unsafe { CallFrame::enter(state) };
     let fast = match (f.handle(1), f.text(2)) {
         (Some(h), Some(name)) => write_attribute(h, name, f.arg(3)),
         _ => None,

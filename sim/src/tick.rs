@@ -403,7 +403,25 @@ impl Simulation {
         r
     }
 
-    /// Runs one tick.
+    /// Runs one tick: every phase in order ([`Phase`]), the hooks at each, and fallen parts
+    /// and the snapshot every `network_every` ticks.
+    ///
+    /// ```
+    /// use arbor_core::{Arena, Class, Vec3};
+    /// use arbor_sim::{SimConfig, Simulation};
+    ///
+    /// let mut arena = Arena::new();
+    /// let ws = arena.workspace();
+    /// let ball = arena.create(Class::Part, "Ball", Some(ws)).unwrap();
+    /// arena.set_position(ball, Vec3::new(0.0, 50.0, 0.0)).unwrap();
+    /// let mut sim = Simulation::new(arena, SimConfig::default()).unwrap();
+    /// for _ in 0..30 {
+    ///     sim.step();
+    /// }
+    /// let y = sim.transforms.get(&sim.arena, ball).unwrap().position.y;
+    /// assert!(y < 50.0, "an unanchored part falls under gravity (y = {y})");
+    /// assert_eq!(sim.step().tick, 30, "ticks count from 0");
+    /// ```
     pub fn step(&mut self) -> TickReport {
         let start = Instant::now();
         let dt = self.config.dt;

@@ -128,7 +128,28 @@ pub(crate) enum Prepared {
     LoadError(String),
 }
 
-/// The script runtime of one place.
+/// The script runtime of one place: add it to a [`Simulation`](arbor_sim::Simulation) as
+/// [`TickHooks`](arbor_sim::TickHooks) and the place's scripts run in the tick's phases.
+///
+/// ```
+/// use arbor_core::{Arena, Class};
+/// use arbor_script::{HostConfig, ScriptHost};
+/// use arbor_sim::{SimConfig, Simulation};
+/// use std::{cell::RefCell, rc::Rc};
+///
+/// let mut arena = Arena::new();
+/// let ws = arena.workspace();
+/// let script = arena.create(Class::Script, "Counter", Some(ws)).unwrap();
+/// let source = "local n = 0\nfunction Update(dt) n += 1 if n == 3 then print('three updates') end end";
+/// arena.set_script_source(script, source).unwrap();
+///
+/// let host = Rc::new(RefCell::new(ScriptHost::new(&arena, HostConfig::default()).unwrap()));
+/// let mut sim = Simulation::new(arena, SimConfig::default()).unwrap();
+/// sim.add_hooks(host.clone());
+/// sim.run(5);
+/// let log: Vec<String> = host.borrow().log().into_iter().map(|l| l.text).collect();
+/// assert!(log.contains(&"Workspace.Counter: three updates".to_string()), "{log:?}");
+/// ```
 pub struct ScriptHost {
     pub(crate) lua: Lua,
     pub(crate) base: Table,

@@ -124,19 +124,6 @@ fn tostring(f: &CallFrame) -> Result<c_int, Fail> {
     Ok(1)
 }
 
-/// Ends a C entry: its result count, or its failure raised at the script's line.
-///
-/// # Safety
-/// `f` is the frame of the calling C function, which owns nothing with a destructor.
-#[inline(always)]
-unsafe fn finish(f: CallFrame, done: Result<c_int, Fail>) -> c_int {
-    match done {
-        Ok(results) => results,
-        // SAFETY: per the contract.
-        Err(m) => unsafe { f.raise(m) },
-    }
-}
-
 /// `__index(component, key)`: the field's value.
 ///
 /// # Safety
@@ -148,7 +135,7 @@ unsafe extern "C-unwind" fn component_index(state: *mut ffi::lua_State) -> c_int
     let f = unsafe { CallFrame::enter_metamethod(state, 2) };
     let done = index(&f);
     // SAFETY: this frame owns nothing with a destructor (`done` is consumed).
-    unsafe { finish(f, done) }
+    unsafe { f.finish(done) }
 }
 
 /// `__newindex(component, key, value)`: writes the field.
@@ -161,7 +148,7 @@ unsafe extern "C-unwind" fn component_newindex(state: *mut ffi::lua_State) -> c_
     let f = unsafe { CallFrame::enter_metamethod(state, 3) };
     let done = newindex(&f);
     // SAFETY: as in `component_index`.
-    unsafe { finish(f, done) }
+    unsafe { f.finish(done) }
 }
 
 /// `__eq(a, b)`: handles to the same component of the same instance.
@@ -185,7 +172,7 @@ unsafe extern "C-unwind" fn component_tostring(state: *mut ffi::lua_State) -> c_
     let f = unsafe { CallFrame::enter(state) };
     let done = tostring(&f);
     // SAFETY: as in `component_index`.
-    unsafe { finish(f, done) }
+    unsafe { f.finish(done) }
 }
 
 /// Sets the frozen metatable of [`COMPONENT_TAG`] (once per VM).

@@ -102,19 +102,6 @@ fn newindex(f: &CallFrame, h: Handle<'_>, key: &[u8], member: Option<Member>) ->
     })
 }
 
-/// Ends a C entry: its result count, or its failure raised at the script's line.
-///
-/// # Safety
-/// `f` is the frame of the calling C function, which owns nothing with a destructor.
-#[inline(always)]
-unsafe fn finish(f: CallFrame, done: Result<c_int, Fail>) -> c_int {
-    match done {
-        Ok(results) => results,
-        // SAFETY: per the contract.
-        Err(m) => unsafe { f.raise(m) },
-    }
-}
-
 /// `__index(handle, key)`: a method (from upvalue 1, by atom), a property, or a child.
 ///
 /// # Safety
@@ -129,7 +116,7 @@ unsafe extern "C-unwind" fn instance_index(state: *mut ffi::lua_State) -> c_int 
         index(&f, h, k, m).map(|()| 1)
     });
     // SAFETY: this frame owns nothing with a destructor (`done` is consumed).
-    unsafe { finish(f, done) }
+    unsafe { f.finish(done) }
 }
 
 /// `__newindex(handle, key, value)`: a property write.
@@ -145,7 +132,7 @@ unsafe extern "C-unwind" fn instance_newindex(state: *mut ffi::lua_State) -> c_i
         newindex(&f, h, k, m).map(|()| 0)
     });
     // SAFETY: as in `instance_index`.
-    unsafe { finish(f, done) }
+    unsafe { f.finish(done) }
 }
 
 /// The member of a direct access's key atom, or the key itself for an atom that is not a
@@ -175,7 +162,7 @@ unsafe extern "C-unwind" fn direct_index(
     let (f, h) = unsafe { (CallFrame::enter_metamethod(state, 2), luau::handle_in_block(data)) };
     let done = direct_key(&f, atom).and_then(|(k, m)| index(&f, h, k, m).map(|()| 1));
     // SAFETY: as in `instance_index`; the result is taken from the top of the stack.
-    unsafe { finish(f, done) };
+    unsafe { f.finish(done) };
 }
 
 /// Direct-access `__newindex`, as [`direct_index`] with the value as third argument.
@@ -194,7 +181,7 @@ unsafe extern "C-unwind" fn direct_newindex(
     let (f, h) = unsafe { (CallFrame::enter_metamethod(state, 3), luau::handle_in_block(data)) };
     let done = direct_key(&f, atom).and_then(|(k, m)| newindex(&f, h, k, m).map(|()| 0));
     // SAFETY: as in `instance_index`.
-    unsafe { finish(f, done) };
+    unsafe { f.finish(done) };
 }
 
 /// `__eq(a, b)`: two handles to the same instance.
@@ -224,7 +211,7 @@ unsafe extern "C-unwind" fn instance_tostring(state: *mut ffi::lua_State) -> c_i
         Ok(1)
     });
     // SAFETY: as in `instance_index`.
-    unsafe { finish(f, done) }
+    unsafe { f.finish(done) }
 }
 
 /// Installs the `useratom` callback. Must run before any script is loaded, so the member

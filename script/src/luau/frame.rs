@@ -331,6 +331,19 @@ impl CallFrame {
         }
     }
 
+    /// Ends a C entry: its result count, or its failure raised at the script's line.
+    ///
+    /// # Safety
+    /// As [`raise`](Self::raise): the calling C function owns nothing with a destructor.
+    #[inline(always)]
+    pub unsafe fn finish(self, done: Result<c_int, Fail>) -> c_int {
+        match done {
+            Ok(results) => results,
+            // SAFETY: per this function's contract, which is `raise`'s.
+            Err(m) => unsafe { self.raise(m) },
+        }
+    }
+
     /// Raises `message` as a Lua error at the calling script's line (like `error(m, 2)` from
     /// a Lua metamethod).
     ///

@@ -6,7 +6,7 @@
 //! | `lifetimes/10000` | `arbor`: `Lifetimes::tick`, one chunk pass reading each row's node flags (only instances in the world age), 100 of the timers on stored templates outside the world | `plain_vec`: the countdown and expiry check over a `Vec<(Id, f64)>`, no flags |
 
 use arbor_core::{Arena, Class, Id};
-use arbor_sim::Lifetimes;
+use arbor_sim::lifetime::Lifetimes;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;

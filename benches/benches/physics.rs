@@ -20,7 +20,10 @@
 //! Target: overhead under 10% of `bare_step`.
 
 use arbor_core::{Arena, Class, Family, Id, NodeFlags, Vec3};
-use arbor_sim::{DEFAULT_GRAVITY, FallenParts, PassMode, Physics, PhysicsConfig, WorldTransforms};
+use arbor_sim::{
+    fallen::FallenParts, physics::DEFAULT_GRAVITY, physics::Physics, physics::PhysicsConfig,
+    transform::PassMode, transform::WorldTransforms,
+};
 use criterion::{
     BatchSize, BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime,
 };

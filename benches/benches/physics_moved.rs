@@ -10,7 +10,7 @@
 //! made outside the timed region (`iter_custom`), the tick inside it.
 
 use arbor_core::{Arena, Class, Id, NodeFlags, Vec3};
-use arbor_sim::{DEFAULT_GRAVITY, Physics, PhysicsConfig};
+use arbor_sim::{physics::DEFAULT_GRAVITY, physics::Physics, physics::PhysicsConfig};
 use criterion::{Criterion, criterion_group, criterion_main};
 use rapier3d::prelude::{ColliderBuilder, PhysicsWorld, Pose, RigidBodyBuilder};
 use std::time::{Duration, Instant};

@@ -19,7 +19,7 @@
 
 use arbor_core::{Arena, Class, Id, raw::SplitMix64};
 use arbor_net::{ClientView, EntityState, Mirror, SnapshotBuilder};
-use arbor_sim::{PassMode, WorldTransforms};
+use arbor_sim::{transform::PassMode, transform::WorldTransforms};
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
 use std::hint::black_box;

@@ -1,4 +1,4 @@
-//! Criterion benchmarks of the transform pass (`arbor_sim::WorldTransforms::update`) on the
+//! Criterion benchmarks of the transform pass (`arbor_sim::transform::WorldTransforms::update`) on the
 //! hierarchy shapes of bevy#11760, each group holding our pass and its baselines measured
 //! in the same run:
 //!
@@ -41,7 +41,7 @@
 mod fixture;
 
 use arbor_core::{Arena, Id};
-use arbor_sim::{PassMode, WorldTransforms};
+use arbor_sim::{transform::PassMode, transform::WorldTransforms};
 use criterion::{
     BenchmarkGroup, Criterion, SamplingMode, criterion_group, criterion_main, measurement::WallTime,
 };

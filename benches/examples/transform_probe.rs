@@ -15,7 +15,7 @@
 mod fixture;
 
 use arbor_core::{Arena, Id};
-use arbor_sim::{PassMode, WorldTransforms};
+use arbor_sim::{transform::PassMode, transform::WorldTransforms};
 use fixture::{Bevy, Plain, build_arena, large_tree, pick};
 use std::hint::black_box;
 use std::time::Instant;

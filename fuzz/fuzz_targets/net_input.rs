@@ -12,7 +12,7 @@
 
 use arbor_core::{Arena, Class, Vec3};
 use arbor_net::{ClientView, Input, Mirror};
-use arbor_sim::WORLD_EXTENT;
+use arbor_sim::physics::WORLD_EXTENT;
 use libfuzzer_sys::fuzz_target;
 
 /// Parts near the origin, at the world's edge, past it and far past it.

@@ -128,7 +128,7 @@ impl Client {
     }
 
     /// Sets where the streaming range is centred (sent with every input, quantised, so
-    /// within ±[`WORLD_EXTENT`](arbor_sim::WORLD_EXTENT)).
+    /// within ±[`WORLD_EXTENT`](arbor_sim::physics::WORLD_EXTENT)).
     pub fn set_focus(&mut self, focus: Vec3) {
         self.focus = Some(quantize_position(focus));
     }

@@ -143,7 +143,10 @@ impl Mirror {
             structure: FxHashSet::default(),
             changes: Changes::default(),
             root: Id::NONE,
-            excluded: vec![arbor_sim::LIFETIME.to_owned(), arbor_sim::players::MOVE_INTENT.to_owned()],
+            excluded: vec![
+                arbor_sim::lifetime::LIFETIME.to_owned(),
+                arbor_sim::players::MOVE_INTENT.to_owned(),
+            ],
             replicated: Vec::new(),
         }
     }

@@ -12,7 +12,7 @@
 //! Invariant: every `quantize_*` is total (no input panics) and the wire carries only the
 //! quantised integers, so the server and a replica hash the same values.
 
-use arbor_sim::{MAX_EXTENT, WORLD_EXTENT};
+use arbor_sim::{physics::MAX_EXTENT, physics::WORLD_EXTENT};
 use glam::{Quat, Vec3};
 
 /// Grid steps per stud for positions and sizes.

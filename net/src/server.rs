@@ -32,7 +32,7 @@ use crate::transport::{
 use crate::view::{ClientView, ViewStats};
 use arbor_core::{Arena, AttributeValue};
 use arbor_sim::players::{JOIN_QUEUE_FULL, MAX_PENDING_JOINS};
-use arbor_sim::{MoveInput, Players, TickContext, TickHooks};
+use arbor_sim::{TickContext, TickHooks, players::MoveInput, players::Players};
 use glam::Vec3;
 use rayon::prelude::*;
 use renet::{RenetServer, ServerEvent};

@@ -295,7 +295,7 @@ fn a_focus_at_the_edges_of_the_wire_is_clamped_to_the_world_and_refocuses_stay_c
     // A client without a character: its focus is what it sends.
     let mut c = Client::connect(ClientAuth::Insecure { user_id: 9, server: addr }).unwrap();
     assert!(w.run(&mut [&mut c], 600, |w, cs| w.settled(cs[0])), "did not converge");
-    let extent = arbor_sim::WORLD_EXTENT;
+    let extent = arbor_sim::physics::WORLD_EXTENT;
     let jumps = [
         [i32::MIN, i32::MIN, i32::MIN],
         [i32::MAX, i32::MAX, i32::MAX],

@@ -104,7 +104,7 @@ fn a_deleted_instance_never_reappears_even_from_late_packets() {
     // Capture a message that names the part, hold it back, then destroy the part.
     pipe.arena.set_position(ids[4], Vec3::splat(5.0)).unwrap();
     let dirty = pipe.arena.take_dirty_transforms();
-    pipe.transforms.update(&pipe.arena, &dirty, arbor_sim::PassMode::default());
+    pipe.transforms.update(&pipe.arena, &dirty, arbor_sim::transform::PassMode::default());
     let world = |_| Vec3::ZERO;
     pipe.mirror.capture(&pipe.arena, &world);
     pipe.view.update(&pipe.arena, &pipe.mirror);
@@ -217,7 +217,7 @@ fn an_update_carries_only_the_changed_groups() {
     pipe.converge(50);
     pipe.arena.set_position(ids[2], Vec3::new(1.0, 2.0, 3.0)).unwrap();
     let dirty = pipe.arena.take_dirty_transforms();
-    pipe.transforms.update(&pipe.arena, &dirty, arbor_sim::PassMode::default());
+    pipe.transforms.update(&pipe.arena, &dirty, arbor_sim::transform::PassMode::default());
     let world = |_| Vec3::ZERO;
     pipe.mirror.capture(&pipe.arena, &world);
     pipe.view.update(&pipe.arena, &pipe.mirror);
@@ -417,13 +417,13 @@ fn check_range(pipe: &Pipe, radius: f32) -> Result<(), TestCaseError> {
 
 /// Where a focus lands: clamped to the world on every axis, or unchanged if not finite.
 fn expected_focus(before: Vec3, asked: Vec3) -> Vec3 {
-    let e = arbor_sim::WORLD_EXTENT;
+    let e = arbor_sim::physics::WORLD_EXTENT;
     if asked.is_finite() { asked.clamp(Vec3::splat(-e), Vec3::splat(e)) } else { before }
 }
 
 #[test]
 fn foci_and_radii_at_the_extremes_are_clamped_and_stream_the_parts_in_range() {
-    let e = arbor_sim::WORLD_EXTENT;
+    let e = arbor_sim::physics::WORLD_EXTENT;
     let foci = [
         Vec3::splat(f32::NAN),
         Vec3::new(f32::INFINITY, 0.0, 0.0),
@@ -515,7 +515,7 @@ fn components_replicate_whether_written_one_field_or_a_chunk_at_a_time_but_lifet
     let (mut arena, ids) = place(20);
     let heat =
         arena.register_component(Schema::new("Heat", vec![FieldDef::new("Value", FieldType::F32)])).unwrap();
-    let lifetimes = arbor_sim::Lifetimes::new(&mut arena).unwrap();
+    let lifetimes = arbor_sim::lifetime::Lifetimes::new(&mut arena).unwrap();
     for &p in &ids[2..12] {
         arena.add_component(p, heat, None).unwrap();
     }
@@ -542,7 +542,7 @@ fn components_replicate_whether_written_one_field_or_a_chunk_at_a_time_but_lifet
         .into_iter()
         .map(|id| {
             let node = pipe.arena.get(id).unwrap();
-            let lifetime = pipe.arena.components().component(arbor_sim::LIFETIME);
+            let lifetime = pipe.arena.components().component(arbor_sim::lifetime::LIFETIME);
             arbor_net::EntityState::capture_with(&pipe.arena, &node, &|c| Some(c) != lifetime).hash(id)
         })
         .fold(0, |a, h| a ^ h);

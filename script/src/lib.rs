@@ -13,7 +13,7 @@
 //! - game-defined components (`game.Components.Define`, `AddComponent`/`GetComponent`,
 //!   component handles) and ECS systems registered at a script's top level
 //!   (`game.Systems.Register`, dispatched server-only in the Systems phase);
-//! - players: `game.Session`, the script face of [`arbor_sim::Players`] (join, leave and
+//! - players: `game.Session`, the script face of [`arbor_sim::players::Players`] (join, leave and
 //!   death signals, `BindCharacter`, `Damage`, `Kick`);
 //! - stores: `game.Store` (place-local, SQLite, group-committed each tick) and
 //!   `game.CloudStore` (shared by a fleet: offline SQLite or PostgreSQL, compare-and-swap

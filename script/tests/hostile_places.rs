@@ -52,7 +52,7 @@ fn a_pile_of_parts_in_a_file_is_simulated_in_bounded_cells() {
         .map(|i| format!(r#"{{"class": "Part", "name": "P{i}", "position": [0, 5, 0]}}"#))
         .collect();
     let (sim, _) = run(load_json(&place(&parts.join(","))).unwrap(), 3);
-    assert!(sim.profiler().last().suspended_bodies >= 2_000 - arbor_sim::MAX_BODIES_PER_CELL * 8);
+    assert!(sim.profiler().last().suspended_bodies >= 2_000 - arbor_sim::physics::MAX_BODIES_PER_CELL * 8);
 }
 
 #[test]

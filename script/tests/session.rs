@@ -97,7 +97,7 @@ fn death_is_marked_then_announced_once_with_the_attacker() {
     let died: Vec<String> = lines(&running).into_iter().filter(|l| l.contains("died")).collect();
     assert_eq!(died.len(), 1, "{:?}", lines(&running));
     assert!(died[0].ends_with("died 7 Floor Cadet"), "{died:?}");
-    let announced = running.sim.arena.names().find(arbor_sim::DIED_ANNOUNCED).unwrap();
+    let announced = running.sim.arena.names().find(arbor_sim::fallen::DIED_ANNOUNCED).unwrap();
     assert!(running.sim.arena.get(c).unwrap().has_tag(announced));
     assert!(running.sim.arena.contains(c), "the body stays");
 }
@@ -144,7 +144,7 @@ fn characters_walk_on_their_inputs() {
     let c = running.sim.players.character_of(&running.sim.arena, 7).unwrap();
     let root = running.sim.arena.children(c).next().unwrap();
     let start = running.sim.transforms.get(&running.sim.arena, root).unwrap().position;
-    running.sim.players.set_input(7, arbor_sim::MoveInput { direction: [1.0, 0.0], jump: false });
+    running.sim.players.set_input(7, arbor_sim::players::MoveInput { direction: [1.0, 0.0], jump: false });
     running.sim.run(60);
     let end = running.sim.transforms.get(&running.sim.arena, root).unwrap().position;
     assert!(end.x - start.x > 10.0, "walked from {start} to {end}");

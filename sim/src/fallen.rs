@@ -12,7 +12,7 @@
 //!
 //! The scan costs what was written, not what is unanchored: each logged id costs one read
 //! of its node's hot record (class, flags and whether it has children in one line, reached
-//! through the arena's [`NodesView`](arbor_core::raw::NodesView) and asked for a few ids
+//! through the arena's [`NodesView`] and asked for a few ids
 //! ahead), and only the unanchored parts among them a read of their world (asked for ahead
 //! too). A node logged twice is checked twice (the log repeats a body written every tick);
 //! the few parts found fallen are sorted and deduplicated, so a scan destroys each once, in
@@ -152,7 +152,7 @@ fn prefetch_hot(view: &NodesView<'_>, id: Id) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::PassMode;
+    use crate::transform::PassMode;
     use arbor_core::{InstanceEvent, Vec3};
 
     fn part(arena: &mut Arena, parent: Id, y: f32, anchored: bool) -> Id {

@@ -2,7 +2,10 @@
 //! runs them.
 
 use arbor_core::{Appearance, Arena, ArenaConfig, Class, Id, LocalTransform, NodeFlags, Quat, Shape, Vec3};
-use arbor_sim::{DEFAULT_GRAVITY, PassMode, Physics, SimConfig, Simulation, SyncStats, WorldTransforms};
+use arbor_sim::{
+    SimConfig, Simulation, physics::DEFAULT_GRAVITY, physics::Physics, physics::SyncStats,
+    transform::PassMode, transform::WorldTransforms,
+};
 use rapier3d::prelude::RigidBodyType;
 
 const DT: f32 = 1.0 / 60.0;
@@ -505,7 +508,7 @@ fn moving_a_folder_below_the_destroy_height_reaps_its_loose_parts() {
     let folder = w.arena.create(Class::Folder, "Debris", Some(ws)).unwrap();
     let loose = w.part(folder, Vec3::new(0.0, 5.0, 0.0), Vec3::ONE, false);
     let fixed = w.part(folder, Vec3::new(3.0, 5.0, 0.0), Vec3::ONE, true);
-    let mut fallen = arbor_sim::FallenParts::default();
+    let mut fallen = arbor_sim::fallen::FallenParts::default();
     w.tick();
     assert_eq!(fallen.scan(&mut w.arena, &w.transforms), 0);
     w.arena.set_position(folder, Vec3::new(0.0, -1000.0, 0.0)).unwrap();
@@ -523,7 +526,7 @@ fn raising_the_destroy_height_reaps_parts_that_rest_below_it() {
     let mut w = World::new();
     let ws = w.ws();
     let resting = w.part(ws, Vec3::new(0.0, 5.0, 0.0), Vec3::ONE, false);
-    let mut fallen = arbor_sim::FallenParts::default();
+    let mut fallen = arbor_sim::fallen::FallenParts::default();
     let dirty = w.arena.take_dirty_transforms();
     w.transforms.update(&w.arena, &dirty, PassMode::default());
     assert_eq!(fallen.scan(&mut w.arena, &w.transforms), 0);
@@ -561,7 +564,7 @@ fn a_part_outside_the_world_extent_has_no_body_until_it_returns() {
     w.arena.set_position(far, Vec3::new(0.0, 5.0, 0.0)).unwrap();
     w.tick();
     assert_eq!(w.physics.part_pose(far).unwrap().translation, Vec3::new(0.0, 5.0, 0.0));
-    w.arena.set_position(far, Vec3::new(arbor_sim::WORLD_EXTENT * 2.0, 0.0, 0.0)).unwrap();
+    w.arena.set_position(far, Vec3::new(arbor_sim::physics::WORLD_EXTENT * 2.0, 0.0, 0.0)).unwrap();
     w.tick();
     assert!(w.physics.body(far).is_none());
 }
@@ -604,7 +607,7 @@ fn a_chain_of_100k_nested_parts_syncs_and_scans_in_linear_time() {
     assert_eq!(w.physics.part_pose(last).unwrap().translation.z, 2.0 * DEPTH as f32);
     let dirty = w.arena.take_dirty_transforms();
     w.transforms.update(&w.arena, &dirty, PassMode::default());
-    assert_eq!(arbor_sim::FallenParts::default().scan(&mut w.arena, &w.transforms), 0);
+    assert_eq!(arbor_sim::fallen::FallenParts::default().scan(&mut w.arena, &w.transforms), 0);
 }
 
 /// `n` unanchored default parts at one spot above an anchored floor.
@@ -627,16 +630,16 @@ fn a_pile_up_suspends_the_bodies_past_a_cells_limit() {
     // aborted (rapier's contact graph grows as n³).
     let mut sim = pile_up(1_000);
     sim.run(1);
-    assert_eq!(sim.physics.suspended_bodies(), 1_000 - arbor_sim::MAX_BODIES_PER_CELL);
-    assert_eq!(sim.profiler().last().suspended_bodies, 1_000 - arbor_sim::MAX_BODIES_PER_CELL);
+    assert_eq!(sim.physics.suspended_bodies(), 1_000 - arbor_sim::physics::MAX_BODIES_PER_CELL);
+    assert_eq!(sim.profiler().last().suspended_bodies, 1_000 - arbor_sim::physics::MAX_BODIES_PER_CELL);
     // As the simulated ones spread out of the cell, suspended ones resume.
     sim.run(30);
     assert!(
-        sim.physics.suspended_bodies() < 1_000 - arbor_sim::MAX_BODIES_PER_CELL,
+        sim.physics.suspended_bodies() < 1_000 - arbor_sim::physics::MAX_BODIES_PER_CELL,
         "{}",
         sim.physics.suspended_bodies()
     );
     let mut big = pile_up(10_000);
     big.run(1);
-    assert_eq!(big.physics.suspended_bodies(), 10_000 - arbor_sim::MAX_BODIES_PER_CELL);
+    assert_eq!(big.physics.suspended_bodies(), 10_000 - arbor_sim::physics::MAX_BODIES_PER_CELL);
 }

@@ -7,8 +7,9 @@
 
 use arbor_core::{Arena, Class, Id, NodeFlags, Vec3};
 use arbor_sim::{
-    CROWDED_AT, DEFAULT_GRAVITY, MAX_ANCHORED_OVERLAPS, MAX_BODIES_PER_CELL, MAX_CROWDED_PAIRS, Physics,
-    PhysicsConfig, SimCaps, SimConfig, Simulation,
+    SimCaps, SimConfig, Simulation, physics::CROWDED_AT, physics::DEFAULT_GRAVITY,
+    physics::MAX_ANCHORED_OVERLAPS, physics::MAX_BODIES_PER_CELL, physics::MAX_CROWDED_PAIRS,
+    physics::Physics, physics::PhysicsConfig,
 };
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -4,7 +4,9 @@
 //! long scattered dirty list giving the same worlds in every mode.
 
 use arbor_core::{Arena, Class, Id, LocalTransform, Quat, Vec3};
-use arbor_sim::{PassMode, PassStats, WorldTransform, WorldTransforms};
+use arbor_sim::{
+    transform::PassMode, transform::PassStats, transform::WorldTransform, transform::WorldTransforms,
+};
 use proptest::prelude::*;
 
 const MODES: [PassMode; 4] = [

@@ -27,7 +27,7 @@
 //! Work per tick follows the mirror's changes and the client's dirty records; only the first
 //! update (the join: the mirror's structure and the cells in range) and a focus move to
 //! another cell walk more. A focus is clamped to
-//! ±[`WORLD_EXTENT`](arbor_sim::WORLD_EXTENT) on every axis (a non-finite one is ignored),
+//! ±[`WORLD_EXTENT`](arbor_sim::physics::WORLD_EXTENT) on every axis (a non-finite one is ignored),
 //! and a refocus looks at
 //! the cells in range before and after the move (one box around both ranges when they
 //! overlap, the two ranges apart when they do not) or at the mirror's occupied cells,
@@ -241,7 +241,7 @@ impl ClientView {
     }
 
     /// Moves the centre of the streaming range; takes effect at the next [`update`](Self::update).
-    /// Each axis is clamped to ±[`WORLD_EXTENT`](arbor_sim::WORLD_EXTENT) (physics
+    /// Each axis is clamped to ±[`WORLD_EXTENT`](arbor_sim::physics::WORLD_EXTENT) (physics
     /// simulates nothing past it); a
     /// focus with a NaN or infinite axis is ignored.
     pub fn set_focus(&mut self, focus: Vec3) {

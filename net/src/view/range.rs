@@ -7,7 +7,7 @@
 use super::{ClientView, STREAMING_HYSTERESIS};
 use crate::mirror::{Cell, INTEREST_CELL_SIZE, Mirror};
 use arbor_core::{Arena, Id};
-use arbor_sim::WORLD_EXTENT;
+use arbor_sim::physics::WORLD_EXTENT;
 use glam::Vec3;
 
 impl ClientView {

@@ -6,7 +6,7 @@
 
 use arbor_core::{Arena, Class, Id};
 use arbor_net::{ClientView, EntityState, Mirror, Replica};
-use arbor_sim::{PassMode, WorldTransforms};
+use arbor_sim::{transform::PassMode, transform::WorldTransforms};
 use glam::Vec3;
 
 pub struct Pipe {

@@ -203,7 +203,7 @@ fn component_id(w: &Arena, name: &str) -> Option<ComponentId> {
 /// read it but never add, write or remove it (`docs/scripting.md`, "Components"). The place
 /// file gives lifetimes (a bullet prefab carries one); the engine counts them down.
 pub(super) fn engine_owned(name: &str) -> bool {
-    name == arbor_sim::LIFETIME
+    name == arbor_sim::lifetime::LIFETIME
 }
 
 /// The error raised when a script tries to change an engine-owned component.

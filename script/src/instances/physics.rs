@@ -24,7 +24,7 @@ pub(crate) fn physics_service(lua: &Lua, check: Function) -> Result<Table> {
     let get = lua.create_function(|lua, key: Value| -> Result<Status> {
         match member(&key) {
             Some(_) => {
-                let height = with_world(lua, |w| arbor_sim::FallenParts::destroy_height(w))?;
+                let height = with_world(lua, |w| arbor_sim::fallen::FallenParts::destroy_height(w))?;
                 ok(lua, height)
             }
             _ => fail(lua, unknown(&key)),

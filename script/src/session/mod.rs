@@ -1,5 +1,5 @@
 //! `game.Session` (`docs/scripting.md`, "Players and characters"): the script face of
-//! [`arbor_sim::Players`].
+//! [`arbor_sim::players::Players`].
 //!
 //! - The session signals `PlayerJoined(userId)`, `PlayerLeft(character, userId)` and
 //!   `CharacterDied(character, userId, attacker)` are [`Signal`]s of the DataModel; scripts
@@ -23,7 +23,7 @@ use crate::phase_slot::{PhaseSlot, PhaseValue};
 pub use crate::signals::reserved::{CHARACTER_DIED, PLAYER_JOINED, PLAYER_LEFT};
 use crate::signals::{self, Signal};
 use arbor_core::Id;
-use arbor_sim::Players;
+use arbor_sim::players::Players;
 use mlua::{Lua, MultiValue, Result, Value};
 use std::rc::Rc;
 

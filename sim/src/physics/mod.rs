@@ -45,7 +45,7 @@
 //! 1 and 2 threads with it on, so turning it on does not break determinism.
 //!
 //! Poses: rapier holds each part's world pose. The transform pass runs after physics, so
-//! [`WorldTransforms`](crate::WorldTransforms) is a tick behind for anything a script wrote
+//! [`WorldTransforms`](crate::transform::WorldTransforms) is a tick behind for anything a script wrote
 //! earlier in the tick; physics therefore composes the poses it needs from the arena's local
 //! transforms, with the pass's own arithmetic ([`WorldTransform::compose`]), so a body's pose
 //! is the world the next pass computes for its part, never a stale one.

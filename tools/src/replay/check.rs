@@ -4,7 +4,7 @@
 //! sessions), and after every phase too when phases are recorded or the log it checks has
 //! them. The world's part comes from a [`WorldHasher`] the tape holds (updated from the
 //! arena's logs; equal to `Arena::world_hash`). Recording, it writes the tick's
-//! [`SessionInput`](arbor_sim::SessionInput)s and hashes; checking, it compares with the
+//! [`SessionInput`](arbor_sim::players::SessionInput)s and hashes; checking, it compares with the
 //! log's and keeps the first difference, naming the tick and, when the log has phase hashes,
 //! the phase.
 //!
@@ -15,7 +15,7 @@
 use super::log::{Input, LogWriter, TickLine, hex};
 use arbor_core::WorldHasher;
 use arbor_script::ScriptHost;
-use arbor_sim::{Phase, Players, TickContext, TickHooks};
+use arbor_sim::{Phase, TickContext, TickHooks, players::Players};
 use std::cell::RefCell;
 use std::rc::Rc;
 

@@ -6,7 +6,7 @@
 //! tick, when it is made), so the same entries stop at the same points.
 
 use super::log::TickLine;
-use arbor_sim::{SessionInput, TickContext, TickHooks};
+use arbor_sim::{TickContext, TickHooks, players::SessionInput};
 use std::rc::Rc;
 
 /// Feeds a log's inputs to the sessions, tick by tick.

@@ -14,7 +14,7 @@
 //! hex digits; a log cut short (the server killed mid-line) reads up to its last whole line.
 
 use arbor_script::budget::WallAbort;
-use arbor_sim::{MoveInput, SessionInput};
+use arbor_sim::{players::MoveInput, players::SessionInput};
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, Write};
 

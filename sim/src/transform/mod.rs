@@ -96,7 +96,7 @@ impl WorldTransform {
     ///
     /// ```
     /// use arbor_core::{LocalTransform, Quat, Vec3};
-    /// use arbor_sim::WorldTransform;
+    /// use arbor_sim::transform::WorldTransform;
     /// let parent = WorldTransform { position: Vec3::new(0.0, 10.0, 0.0), rotation: Quat::IDENTITY };
     /// let local = LocalTransform { position: Vec3::X, rotation: Quat::IDENTITY };
     /// assert_eq!(parent.compose(&local).position, Vec3::new(1.0, 10.0, 0.0));
@@ -146,7 +146,7 @@ pub struct PassStats {
 ///
 /// ```
 /// use arbor_core::{Arena, Class, Vec3};
-/// use arbor_sim::{PassMode, WorldTransforms};
+/// use arbor_sim::{transform::PassMode, transform::WorldTransforms};
 /// let mut arena = Arena::new();
 /// let model = arena.create(Class::Model, "Car", Some(arena.workspace())).unwrap();
 /// let wheel = arena.create(Class::Part, "Wheel", Some(model)).unwrap();

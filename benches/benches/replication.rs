@@ -18,7 +18,8 @@
 //! Setup prints bytes per moved part and view memory per client (`docs/perf/networking.md`).
 
 use arbor_core::{Arena, Class, Id, raw::SplitMix64};
-use arbor_net::{ClientView, EntityState, Mirror, SnapshotBuilder};
+use arbor_net::replication::{ClientView, Mirror};
+use arbor_net::wire::{EntityState, SnapshotBuilder};
 use arbor_sim::{transform::PassMode, transform::WorldTransforms};
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
@@ -275,7 +276,7 @@ fn replication(c: &mut Criterion) {
     for v in &mut views {
         send_and_ack(&server, v);
     }
-    let edge = (1u64 << 31) as f32 / arbor_net::POSITION_STEPS;
+    let edge = (1u64 << 31) as f32 / arbor_net::wire::POSITION_STEPS;
     for (name, from, to) in [
         ("refocus_one_cell", Vec3::new(600.0, 0.0, 0.0), Vec3::new(664.0, 0.0, 0.0)),
         ("refocus_far_3e5", Vec3::new(-3.0e5, 0.0, -3.0e5), Vec3::new(3.0e5, 0.0, 3.0e5)),

@@ -6,12 +6,12 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(input) = arbor_net::Input::decode(data) {
-        assert_eq!(arbor_net::Input::decode(&input.encode()), Ok(input));
+    if let Ok(input) = arbor_net::wire::Input::decode(data) {
+        assert_eq!(arbor_net::wire::Input::decode(&input.encode()), Ok(input));
     }
-    let _ = arbor_net::Control::decode(data);
-    if arbor_net::Snapshot::decode(data).is_ok() {
-        let mut replica = arbor_net::Replica::new();
+    let _ = arbor_net::wire::Control::decode(data);
+    if arbor_net::wire::SnapshotMessage::decode(data).is_ok() {
+        let mut replica = arbor_net::replication::Replica::new();
         let _ = replica.apply(data);
         let _ = replica.world_hash();
     }

@@ -11,7 +11,8 @@
 #![no_main]
 
 use arbor_core::{Arena, Class, Vec3};
-use arbor_net::{ClientView, Input, Mirror};
+use arbor_net::replication::{ClientView, Mirror};
+use arbor_net::wire::Input;
 use arbor_sim::physics::WORLD_EXTENT;
 use libfuzzer_sys::fuzz_target;
 

@@ -20,10 +20,9 @@
 //! counts as an error and is dropped (the server is trusted, the network is not).
 
 use crate::error::NetError;
-use crate::message::{Control, Input};
-use crate::quantize::quantize_position;
-use crate::replica::{Applied, Replica};
+use crate::replication::{Applied, Replica};
 use crate::transport::{self, CONTROL, ClientAuth, ClientTransport, INPUTS, SNAPSHOTS};
+use crate::wire::{Control, Input, quantize_position};
 use glam::Vec3;
 use renet::RenetClient;
 use renet_netcode::NetcodeClientTransport;

@@ -1,6 +1,6 @@
 //! [`NetError`]: what can go wrong setting up or running a connection.
 
-use crate::codec::DecodeError;
+use crate::wire::DecodeError;
 use thiserror::Error;
 
 /// A networking error.

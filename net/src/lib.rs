@@ -4,51 +4,70 @@
 //! tokens, encrypted and authenticated packets), receive the place, and stay in step with it
 //! through per-client delta snapshots every network tick.
 //!
-//! - [`NetServer`] plugs into the tick ([`arbor_sim::TickHooks`]): connections become
-//!   [`NetEvent`]s; a shared [`Mirror`] reads what changed from the arena's logs; a
-//!   [`ClientView`] per client keeps what that client holds within its streaming range and
-//!   fills its messages by priority under a byte budget.
-//! - [`Client`] is the replica client: a [`Replica`] arena with server ids, a world hash to
-//!   compare with the server's, acks and inputs.
-//! - The wire format ([`SnapshotMessage`], [`Input`], [`Control`]) is in `docs/networking.md`.
+//! The root holds what a server or a client needs: [`NetServer`] plugs into the tick
+//! ([`arbor_sim::TickHooks`]), turning connections into [`NetEvent`]s and sending each
+//! client its snapshots; [`Client`] is the replica client (acks, inputs, a world hash to
+//! compare with the server's); [`ServerKey`], [`issue_token`] and the hex helpers make
+//! connect tokens; [`NetError`] is what can go wrong. Two modules hold the rest:
+//!
+//! - [`replication`]: the shared [`Mirror`](replication::Mirror) that reads what changed
+//!   from the arena's logs, a [`ClientView`](replication::ClientView) per client that keeps
+//!   what that client holds within its streaming range and fills its messages by priority
+//!   under a byte budget, and the client's [`Replica`](replication::Replica);
+//! - [`wire`]: the messages ([`SnapshotMessage`](wire::SnapshotMessage),
+//!   [`Input`](wire::Input), [`Control`](wire::Control)), the replicated state of an
+//!   instance, quantisation and the position and component deltas. The byte layout is in
+//!   `docs/networking.md`.
+//!
+//! A server and a client on the loopback interface; the client receives the place:
+//!
+//! ```
+//! use arbor_core::{Arena, Class};
+//! use arbor_net::{Client, ClientAuth, NetConfig, NetServer, Security};
+//! use arbor_sim::{SimConfig, Simulation};
+//! use std::{cell::RefCell, rc::Rc, time::Duration};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut arena = Arena::new();
+//! let part = arena.create(Class::Part, "Crate", Some(arena.workspace()))?;
+//! let listen = "127.0.0.1:0".parse()?; // any free port
+//! let config = NetConfig { listen, max_clients: 4, security: Security::Insecure };
+//! let server = Rc::new(RefCell::new(NetServer::bind(config)?));
+//! let address = server.borrow().local_addr();
+//! let mut sim = Simulation::new(arena, SimConfig::default())?;
+//! sim.add_hooks(server.clone());
+//!
+//! let mut client = Client::connect(ClientAuth::Insecure { user_id: 1, server: address })?;
+//! for _ in 0..500 {
+//!     sim.step(); // the server's tick: it reads the socket, then sends snapshots
+//!     client.update(Duration::from_millis(16))?;
+//!     if client.replica().arena().get(part).is_some() {
+//!         break;
+//!     }
+//!     std::thread::sleep(Duration::from_millis(2));
+//! }
+//! assert!(client.replica().arena().get(part).is_some());
+//! assert_eq!(client.user_id(), Some(1));
+//! # Ok(())
+//! # }
+//! ```
 
-mod cell_changes;
 mod client;
-mod codec;
-mod component_delta;
 mod error;
-mod message;
-mod mirror;
-mod position_delta;
-mod quantize;
-mod replica;
+pub mod replication;
 mod server;
-mod state;
 mod transport;
-mod view;
+pub mod wire;
 
 pub use client::{Client, ClientStats};
-pub use codec::DecodeError;
-pub use component_delta::{ComponentPatch, ComponentSend};
 pub use error::NetError;
-pub use message::{Control, Input, MAX_MESSAGE_BYTES, SnapshotBuilder, SnapshotEntry, SnapshotMessage};
-pub use mirror::{Cell, CellChanges, Changes, INTEREST_CELL_SIZE, Mirror, MirrorEntity, cell_of};
-pub use position_delta::{POSITION_HISTORY, PositionHistory, PositionSend, PositionWire};
-pub use quantize::{
-    POSITION_STEPS, dequantize_position, dequantize_rotation, quantize_position, quantize_rotation,
-};
-pub use replica::{Applied, Replica, ReplicaStats, SERVER_ROOT, SERVER_WORKSPACE};
 pub use server::{
-    CLIENT_BUDGET, ClientReport, DEFAULT_CLIENT_BUDGET, DEFAULT_STREAMING_RADIUS, JOIN_WAIT,
-    JOINS_PER_NETWORK_TICK, KICK_GRACE, MAX_INPUTS_PER_TICK, NetConfig, NetEvent, NetServer, NetStats,
-    SHUTDOWN_REASON, STREAMING_RADIUS, Security, check_roots,
+    CLIENT_BUDGET, ClientReport, DEFAULT_CLIENT_BUDGET, DEFAULT_STREAMING_RADIUS, JOIN_WAIT, KICK_GRACE,
+    NetConfig, NetEvent, NetServer, NetStats, SHUTDOWN_REASON, STREAMING_RADIUS, Security, check_roots,
 };
-pub use state::{EntityState, Groups, UpdateParts, WireValue};
 pub use transport::{
-    ClientAuth, ClientTransport, PROTOCOL_ID, ServerKey, ServerTransport, issue_token, token_from_hex,
-    token_to_hex,
+    ClientAuth, ClientTransport, ServerKey, ServerTransport, issue_token, token_from_hex, token_to_hex,
 };
-pub use view::{AckError, ClientView, HISTORY_EPOCHS, STREAMING_HYSTERESIS, ViewStats};
 
 /// Re-exported so callers can hold a token without depending on renet_netcode.
 pub use renet_netcode::ConnectToken;

@@ -23,13 +23,11 @@
 //! cells than the mirror holds.
 
 use crate::error::NetError;
-use crate::message::{Control, Input};
-use crate::mirror::Mirror;
-use crate::replica::{SERVER_ROOT, SERVER_WORKSPACE};
+use crate::replication::{ClientView, Mirror, SERVER_ROOT, SERVER_WORKSPACE, ViewStats};
 use crate::transport::{
     self, CONTROL, INPUTS, PROTOCOL_ID, SERVER_CONTROL_BYTES, SNAPSHOTS, ServerKey, ServerTransport,
 };
-use crate::view::{ClientView, ViewStats};
+use crate::wire::{Control, Input, MAX_MESSAGE_BYTES};
 use arbor_core::{Arena, AttributeValue};
 use arbor_sim::players::{JOIN_QUEUE_FULL, MAX_PENDING_JOINS};
 use arbor_sim::{TickContext, TickHooks, players::MoveInput, players::Players};
@@ -44,7 +42,7 @@ use std::time::{Duration, Instant};
 /// Joins started per network tick: a join records the structure and the parts in range for
 /// that client, so a crowd connecting at once is admitted a few per tick instead of
 /// stalling one tick.
-pub const JOINS_PER_NETWORK_TICK: usize = 4;
+const JOINS_PER_NETWORK_TICK: usize = 4;
 
 /// How long a connection may wait for a place in the sessions' join queue (full while no
 /// `PlayerJoined` handler takes joins) before it is refused with
@@ -52,7 +50,7 @@ pub const JOINS_PER_NETWORK_TICK: usize = 4;
 pub const JOIN_WAIT: Duration = Duration::from_secs(10);
 
 /// Inputs read per client per tick; the rest of a flood is dropped unread.
-pub const MAX_INPUTS_PER_TICK: usize = 8;
+const MAX_INPUTS_PER_TICK: usize = 8;
 
 /// How long a kicked client has to acknowledge the kick's reason before it is dropped
 /// anyway (the reliable channel resends every 200 ms).
@@ -226,7 +224,7 @@ impl NetServer {
 
     /// Overrides the place's per-client budget (bytes per network tick).
     pub fn set_client_budget(&mut self, bytes: usize) {
-        self.budget_override = Some(bytes.max(crate::message::MAX_MESSAGE_BYTES));
+        self.budget_override = Some(bytes.max(MAX_MESSAGE_BYTES));
     }
 
     /// Sets how long a connection waits for room in the join queue before it is refused
@@ -482,7 +480,7 @@ fn streaming_radius(arena: &Arena) -> f32 {
 fn client_budget(arena: &Arena) -> usize {
     match arena.attribute(arena.workspace(), CLIENT_BUDGET) {
         Some(AttributeValue::Number(n)) if n.is_finite() && *n >= 1.0 => {
-            (*n as usize).clamp(crate::message::MAX_MESSAGE_BYTES, 1 << 20)
+            (*n as usize).clamp(MAX_MESSAGE_BYTES, 1 << 20)
         }
         _ => DEFAULT_CLIENT_BUDGET,
     }

@@ -19,21 +19,21 @@ use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// netcode protocol id of this wire format: clients of another version cannot connect.
-pub const PROTOCOL_ID: u64 = 0x4152_424f_525f_0001;
+pub(crate) const PROTOCOL_ID: u64 = 0x4152_424f_525f_0001;
 
 /// Server → client: delta snapshots.
-pub const SNAPSHOTS: u8 = 0;
+pub(crate) const SNAPSHOTS: u8 = 0;
 /// Both ways: reliable, ordered control messages.
-pub const CONTROL: u8 = 1;
+pub(crate) const CONTROL: u8 = 1;
 /// Client → server: inputs and acks.
-pub const INPUTS: u8 = 0;
+pub(crate) const INPUTS: u8 = 0;
 
 /// Bytes of unacknowledged messages the server's control channel holds per client: when
 /// its available memory is back to this, the client acknowledged every control message.
 pub(crate) const SERVER_CONTROL_BYTES: usize = 64 << 10;
 
 /// The renet connection layout both sides must share.
-pub fn connection_config() -> ConnectionConfig {
+pub(crate) fn connection_config() -> ConnectionConfig {
     let reliable = SendType::ReliableOrdered { resend_time: Duration::from_millis(200) };
     ConnectionConfig {
         available_bytes_per_tick: 60_000,
@@ -61,7 +61,7 @@ pub fn connection_config() -> ConnectionConfig {
 }
 
 /// Seconds since the Unix epoch, as netcode wants them.
-pub fn unix_now() -> Duration {
+pub(crate) fn unix_now() -> Duration {
     SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default()
 }
 
@@ -177,12 +177,12 @@ fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
 }
 
 /// Lowercase hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Bytes of a hex string (`None` if it is not hex of whole bytes).
-pub fn unhex(text: &str) -> Option<Vec<u8>> {
+pub(crate) fn unhex(text: &str) -> Option<Vec<u8>> {
     if !text.len().is_multiple_of(2) || !text.is_ascii() {
         return None;
     }

@@ -2,9 +2,10 @@
 //! netcode tokens. Every loop is bounded in steps (and so in time).
 
 use arbor_core::{Arena, Class, Id};
+use arbor_net::wire::dequantize_position;
 use arbor_net::{
     Client, ClientAuth, NetConfig, NetError, NetEvent, NetServer, SHUTDOWN_REASON, Security, ServerKey,
-    dequantize_position, issue_token,
+    issue_token,
 };
 use arbor_sim::{SimConfig, Simulation};
 use glam::Vec3;

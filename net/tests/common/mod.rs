@@ -4,8 +4,11 @@
 
 #![allow(dead_code)]
 
+pub mod place;
+
 use arbor_core::{Arena, Class, Id};
-use arbor_net::{ClientView, EntityState, Mirror, Replica};
+use arbor_net::replication::{Applied, ClientView, Mirror, Replica};
+use arbor_net::wire::{EntityState, MAX_MESSAGE_BYTES, SnapshotMessage};
 use arbor_sim::{transform::PassMode, transform::WorldTransforms};
 use glam::Vec3;
 
@@ -83,7 +86,7 @@ impl Pipe {
         let messages = self.view.build(&self.mirror, self.budget, 2);
         let mut late = Vec::new();
         for m in messages {
-            assert!(m.len() <= arbor_net::MAX_MESSAGE_BYTES, "message of {} bytes", m.len());
+            assert!(m.len() <= MAX_MESSAGE_BYTES, "message of {} bytes", m.len());
             self.sent_bytes += m.len();
             if self.roll() < self.loss {
                 continue;
@@ -197,10 +200,10 @@ pub fn replicated(arena: &Arena) -> Vec<Id> {
 
 /// Panics if `applied` (the result of applying message `m`) failed its entries check or
 /// named a position base the replica does not hold.
-pub fn check_applied(applied: arbor_net::Applied, m: &[u8], mirror: &Mirror, replica: &Replica) {
-    let snap = || arbor_net::SnapshotMessage::decode(m).unwrap();
+pub fn check_applied(applied: Applied, m: &[u8], mirror: &Mirror, replica: &Replica) {
+    let snap = || SnapshotMessage::decode(m).unwrap();
     match applied {
-        arbor_net::Applied::Applied { entries_matched: Some(false), .. } => {
+        Applied::Applied { entries_matched: Some(false), .. } => {
             let snap = snap();
             let wrong: Vec<Id> = snap
                 .entries
@@ -213,7 +216,7 @@ pub fn check_applied(applied: arbor_net::Applied, m: &[u8], mirror: &Mirror, rep
                 snap.seq, snap.epoch
             );
         }
-        arbor_net::Applied::Unresolved => panic!("message {} names a position base not held", snap().seq),
+        Applied::Unresolved => panic!("message {} names a position base not held", snap().seq),
         _ => {}
     }
 }

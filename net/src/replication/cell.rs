@@ -1,11 +1,26 @@
-//! [`CellChanges`]: one capture's changed instances grouped by streaming cell, sorted, so a
-//! client reads the box of cells around its focus with one binary search per row.
+//! Streaming cells: the [`Cell`] of a world position ([`cell_of`], squares of
+//! [`INTEREST_CELL_SIZE`] studs on X and Z), and [`CellChanges`], one capture's changed
+//! instances grouped by cell, sorted, so a client reads the box of cells around its focus
+//! with one binary search per row.
 //!
-//! Invariants: `cells` is sorted by cell and holds each cell once; each cell's ids are the
-//! slice of `ids` from the previous cell's end to its own.
+//! Invariants: every cell lies within ±10^9 on each axis (a non-finite position is in cell
+//! `(0, 0)`); a [`CellChanges`]'s `cells` is sorted by cell and holds each cell once; each
+//! cell's ids are the slice of `ids` from the previous cell's end to its own.
 
-use crate::mirror::Cell;
 use arbor_core::Id;
+use glam::Vec3;
+
+/// Side of a streaming cell, in studs (on X and Z).
+pub const INTEREST_CELL_SIZE: f32 = 64.0;
+
+/// A streaming cell: world X and Z divided by [`INTEREST_CELL_SIZE`], floored.
+pub type Cell = (i32, i32);
+
+/// The cell holding world position `p`.
+pub fn cell_of(p: Vec3) -> Cell {
+    let c = |v: f32| if v.is_finite() { (v / INTEREST_CELL_SIZE).floor().clamp(-1e9, 1e9) as i32 } else { 0 };
+    (c(p.x), c(p.z))
+}
 
 /// Changed instances grouped by cell, the cells sorted by `(x, z)`: a client reads a box of
 /// cells with one binary search per row of the box.

@@ -25,11 +25,10 @@
 //! resend interval in `waiting`, so nothing dirty ever leaves every queue; the entries
 //! hash of a message is over exactly its entries.
 
-use super::{BANDS, ClientView, HISTORY_EPOCHS, InFlight, MAX_PARENT_CHAIN, Record, Sent, queue_ready};
-use crate::message::{MAX_MESSAGE_BYTES, SnapshotBuilder};
-use crate::mirror::{Mirror, MirrorEntity};
-use crate::position_delta::PositionSend;
-use crate::state::Groups;
+use super::record::{InFlight, Record, Sent};
+use super::{BANDS, ClientView, HISTORY_EPOCHS, MAX_PARENT_CHAIN, queue_ready};
+use crate::replication::mirror::{Mirror, MirrorEntity};
+use crate::wire::{Groups, MAX_MESSAGE_BYTES, PositionSend, SnapshotBuilder};
 use arbor_core::Id;
 use std::cmp::Reverse;
 

@@ -12,11 +12,16 @@
 //! strictly increasing and below [`MAX_COMPONENTS`]; decoding bounds every count before it
 //! allocates.
 //!
-//! [`Groups::COMPONENTS`]: crate::Groups::COMPONENTS
+//! [`Groups::COMPONENTS`]: super::state::Groups::COMPONENTS
 
-use crate::codec::{DecodeError, Reader, Writer};
-use crate::state::{MAX_COMPONENTS, MAX_FIELDS, MAX_TEXT, WireValue};
+use super::codec::{DecodeError, Reader, Writer};
+use super::value::{MAX_TEXT, WireValue};
 use std::sync::Arc;
+
+/// Most components replicated per instance, and fields per component.
+pub(crate) const MAX_COMPONENTS: usize = 64;
+/// Most fields per replicated component.
+pub(crate) const MAX_FIELDS: usize = 256;
 
 /// Which components an entry's components group carries.
 #[derive(Clone, Copy, Debug)]
@@ -39,7 +44,7 @@ pub struct ComponentPatch(pub Vec<(u16, Vec<WireValue>)>);
 
 /// A decoded components group.
 #[derive(Clone, Debug, PartialEq)]
-pub enum ComponentsWire {
+pub(crate) enum ComponentsWire {
     /// The whole list.
     All(Vec<(Arc<str>, Vec<WireValue>)>),
     /// The changed components only.
@@ -81,7 +86,7 @@ fn decode_fields(r: &mut Reader<'_>) -> Result<Vec<WireValue>, DecodeError> {
 
 /// Writes `components` as `send` says: a header `count << 1 | is_patch`, then for the whole
 /// list each name and its fields, for a patch each index and its fields.
-pub fn encode(components: &[(Arc<str>, Vec<WireValue>)], send: ComponentSend<'_>, w: &mut Writer) {
+pub(crate) fn encode(components: &[(Arc<str>, Vec<WireValue>)], send: ComponentSend<'_>, w: &mut Writer) {
     match send {
         ComponentSend::ChangedSince { epochs, since } if epochs.len() == components.len() => {
             let changed = || epochs.iter().enumerate().filter(move |&(_, &at)| at > since).map(|(i, _)| i);
@@ -102,7 +107,7 @@ pub fn encode(components: &[(Arc<str>, Vec<WireValue>)], send: ComponentSend<'_>
 }
 
 /// Reads a components group.
-pub fn decode(r: &mut Reader<'_>) -> Result<ComponentsWire, DecodeError> {
+pub(crate) fn decode(r: &mut Reader<'_>) -> Result<ComponentsWire, DecodeError> {
     let header = r.varint()?;
     let n = usize::try_from(header >> 1).map_err(|_| DecodeError::VarintOverflow)?;
     let fits = r.remaining() / 2;

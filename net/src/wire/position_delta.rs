@@ -19,7 +19,7 @@
 //! `back:varint` after the head for an older base, 31 for the newest position held; then
 //! one `zz` per present axis.
 
-use crate::codec::{DecodeError, Reader, Writer};
+use super::codec::{DecodeError, Reader, Writer};
 
 /// Positions a client remembers per held instance (and the most sends the server makes
 /// against one base).
@@ -71,7 +71,7 @@ pub enum PositionWire {
 }
 
 /// Writes an update's position.
-pub fn encode(position: [i32; 3], send: PositionSend, w: &mut Writer) {
+pub(crate) fn encode(position: [i32; 3], send: PositionSend, w: &mut Writer) {
     let (code, back, base) = match send {
         PositionSend::Delta { back, base } if (1..=INLINE_BACK).contains(&back) => (back as u8, None, base),
         PositionSend::Delta { back, base } if back >= 1 => (ESCAPED_BACK, Some(back), base),
@@ -98,7 +98,7 @@ pub fn encode(position: [i32; 3], send: PositionSend, w: &mut Writer) {
 }
 
 /// Reads an update's position.
-pub fn decode(r: &mut Reader<'_>) -> Result<PositionWire, DecodeError> {
+pub(crate) fn decode(r: &mut Reader<'_>) -> Result<PositionWire, DecodeError> {
     let head = r.u8()?;
     if head == 0 {
         return Ok(PositionWire::Whole([r.zigzag_i32()?, r.zigzag_i32()?, r.zigzag_i32()?]));

@@ -9,10 +9,12 @@
 //! them; with each instance, its game-defined components except those named in
 //! [`Mirror::exclude_component`] (by default `Lifetime`, a server-side countdown rewritten
 //! every tick, and `MoveIntent`, the owner's input the character controller reads, rewritten
-//! whenever the input changes: other clients see the motion it causes). Component writes made chunk by chunk (systems) are found through the
-//! component store's change detection, the rest through the node logs. Streaming units: a *top part* (a `Part` with no `Part` above it) and its subtree
-//! stream in and out together; everything not under a part (folders, models, the
-//! Workspace) is *structure*, sent to every client. So a client never holds an orphan.
+//! whenever the input changes: other clients see the motion it causes). Component writes
+//! made chunk by chunk (systems) are found through the component store's change detection,
+//! the rest through the node logs. Streaming units: a *top part* (a `Part` with no `Part`
+//! above it) and its subtree stream in and out together; everything not under a part
+//! (folders, models, the Workspace) is *structure*, sent to every client. So a client never
+//! holds an orphan.
 //!
 //! Invariants: every mirrored entity's parent is mirrored (or is the `DataModel`); an
 //! entity's `unit` is its top part (itself for a top part, [`Id::NONE`] for structure);
@@ -20,94 +22,17 @@
 //! `structure` exactly the mirrored instances whose unit is [`Id::NONE`]; epochs
 //! start at 1, so a client record confirmed at epoch 0 has seen nothing.
 
-pub use crate::cell_changes::CellChanges;
-use crate::state::{EntityState, Groups};
+mod changes;
+mod entity;
+
+pub use changes::Changes;
+pub use entity::MirrorEntity;
+
+use crate::replication::cell::{Cell, CellChanges, cell_of};
+use crate::wire::{EntityState, Groups, WireValue};
 use arbor_core::{Arena, Class, Id};
 use glam::Vec3;
 use rustc_hash::{FxHashMap, FxHashSet};
-
-/// Side of a streaming cell, in studs (on X and Z).
-pub const INTEREST_CELL_SIZE: f32 = 64.0;
-
-/// A streaming cell: world X and Z divided by [`INTEREST_CELL_SIZE`], floored.
-pub type Cell = (i32, i32);
-
-/// The cell holding world position `p`.
-pub fn cell_of(p: Vec3) -> Cell {
-    let c = |v: f32| if v.is_finite() { (v / INTEREST_CELL_SIZE).floor().clamp(-1e9, 1e9) as i32 } else { 0 };
-    (c(p.x), c(p.z))
-}
-
-/// One mirrored instance.
-#[derive(Clone, Debug)]
-pub struct MirrorEntity {
-    /// The state as of the last capture.
-    pub state: EntityState,
-    /// The epoch in which each group last changed (bit order of [`Groups`]).
-    pub changed_at: [u32; Groups::COUNT],
-    /// The newest of `changed_at`.
-    pub last_change: u32,
-    /// The epoch each component (in `state.components` order) last changed.
-    pub component_epochs: Vec<u32>,
-    /// The epoch the list of component names last changed (a component added or removed).
-    pub component_names_at: u32,
-    /// `state.hash(id)`, computed once per change for every client.
-    pub hash: u64,
-    /// The top part this instance streams with, or [`Id::NONE`] for structure.
-    pub unit: Id,
-    /// For a top part: its cell.
-    pub cell: Cell,
-    /// For a top part: its world position as of the last capture; for structure, as of the
-    /// capture that added it (it orders a join's first sends, nearest first).
-    pub world: Vec3,
-    touched: u32,
-}
-
-impl MirrorEntity {
-    /// How an update to a client confirmed at epoch `since` carries the components: a
-    /// patch of those changed after it, or the whole list when the names changed since.
-    pub fn components_since(&self, since: u32) -> crate::ComponentSend<'_> {
-        if since == 0 || self.component_names_at > since {
-            crate::ComponentSend::All
-        } else {
-            crate::ComponentSend::ChangedSince { epochs: &self.component_epochs, since }
-        }
-    }
-
-    /// The groups changed after epoch `since`.
-    pub fn changed_since(&self, since: u32) -> Groups {
-        let mut g = 0u16;
-        for (i, &at) in self.changed_at.iter().enumerate() {
-            if at > since {
-                g |= 1 << i;
-            }
-        }
-        Groups(g)
-    }
-}
-
-/// What one capture changed, in the order clients must apply it.
-#[derive(Clone, Debug, Default)]
-pub struct Changes {
-    /// Destroyed instances that were mirrored.
-    pub deleted: Vec<Id>,
-    /// Live instances that left the mirror (out of the world, or moved to another unit):
-    /// `(id, is_root)`; a root's subtree follows it.
-    pub removed: Vec<(Id, bool)>,
-    /// Top parts whose cell changed: `(id, old cell, new cell)`.
-    pub unit_moves: Vec<(Id, Cell, Cell)>,
-    /// Instances that entered the mirror, parents first.
-    pub added: Vec<Id>,
-    /// Mirrored instances (not added this epoch) with at least one changed group.
-    pub changed: Vec<Id>,
-    /// The same, for structure only.
-    pub changed_structure: Vec<Id>,
-    /// The same, for instances of streaming units, by the cell of their unit (after the
-    /// capture), so a client can read only the cells it sees.
-    pub changed_by_cell: CellChanges,
-    /// Whether the logs could not answer and the whole Workspace was compared.
-    pub rescanned: bool,
-}
 
 /// The server's replicated view of the place.
 #[derive(Debug)]
@@ -223,9 +148,7 @@ impl Mirror {
         let attrs: usize = self
             .entities
             .values()
-            .map(|e| {
-                e.state.attributes.capacity() * std::mem::size_of::<(std::sync::Arc<str>, crate::WireValue)>()
-            })
+            .map(|e| e.state.attributes.capacity() * std::mem::size_of::<(std::sync::Arc<str>, WireValue)>())
             .sum();
         self.entities.capacity() * per
             + attrs
@@ -554,96 +477,4 @@ fn scope_of(arena: &Arena, id: Id) -> Option<(bool, Id)> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use arbor_core::Class;
-
-    fn origin(_: Id) -> Vec3 {
-        Vec3::ZERO
-    }
-
-    #[test]
-    fn the_first_capture_mirrors_the_workspace_but_not_scripts() {
-        let mut arena = Arena::new();
-        let ws = arena.workspace();
-        let f = arena.create(Class::Folder, "F", Some(ws)).unwrap();
-        let p = arena.create(Class::Part, "P", Some(f)).unwrap();
-        let q = arena.create(Class::Part, "Q", Some(p)).unwrap();
-        let s = arena.create(Class::Script, "S", Some(f)).unwrap();
-        let mut m = Mirror::new();
-        m.capture(&arena, &origin);
-        assert!(m.changes().rescanned);
-        assert_eq!(m.len(), 4);
-        assert!(m.get(s).is_none());
-        assert_eq!(m.get(f).unwrap().unit, Id::NONE);
-        assert_eq!(m.get(p).unwrap().unit, p);
-        assert_eq!(m.get(q).unwrap().unit, p);
-        assert_eq!(m.units_in((0, 0)).collect::<Vec<_>>(), vec![p]);
-    }
-
-    #[test]
-    fn captures_follow_the_logs() {
-        let mut arena = Arena::new();
-        let ws = arena.workspace();
-        let f = arena.create(Class::Folder, "F", Some(ws)).unwrap();
-        let p = arena.create(Class::Part, "P", Some(ws)).unwrap();
-        let mut m = Mirror::new();
-        m.capture(&arena, &origin);
-        m.capture(&arena, &origin);
-        assert!(m.changes().changed.is_empty() && m.changes().added.is_empty());
-
-        arena.set_position(p, Vec3::new(1.0, 2.0, 3.0)).unwrap();
-        arena.set_name(f, "Renamed").unwrap();
-        m.capture(&arena, &origin);
-        let mut changed = m.changes().changed.clone();
-        changed.sort();
-        assert_eq!(changed, vec![f, p]);
-        assert_eq!(m.get(p).unwrap().changed_since(m.epoch() - 1), Groups::POSITION);
-
-        // Moving a top part under another part changes its unit: removed, then added.
-        let host = arena.create(Class::Part, "Host", Some(ws)).unwrap();
-        arena.set_parent(p, Some(host)).unwrap();
-        m.capture(&arena, &origin);
-        assert_eq!(m.changes().removed, vec![(p, true)]);
-        assert_eq!(m.changes().added, vec![host, p]);
-        assert_eq!(m.get(p).unwrap().unit, host);
-
-        // A move within structure is a parent change.
-        let g = arena.create(Class::Folder, "G", Some(ws)).unwrap();
-        m.capture(&arena, &origin);
-        arena.set_parent(f, Some(g)).unwrap();
-        m.capture(&arena, &origin);
-        assert!(m.changes().removed.is_empty());
-        assert!(m.changes().changed.contains(&f));
-        assert_eq!(m.get(f).unwrap().changed_since(m.epoch() - 1), Groups::PARENT);
-
-        arena.destroy(host).unwrap();
-        m.capture(&arena, &origin);
-        let mut deleted: Vec<Id> = m.changes().deleted.clone();
-        deleted.sort();
-        assert_eq!(deleted, vec![p, host]);
-        assert!(m.get(p).is_none() && m.units_in((0, 0)).next().is_none());
-
-        // Detaching leaves the mirror; coming back enters it again.
-        arena.set_parent(g, None).unwrap();
-        m.capture(&arena, &origin);
-        assert_eq!(m.changes().removed, vec![(g, true), (f, false)]);
-        arena.set_parent(g, Some(ws)).unwrap();
-        m.capture(&arena, &origin);
-        assert_eq!(m.changes().added, vec![g, f]);
-    }
-
-    #[test]
-    fn a_moved_folder_moves_the_cells_of_the_parts_below() {
-        let mut arena = Arena::new();
-        let ws = arena.workspace();
-        let f = arena.create(Class::Folder, "F", Some(ws)).unwrap();
-        let p = arena.create(Class::Part, "P", Some(f)).unwrap();
-        let mut m = Mirror::new();
-        m.capture(&arena, &origin);
-        arena.set_position(f, Vec3::new(1000.0, 0.0, 0.0)).unwrap();
-        let far = |id: Id| if id == p { Vec3::new(1000.0, 0.0, 0.0) } else { Vec3::ZERO };
-        m.capture(&arena, &far);
-        assert_eq!(m.changes().unit_moves, vec![(p, (0, 0), cell_of(Vec3::new(1000.0, 0.0, 0.0)))]);
-    }
-}
+mod tests;

@@ -21,17 +21,17 @@
 //! late id finds nothing); every held state keeps its own hash, and the world hash is the
 //! XOR of them.
 
-use crate::codec::DecodeError;
-use crate::message::SnapshotMessage;
-use crate::position_delta::{PositionHistory, PositionWire};
-use crate::state::{EntityState, Groups, REPLICATED_FLAGS, WireValue};
+use crate::wire::{
+    DecodeError, EntityState, Groups, PositionHistory, PositionWire, REPLICATED_FLAGS, SnapshotMessage,
+    WireValue, dequantize_position,
+};
 use arbor_core::{Arena, ArenaConfig, AttributeValue, Id, IdRange};
 use rustc_hash::FxHashMap;
 
 /// The server's `DataModel` id (the first id a server arena mints).
-pub const SERVER_ROOT: Id = Id(1);
+pub(crate) const SERVER_ROOT: Id = Id(1);
 /// The server's `Workspace` id.
-pub const SERVER_WORKSPACE: Id = Id(2);
+pub(crate) const SERVER_WORKSPACE: Id = Id(2);
 
 /// What applying one message did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -420,9 +420,7 @@ impl Replica {
                     WireValue::Bool(b) => AttributeValue::Bool(*b),
                     WireValue::Number(n) => AttributeValue::Number(*n),
                     WireValue::String(s) => AttributeValue::String(s.clone()),
-                    WireValue::Vector3(v) => {
-                        AttributeValue::Vector3(crate::quantize::dequantize_position(*v))
-                    }
+                    WireValue::Vector3(v) => AttributeValue::Vector3(dequantize_position(*v)),
                     // A reference to an instance outside the client's range reads as empty.
                     WireValue::Ref(r) => AttributeValue::Ref(Some(Id(*r)).filter(|t| a.contains(*t))),
                     // Component-only kinds: an attribute never carries them.
@@ -440,7 +438,7 @@ impl Replica {
 }
 
 /// Copies `groups` of `from` into `to`.
-pub fn copy_groups(to: &mut EntityState, from: &EntityState, groups: Groups) {
+pub(crate) fn copy_groups(to: &mut EntityState, from: &EntityState, groups: Groups) {
     if groups.contains(Groups::PARENT) {
         to.parent = from.parent;
     }

@@ -13,17 +13,17 @@
 //! every message that carries an entry, is the XOR of the server's hashes
 //! ([`EntityState::hash`]) of the full states, as of the message's epoch, of the instances
 //! its entries name. After applying the message the replica's states of those instances
-//! must hash to the same (see [`Replica`](crate::Replica)), so a replica is checked under
+//! must hash to the same (see `replication::Replica`), so a replica is checked under
 //! motion too, when its view never settles.
 //!
 //! Invariants: no id on the wire is 0 or at or above [`CLIENT_ID_BASE`] (client-local ids
 //! never travel; the decoder refuses them); decoding arbitrary bytes returns an error, never
 //! panics.
 
-use crate::codec::{DecodeError, Reader, Writer};
-use crate::component_delta::ComponentSend;
-use crate::position_delta::PositionSend;
-use crate::state::{EntityState, Groups, UpdateParts};
+use super::codec::{DecodeError, Reader, Writer};
+use super::component_delta::ComponentSend;
+use super::position_delta::PositionSend;
+use super::state::{EntityState, Groups, UpdateParts};
 use arbor_core::{Class, Id, raw::CLIENT_ID_BASE};
 use glam::Vec3;
 
@@ -43,7 +43,7 @@ const FLAG_VIEW_HASH: u8 = 1 << 0;
 const FLAG_ENTRIES_HASH: u8 = 1 << 1;
 
 /// Longest kick reason, in bytes.
-pub const MAX_REASON_BYTES: usize = 256;
+pub(crate) const MAX_REASON_BYTES: usize = 256;
 
 fn check_id(raw: u64) -> Result<Id, DecodeError> {
     if raw == 0 || raw >= CLIENT_ID_BASE {
@@ -366,7 +366,7 @@ impl Input {
 
     /// The focus as a world position.
     pub fn focus_position(&self) -> Option<Vec3> {
-        self.focus.map(crate::quantize::dequantize_position)
+        self.focus.map(super::quantize::dequantize_position)
     }
 }
 

@@ -30,7 +30,7 @@ fn grid(v: f32, limit: f32) -> i32 {
 }
 
 /// A position on the wire grid.
-pub fn quantize_position(v: Vec3) -> [i32; 3] {
+pub(crate) fn quantize_position(v: Vec3) -> [i32; 3] {
     let limit = WORLD_EXTENT;
     [grid(v.x, limit), grid(v.y, limit), grid(v.z, limit)]
 }
@@ -41,18 +41,18 @@ pub fn dequantize_position(q: [i32; 3]) -> Vec3 {
 }
 
 /// A size on the wire grid (non-negative).
-pub fn quantize_size(v: Vec3) -> [u32; 3] {
+pub(crate) fn quantize_size(v: Vec3) -> [u32; 3] {
     let c = |x: f32| grid(x.max(0.0), MAX_EXTENT) as u32;
     [c(v.x), c(v.y), c(v.z)]
 }
 
 /// The size a grid point stands for.
-pub fn dequantize_size(q: [u32; 3]) -> Vec3 {
+pub(crate) fn dequantize_size(q: [u32; 3]) -> Vec3 {
     Vec3::new(q[0] as f32, q[1] as f32, q[2] as f32) / POSITION_STEPS
 }
 
 /// A rotation as 32 bits: the index of the largest component, then the other three.
-pub fn quantize_rotation(q: Quat) -> u32 {
+pub(crate) fn quantize_rotation(q: Quat) -> u32 {
     let q = if q.is_finite() && q.length_squared() > 1e-12 { q.normalize() } else { Quat::IDENTITY };
     let c = q.to_array();
     let mut largest = 0;
@@ -77,7 +77,7 @@ pub fn quantize_rotation(q: Quat) -> u32 {
 }
 
 /// The rotation 32 wire bits stand for (normalised).
-pub fn dequantize_rotation(bits: u32) -> Quat {
+pub(crate) fn dequantize_rotation(bits: u32) -> Quat {
     let largest = (bits >> (3 * ROTATION_BITS)) as usize & 3;
     let mut c = [0.0f32; 4];
     let mut shift = 2 * ROTATION_BITS;
@@ -97,12 +97,12 @@ pub fn dequantize_rotation(bits: u32) -> Quat {
 }
 
 /// Transparency (0..1) as 8 bits.
-pub fn quantize_unit(v: f32) -> u8 {
+pub(crate) fn quantize_unit(v: f32) -> u8 {
     if v.is_nan() { 0 } else { (v.clamp(0.0, 1.0) * 255.0).round() as u8 }
 }
 
 /// The transparency 8 bits stand for.
-pub fn dequantize_unit(q: u8) -> f32 {
+pub(crate) fn dequantize_unit(q: u8) -> f32 {
     f32::from(q) / 255.0
 }
 

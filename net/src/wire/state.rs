@@ -8,26 +8,23 @@
 //! Invariants: a state's attribute list is sorted by name and holds at most
 //! [`MAX_ATTRIBUTES`] entries; decoding a group never reads more than it bounds first.
 
-use crate::codec::{DecodeError, Reader, Writer};
-use crate::component_delta::{self, ComponentPatch, ComponentSend, ComponentsWire};
-use crate::position_delta::{self, PositionSend, PositionWire};
-use crate::quantize::{
+use super::codec::{DecodeError, Reader, Writer};
+use super::component_delta::{self, ComponentPatch, ComponentSend, ComponentsWire};
+use super::position_delta::{self, PositionSend, PositionWire};
+use super::quantize::{
     dequantize_position, dequantize_rotation, dequantize_size, dequantize_unit, quantize_position,
     quantize_rotation, quantize_size, quantize_unit,
 };
+use super::value::{MAX_TEXT, WireValue, cut};
 use arbor_core::{
     Appearance, Arena, AttributeValue, Class, Color, Id, LocalTransform, Material, NodeFlags, Shape,
-    components::{ComponentId, FieldValue},
-    raw::NodeRef,
+    components::ComponentId, raw::NodeRef,
 };
 use glam::Vec3;
 use std::sync::Arc;
 
 /// Most attributes replicated per instance (the arena's own cap).
-pub const MAX_ATTRIBUTES: usize = arbor_core::limits::MAX_ATTRIBUTES;
-/// Longest name or attribute string on the wire, in bytes (names are capped at 1,024 by
-/// the arena; longer attribute strings are cut at a character boundary and say so).
-pub const MAX_TEXT: usize = 1024;
+pub(crate) const MAX_ATTRIBUTES: usize = arbor_core::limits::MAX_ATTRIBUTES;
 
 /// A set of state groups, one bit each.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -83,93 +80,6 @@ pub struct UpdateParts {
     pub patch: Option<ComponentPatch>,
 }
 
-/// A replicated attribute value.
-#[derive(Clone, Debug, PartialEq)]
-pub enum WireValue {
-    /// A boolean.
-    Bool(bool),
-    /// A number, bit for bit.
-    Number(f64),
-    /// A string.
-    String(Arc<str>),
-    /// A vector (quantised as positions).
-    Vector3([i32; 3]),
-    /// A reference to an instance (raw id; 0 for none).
-    Ref(u64),
-    /// A component's integer field.
-    Int(i64),
-    /// A component's quaternion field (smallest three).
-    Rotation(u32),
-}
-
-/// Most components replicated per instance, and fields per component.
-pub const MAX_COMPONENTS: usize = 64;
-/// Most fields per replicated component.
-pub const MAX_FIELDS: usize = 256;
-
-impl WireValue {
-    pub(crate) fn encode(&self, w: &mut Writer) {
-        match self {
-            WireValue::Bool(b) => w.u8(u8::from(*b)),
-            WireValue::Number(n) => {
-                w.u8(2);
-                w.u64(n.to_bits());
-            }
-            WireValue::String(s) => {
-                w.u8(3);
-                w.str(s);
-            }
-            WireValue::Vector3(v) => {
-                w.u8(4);
-                for c in v {
-                    w.zigzag(i64::from(*c));
-                }
-            }
-            WireValue::Ref(id) => {
-                w.u8(5);
-                w.varint(*id);
-            }
-            WireValue::Int(i) => {
-                w.u8(6);
-                w.zigzag(*i);
-            }
-            WireValue::Rotation(q) => {
-                w.u8(7);
-                w.u32(*q);
-            }
-        }
-    }
-
-    pub(crate) fn decode(r: &mut Reader<'_>) -> Result<WireValue, DecodeError> {
-        Ok(match r.u8()? {
-            0 => WireValue::Bool(false),
-            1 => WireValue::Bool(true),
-            2 => WireValue::Number(f64::from_bits(r.u64()?)),
-            3 => WireValue::String(Arc::from(r.str("string value", MAX_TEXT)?)),
-            4 => WireValue::Vector3([r.zigzag_i32()?, r.zigzag_i32()?, r.zigzag_i32()?]),
-            5 => WireValue::Ref(r.varint()?),
-            6 => WireValue::Int(r.zigzag()?),
-            7 => WireValue::Rotation(r.u32()?),
-            _ => return Err(DecodeError::BadValue("value tag")),
-        })
-    }
-
-    /// The wire form of a component field.
-    pub fn from_field(value: &FieldValue) -> WireValue {
-        match value {
-            FieldValue::Bool(b) => WireValue::Bool(*b),
-            FieldValue::I32(i) => WireValue::Int(i64::from(*i)),
-            FieldValue::I64(i) => WireValue::Int(*i),
-            FieldValue::F32(f) => WireValue::Number(f64::from(*f)),
-            FieldValue::F64(f) => WireValue::Number(*f),
-            FieldValue::Vector3(v) => WireValue::Vector3(quantize_position(*v)),
-            FieldValue::Quaternion(q) => WireValue::Rotation(quantize_rotation(*q)),
-            FieldValue::String(s) => WireValue::String(cut(s)),
-            FieldValue::Ref(r) => WireValue::Ref(r.map_or(0, |id| id.0)),
-        }
-    }
-}
-
 /// The replicated state of one instance.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EntityState {
@@ -203,7 +113,7 @@ pub struct EntityState {
 }
 
 /// The node flags that replicate, in wire bit order.
-pub const REPLICATED_FLAGS: [NodeFlags; 4] =
+pub(crate) const REPLICATED_FLAGS: [NodeFlags; 4] =
     [NodeFlags::ANCHORED, NodeFlags::CAN_COLLIDE, NodeFlags::TRANSIENT, NodeFlags::ARCHIVABLE];
 
 fn class_index(class: Class) -> u8 {
@@ -212,17 +122,6 @@ fn class_index(class: Class) -> u8 {
 
 fn text(arena: &Arena, name: arbor_core::raw::NameId) -> Arc<str> {
     arena.names().shared_text(name).cloned().unwrap_or_else(|| Arc::from(arena.names().text(name)))
-}
-
-fn cut(text: &str) -> Arc<str> {
-    if text.len() <= MAX_TEXT {
-        return Arc::from(text);
-    }
-    let mut end = MAX_TEXT;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    Arc::from(&text[..end])
 }
 
 impl EntityState {

@@ -1,0 +1,32 @@
+//! The wire format: the messages ([`SnapshotMessage`] and its [`SnapshotBuilder`], the
+//! client's [`Input`], the reliable [`Control`] messages), the replicated state of one
+//! instance ([`EntityState`] in [`Groups`], with its [`WireValue`]s), the quantisation of
+//! positions and rotations, and the delta forms of an update's position
+//! ([`PositionSend`], [`PositionWire`]) and components ([`ComponentSend`],
+//! [`ComponentPatch`]). The byte layout is in `docs/networking.md` ("Wire format").
+//!
+//! Invariants: every decoder bounds each count by a maximum and by the bytes left before it
+//! allocates, and returns a [`DecodeError`] on any input, never a panic; every message fits
+//! [`MAX_MESSAGE_BYTES`]; the server and a replica hash the same quantised integers, so
+//! equal hashes mean equal states.
+
+mod codec;
+mod component_delta;
+mod message;
+mod position_delta;
+mod quantize;
+mod state;
+mod value;
+
+pub use codec::DecodeError;
+pub use component_delta::{ComponentPatch, ComponentSend};
+pub use message::{
+    BuilderMark, Control, Input, MAX_MESSAGE_BYTES, SnapshotBuilder, SnapshotEntry, SnapshotMessage,
+};
+pub use position_delta::{POSITION_HISTORY, PositionHistory, PositionSend, PositionWire};
+pub use quantize::{POSITION_STEPS, dequantize_position};
+pub use state::{EntityState, Groups, UpdateParts};
+pub use value::WireValue;
+
+pub(crate) use quantize::quantize_position;
+pub(crate) use state::REPLICATED_FLAGS;

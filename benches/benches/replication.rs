@@ -238,7 +238,11 @@ fn replication(c: &mut Criterion) {
                 let mut view = ClientView::new(Vec3::new(a.cos(), 0.0, a.sin()) * 600.0, NEAR_RADIUS);
                 let t = Instant::now();
                 view.update(&server.arena, &server.mirror);
-                black_box(view.build(&server.mirror, arbor_net::DEFAULT_CLIENT_BUDGET, 2));
+                black_box(view.build(
+                    &server.mirror,
+                    arbor_core::settings::REPLICATION_BUDGET.default as usize,
+                    2,
+                ));
                 total += t.elapsed();
             }
             total

@@ -62,8 +62,8 @@ pub mod wire;
 pub use client::{Client, ClientStats};
 pub use error::NetError;
 pub use server::{
-    CLIENT_BUDGET, ClientReport, DEFAULT_CLIENT_BUDGET, DEFAULT_STREAMING_RADIUS, JOIN_WAIT, KICK_GRACE,
-    NetConfig, NetEvent, NetServer, NetStats, SHUTDOWN_REASON, STREAMING_RADIUS, Security, check_roots,
+    ClientReport, JOIN_WAIT, KICK_GRACE, NetConfig, NetEvent, NetServer, NetStats, SHUTDOWN_REASON, Security,
+    check_roots,
 };
 pub use transport::{
     ClientAuth, ClientTransport, ServerKey, ServerTransport, issue_token, token_from_hex, token_to_hex,

@@ -28,7 +28,8 @@ use crate::transport::{
     self, CONTROL, INPUTS, PROTOCOL_ID, SERVER_CONTROL_BYTES, SNAPSHOTS, ServerKey, ServerTransport,
 };
 use crate::wire::{Control, Input, MAX_MESSAGE_BYTES};
-use arbor_core::{Arena, AttributeValue};
+use arbor_core::Arena;
+use arbor_core::settings::{REPLICATION_BUDGET, STREAMING_RADIUS};
 use arbor_sim::players::{JOIN_QUEUE_FULL, MAX_PENDING_JOINS};
 use arbor_sim::{TickContext, TickHooks, players::MoveInput, players::Players};
 use glam::Vec3;
@@ -58,16 +59,6 @@ pub const KICK_GRACE: Duration = Duration::from_secs(1);
 
 /// The reason a client hears when the server shuts down.
 pub const SHUTDOWN_REASON: &str = "the server is shutting down";
-
-/// Number attribute of the Workspace: the streaming radius in studs.
-pub const STREAMING_RADIUS: &str = "StreamingRadius";
-/// The default streaming radius (Roblox's default target radius): 1,024 studs.
-pub const DEFAULT_STREAMING_RADIUS: f32 = 1024.0;
-/// Number attribute of the Workspace: bytes a client may be sent per network tick.
-pub const CLIENT_BUDGET: &str = "ReplicationBudget";
-/// The default per-client budget: 4,096 bytes a network tick (about 1 Mbit/s at 30 Hz;
-/// steady state sends only what changed, far less).
-pub const DEFAULT_CLIENT_BUDGET: usize = 4096;
 
 /// Who may connect.
 #[derive(Clone, Debug)]
@@ -470,20 +461,14 @@ impl NetServer {
     }
 }
 
+/// The Workspace's [`STREAMING_RADIUS`] in studs.
 fn streaming_radius(arena: &Arena) -> f32 {
-    match arena.attribute(arena.workspace(), STREAMING_RADIUS) {
-        Some(AttributeValue::Number(n)) if n.is_finite() && *n >= 0.0 => (*n as f32).min(1e6),
-        _ => DEFAULT_STREAMING_RADIUS,
-    }
+    STREAMING_RADIUS.value(arena) as f32
 }
 
+/// The Workspace's [`REPLICATION_BUDGET`] in bytes, at least one whole message.
 fn client_budget(arena: &Arena) -> usize {
-    match arena.attribute(arena.workspace(), CLIENT_BUDGET) {
-        Some(AttributeValue::Number(n)) if n.is_finite() && *n >= 1.0 => {
-            (*n as usize).clamp(MAX_MESSAGE_BYTES, 1 << 20)
-        }
-        _ => DEFAULT_CLIENT_BUDGET,
-    }
+    (REPLICATION_BUDGET.value(arena) as usize).max(MAX_MESSAGE_BYTES)
 }
 
 /// Checks that `arena` has the ids replicas assume for the `DataModel` and `Workspace`.

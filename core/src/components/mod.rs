@@ -13,6 +13,8 @@
 //! - `locs`: where each instance's row is, in id-indexed copy-on-write pages;
 //! - `sparse_set`: components stored apart from the archetypes ([`Storage::SparseSet`]),
 //!   one table and one location index per component, for components added and removed often;
+//!   `store_sparse`: the store's operations on those sets (finding, inserting and removing
+//!   set rows, counting components and rows across tables and sets);
 //! - `pass`: compact per-table plans that sequential chunk passes follow;
 //! - `writelog`: per table and component, the rows written at each recent revision, so
 //!   change detection visits only them;
@@ -41,6 +43,7 @@ mod schema;
 mod sparse_set;
 mod stage;
 mod store;
+mod store_sparse;
 mod table;
 mod table_chunk;
 mod writelog;

@@ -15,7 +15,8 @@
 //! Invariant: nothing here changes what a call returns or raises, except the budget error
 //! itself; the library functions run unwrapped.
 
-use super::{costs, take_bytes};
+use super::costs::{self, Args, VALUE_BYTES};
+use super::take_bytes;
 use mlua::ffi;
 use std::ffi::{c_int, c_void};
 
@@ -31,9 +32,6 @@ mod kind {
 /// runs about four times faster than an instruction.
 pub(super) const SLOT_BYTES: usize = 4;
 
-/// What one value pushed costs, in bytes at the byte rate (one element).
-pub(super) const VALUE_BYTES: usize = 16;
-
 /// What one step of the pattern matcher (one byte of pattern or subject examined) costs, in
 /// bytes at the byte rate: a step is a branch or two, a quarter of an instruction's time.
 pub(super) const STEP_BYTES: usize = 4;
@@ -43,7 +41,6 @@ type CCallHook = unsafe extern "C-unwind" fn(*mut ffi::lua_State, ffi::lua_CFunc
 
 unsafe extern "C-unwind" {
     fn lua_setworkhooks(state: *mut ffi::lua_State, work: Option<WorkHook>, ccall: Option<CCallHook>);
-    fn lua_tableslots(state: *mut ffi::lua_State, idx: c_int) -> usize;
 }
 
 /// Installs both hooks on the VM of `state`.
@@ -84,7 +81,9 @@ unsafe extern "C-unwind" fn charge_call(state: *mut ffi::lua_State, f: ffi::lua_
     let Some(cost) = costs::cost_of(f as *const c_void as usize) else {
         return;
     };
-    let args = Args { state, count: nargs.max(0) };
+    // SAFETY: the VM calls this hook with the C function's frame set up, its arguments at
+    // 1..=`nargs` (the contract above).
+    let args = unsafe { Args::new(state, nargs.max(0)) };
     if !take_bytes(cost(&args)) {
         // SAFETY: the frame is the C function's own, which may raise.
         unsafe { raise(state) }
@@ -102,74 +101,5 @@ unsafe fn raise(state: *mut ffi::lua_State) -> ! {
     unsafe {
         ffi::lua_pushstring(state, message.as_ptr());
         ffi::lua_error(state)
-    }
-}
-
-/// The arguments of the C function about to run, read without converting them.
-pub(super) struct Args {
-    state: *mut ffi::lua_State,
-    count: c_int,
-}
-
-impl Args {
-    /// How many arguments were passed.
-    pub fn count(&self) -> usize {
-        self.count as usize
-    }
-
-    fn type_of(&self, i: c_int) -> c_int {
-        if i < 1 || i > self.count {
-            return ffi::LUA_TNONE;
-        }
-        // SAFETY: `i` is one of the frame's arguments.
-        unsafe { ffi::lua_type(self.state, i) }
-    }
-
-    /// The length of argument `i` (1-based): bytes of a string or buffer, border of a table;
-    /// 0 for anything else.
-    pub fn len(&self, i: c_int) -> usize {
-        match self.type_of(i) {
-            // SAFETY: `objlen` reads strings, buffers and tables without converting them.
-            ffi::LUA_TSTRING | ffi::LUA_TBUFFER | ffi::LUA_TTABLE => unsafe {
-                ffi::lua_objlen_(self.state, i).max(0) as usize
-            },
-            _ => 0,
-        }
-    }
-
-    /// The slots table argument `i` has allocated (what a full traversal visits); 0 if it is
-    /// not a table.
-    pub fn slots(&self, i: c_int) -> usize {
-        if self.type_of(i) != ffi::LUA_TTABLE {
-            return 0;
-        }
-        // SAFETY: `i` is one of the frame's arguments.
-        unsafe { lua_tableslots(self.state, i) }
-    }
-
-    /// Argument `i` as Luau's `luaL_checkinteger` reads it (a number truncated to `int`),
-    /// or `None` if it is not a number.
-    pub fn int(&self, i: c_int) -> Option<i64> {
-        if self.type_of(i) != ffi::LUA_TNUMBER {
-            return None;
-        }
-        // SAFETY: a number argument; `tonumberx` does not convert it.
-        let n = unsafe { ffi::lua_tonumberx(self.state, i, std::ptr::null_mut()) };
-        // Luau truncates with a C cast; out-of-range values land on `INT_MIN` on x86.
-        Some(if n.is_finite() && n > f64::from(i32::MIN) - 1.0 && n < f64::from(i32::MAX) + 1.0 {
-            n.trunc() as i64
-        } else {
-            i64::from(i32::MIN)
-        })
-    }
-
-    /// Whether argument `i` is absent or nil.
-    pub fn is_none_or_nil(&self, i: c_int) -> bool {
-        matches!(self.type_of(i), ffi::LUA_TNONE | ffi::LUA_TNIL)
-    }
-
-    /// The bytes of every string and buffer argument.
-    pub fn all_bytes(&self) -> usize {
-        (1..=self.count).map(|i| if self.type_of(i) == ffi::LUA_TTABLE { 0 } else { self.len(i) }).sum()
     }
 }

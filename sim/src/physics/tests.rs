@@ -1,5 +1,6 @@
 //! Unit tests of the physics mirror (internals: entries, the sync cursor, own writes).
-//! Behavioural tests through the public API live in `sim/tests/physics.rs`.
+//! Behavioural tests through the public API live in `sim/tests/physics_*.rs` (bodies, sync,
+//! extremes).
 
 use super::*;
 use crate::transform::{PassMode, WorldTransforms};

@@ -16,7 +16,9 @@
 //! metatable has an entry here (`every_reachable_function_has_a_cost`); a library function
 //! without one would run uncharged beyond its call.
 
-use super::work::{Args, VALUE_BYTES};
+mod args;
+
+pub(super) use args::{Args, VALUE_BYTES};
 use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 

@@ -2,7 +2,7 @@
 //! long brackets and interpolations, attributes, punctuation), each a byte span of the
 //! source. Errors carry the byte where they are found.
 
-use super::RESERVED_PREFIX;
+use super::edit::RESERVED_PREFIX;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Tk {

@@ -20,23 +20,16 @@
 //!   environment's `__arbor_checks`; names starting with `__arbor` are refused, so no
 //!   behaviour can shadow or reach them by name;
 //! - the rewrite runs on sources Luau has already parsed, and refuses (with the line) what it
-//!   cannot read rather than guess; nesting is bounded ([`MAX_DEPTH`]).
+//!   cannot read rather than guess; nesting is bounded ([`MAX_DEPTH`](edit::MAX_DEPTH)).
 
+mod edit;
 mod lex;
 mod parse;
 
+pub use edit::{CHECKED_OPS, RESERVED_PREFIX};
+use edit::{Class, Edit, apply};
 use lex::lex;
 use parse::{Parsed, parse};
-
-/// The arithmetic operators that are checked: (helper suffix, operator).
-pub const CHECKED_OPS: [(&str, &str); 7] =
-    [("add", "+"), ("sub", "-"), ("mul", "*"), ("div", "/"), ("idiv", "//"), ("mod", "%"), ("pow", "^")];
-
-/// The prefix of every name the rewrite introduces (refused in behaviour sources).
-pub const RESERVED_PREFIX: &str = "__arbor";
-
-/// How deeply expressions, blocks and types may nest for the rewrite.
-pub const MAX_DEPTH: u32 = 400;
 
 /// Why a source could not be rewritten.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -78,48 +71,6 @@ pub fn rewrite(source: &str) -> Result<Rewritten, RewriteError> {
 fn line_of(source: &str, at: usize) -> u32 {
     let at = at.min(source.len());
     1 + source.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() as u32
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Class {
-    /// A `)` (or other text) ending an expression: at one position, inner ones first.
-    Close,
-    /// A token replaced by other text.
-    Replace,
-    /// Text starting an expression: at one position, outer ones first.
-    Open,
-}
-
-#[derive(Clone, Debug)]
-pub(super) struct Edit {
-    start: usize,
-    end: usize,
-    text: String,
-    class: Class,
-    seq: u32,
-}
-
-pub(super) fn apply(src: &str, mut edits: Vec<Edit>) -> String {
-    edits.sort_by(|a, b| {
-        let key = |e: &Edit| match e.class {
-            Class::Open => i64::from(u32::MAX) - i64::from(e.seq),
-            _ => i64::from(e.seq),
-        };
-        (a.start, a.class, key(a)).cmp(&(b.start, b.class, key(b)))
-    });
-    let extra: usize = edits.iter().map(|e| e.text.len()).sum();
-    let mut out = String::with_capacity(src.len() + extra);
-    let mut pos = 0;
-    for e in edits {
-        if e.start > pos {
-            out.push_str(&src[pos..e.start]);
-            pos = e.start;
-        }
-        out.push_str(&e.text);
-        pos = pos.max(e.end);
-    }
-    out.push_str(&src[pos..]);
-    out
 }
 
 #[cfg(test)]

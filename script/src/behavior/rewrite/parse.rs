@@ -15,7 +15,7 @@ mod expressions;
 mod statements;
 mod types;
 
-use super::Edit;
+use super::edit::Edit;
 use super::lex::{Fail, Tk, Token};
 use cursor::Parser;
 

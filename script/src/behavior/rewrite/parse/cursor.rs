@@ -5,8 +5,8 @@
 //! Invariants: the cursor never moves past the final `Eof` token; every `enter` is matched
 //! by a `leave` on success; edits are numbered in the order they are recorded.
 
+use super::super::edit::{CHECKED_OPS, Class, Edit, MAX_DEPTH, RESERVED_PREFIX};
 use super::super::lex::{Fail, Tk, Token};
-use super::super::{CHECKED_OPS, Class, Edit, MAX_DEPTH, RESERVED_PREFIX};
 
 /// The parser's state: the source, its tokens, the cursor and what it has recorded.
 pub(super) struct Parser<'a> {

@@ -2,8 +2,8 @@
 //! (rewritten so their target is evaluated once and their result checked), type aliases and
 //! type functions (whose bodies get no checks), attributes and function bodies.
 
+use super::super::edit::{CHECKED_OPS, Class, RESERVED_PREFIX};
 use super::super::lex::Tk;
-use super::super::{CHECKED_OPS, Class, RESERVED_PREFIX};
 use super::cursor::{Parser, R};
 use super::expressions::Last;
 

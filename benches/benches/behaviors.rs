@@ -125,13 +125,13 @@ fn save_resume_10k(c: &mut Criterion) {
     moment(&mut sim, &mut host, &ids);
     let last = sim.ticks();
     let state = host.save_behaviors(&mut sim.arena, last).unwrap();
-    let place = arbor_core::save_json(&sim.arena);
+    let place = arbor_place::save_json(&sim.arena);
     group.bench_function("save_10k", |b| b.iter(|| host.save_behaviors(&mut sim.arena, 1).unwrap().len()));
-    group.bench_function("place_save_json_baseline", |b| b.iter(|| arbor_core::save_json(&sim.arena).len()));
+    group.bench_function("place_save_json_baseline", |b| b.iter(|| arbor_place::save_json(&sim.arena).len()));
     group.bench_function("resume_10k", |b| {
         b.iter_batched(
             || {
-                let arena = arbor_core::load_json(&place).unwrap();
+                let arena = arbor_place::load_json(&place).unwrap();
                 let host = ScriptHost::new(&arena, HostConfig::default()).unwrap();
                 (arena, host)
             },
@@ -144,7 +144,7 @@ fn save_resume_10k(c: &mut Criterion) {
         )
     });
     group.bench_function("place_load_json_baseline", |b| {
-        b.iter(|| arbor_core::load_json(&place).unwrap().len())
+        b.iter(|| arbor_place::load_json(&place).unwrap().len())
     });
     group.finish();
 }

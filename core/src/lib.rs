@@ -8,10 +8,11 @@
 //!
 //! The entry point is [`Arena`]; a fresh arena's tree can also be built in bulk with
 //! [`ArenaBuilder`]. The root holds the arena, its errors and the values a caller touches.
-//! [`components`] holds game-defined components (schemas, rows, queries), [`place`] the
-//! place files, [`limits`] the limits the arena enforces, [`settings`] the Workspace settings a place may
-//! give, and [`raw`] the storage that
-//! `arbor-sim`'s passes read directly (pages, hot records, slots, logs).
+//! [`components`] holds game-defined components (schemas, rows, queries), [`limits`] the
+//! limits the arena enforces, [`settings`] the Workspace settings a place may give, and
+//! [`raw`] the storage that `arbor-sim`'s passes read directly (pages, hot records, slots,
+//! logs). Place files (saving and loading whole places) are the `arbor-place` crate, built on
+//! this face.
 //! `docs/architecture.md` in the repository maps the crates and the invariants they keep.
 
 mod arena;
@@ -25,7 +26,6 @@ mod id;
 mod lifecycle;
 mod names;
 mod nodes;
-pub mod place;
 pub mod raw;
 mod revision;
 mod rng;
@@ -47,7 +47,6 @@ pub use events::InstanceEvent;
 pub use id::{Id, IdRange};
 pub use nodes::hot::LocalTransform;
 pub use nodes::snapshot::{Snapshot, SnapshotDiff};
-pub use place::{PlaceError, load_binary, load_json, save_binary, save_json};
 pub use setting_error::{Capped, SettingError};
 pub use value::{
     Appearance, AttributeValue, Color, Guid, Material, NodeFlags, PersistentId, RefField, Shape,

@@ -5,8 +5,8 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(arena) = arbor_core::load_binary(data) {
-        let saved = arbor_core::save_binary(&arena);
-        arbor_core::load_binary(&saved).expect("a saved place loads");
+    if let Ok(arena) = arbor_place::load_binary(data) {
+        let saved = arbor_place::save_binary(&arena);
+        arbor_place::load_binary(&saved).expect("a saved place loads");
     }
 });

@@ -6,8 +6,8 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    if let Ok(arena) = arbor_core::load_json(text) {
-        let saved = arbor_core::save_json(&arena);
-        arbor_core::load_json(&saved).expect("a saved place loads");
+    if let Ok(arena) = arbor_place::load_json(text) {
+        let saved = arbor_place::save_json(&arena);
+        arbor_place::load_json(&saved).expect("a saved place loads");
     }
 });

@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let Ok(arena) = arbor_core::load_json(text) else { return };
+    let Ok(arena) = arbor_place::load_json(text) else { return };
     let config = HostConfig { memory_limit: 64 << 20, script_memory_share: 16 << 20, ..Default::default() };
     let Ok(host) = ScriptHost::new(&arena, config) else { return };
     let host = Rc::new(RefCell::new(host));

@@ -113,7 +113,7 @@ fn an_error_in_small_local_helpers_keeps_every_frame_in_the_stack() {
 fn the_example_behaviours_run_with_checked_arithmetic() {
     let text = include_str!("../../places/behaviors.place.json");
     let run = |text: &str| {
-        let mut running = Place { arena: arbor_core::load_json(text).unwrap() }.start();
+        let mut running = Place { arena: arbor_place::load_json(text).unwrap() }.start();
         running.sim.run(700);
         let reports = running.host.borrow_mut().take_behavior_reports();
         (log(&running), reports)

@@ -61,17 +61,17 @@ fn hashes(running: &mut Running, ticks: usize) -> Vec<(u64, u64)> {
 /// Runs `source` for `before` ticks and saves; returns the saved place text and state.
 fn run_and_save(source: &str, before: u64) -> (Running, String, String) {
     // Start from a place file, as a server does.
-    let text = arbor_core::save_json(&shop_place(source).arena);
-    let mut running = Place { arena: arbor_core::load_json(&text).unwrap() }.start();
+    let text = arbor_place::save_json(&shop_place(source).arena);
+    let mut running = Place { arena: arbor_place::load_json(&text).unwrap() }.start();
     running.sim.run(before);
     let last = running.sim.ticks() - 1;
     let state = running.host.borrow_mut().save_behaviors(&mut running.sim.arena, last).unwrap();
-    let place = arbor_core::save_json(&running.sim.arena);
+    let place = arbor_place::save_json(&running.sim.arena);
     (running, place, state)
 }
 
 fn resume(place_text: &str, state: &str, source: Option<&str>) -> Running {
-    let mut arena = arbor_core::load_json(place_text).unwrap();
+    let mut arena = arbor_place::load_json(place_text).unwrap();
     if let Some(s) = source {
         arena.behaviors_mut().set("Shop", s).unwrap();
     }
@@ -172,7 +172,7 @@ fn resume_edited(edit: impl Fn(&mut serde_json::Value)) -> (String, Running) {
 }
 
 fn resume_text(place_text: &str, state: &str) -> (String, Running) {
-    let arena = arbor_core::load_json(place_text).unwrap();
+    let arena = arbor_place::load_json(place_text).unwrap();
     let mut running = Place { arena }.start();
     let before = running.sim.arena.world_hash();
     let e = {

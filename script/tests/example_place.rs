@@ -1,7 +1,7 @@
 //! The example place's scripts (`places/example.place.json`) run as `arbor run` runs them:
 //! each prints what it is there to show.
 
-use arbor_core::load_json;
+use arbor_place::load_json;
 use arbor_script::{HostConfig, ScriptHost};
 use arbor_sim::{SimConfig, Simulation};
 use std::cell::RefCell;

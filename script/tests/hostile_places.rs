@@ -1,10 +1,11 @@
 //! The catalogue of hostile place files: each one is loaded as `arbor run` would, and either
 //! refused with its error or run for a few ticks with its scripts, asserting the server keeps
 //! ticking (a tick count, never a time) and that memory stays bounded where the place tries
-//! to grow it. The decoders' own error paths are tested in `core/tests/place.rs`; this file
+//! to grow it. The decoders' own error paths are tested in `place/tests/place.rs`; this file
 //! runs what they accept.
 
-use arbor_core::{Arena, load_json};
+use arbor_core::Arena;
+use arbor_place::load_json;
 use arbor_script::{HostConfig, ScriptHost};
 use arbor_sim::{SimConfig, Simulation};
 use std::cell::RefCell;

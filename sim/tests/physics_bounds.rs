@@ -144,7 +144,7 @@ fn ten_thousand_anchored_parts_from_a_file_start_in_bounded_memory() {
         ));
     }
     text.push_str("]}");
-    let arena = arbor_core::load_json(&text).unwrap();
+    let arena = arbor_place::load_json(&text).unwrap();
     let (mut sim, peak, _) = measure(|| Simulation::new(arena, SimConfig::default()).unwrap());
     let (_, tick_peak, _) = measure(|| sim.step());
     eprintln!("10,000 anchored from a file: setup peak {peak} B, first tick peak {tick_peak} B");

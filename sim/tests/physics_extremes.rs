@@ -93,7 +93,7 @@ fn a_chain_of_100k_nested_parts_syncs_and_scans_in_linear_time() {
         ));
     }
     json.push_str("]}");
-    let mut w = World::with_arena(arbor_core::load_json(&json).unwrap());
+    let mut w = World::with_arena(arbor_place::load_json(&json).unwrap());
     let mut chain = Vec::with_capacity(DEPTH);
     let mut at = w.ws();
     while let Some(child) = w.arena.get(at).unwrap().children().iter().next() {

@@ -1,7 +1,8 @@
 //! Loading places from files (JSON or binary, told apart by content) and the `place`
 //! subcommands.
 
-use arbor_core::{Arena, place::ScriptFile};
+use arbor_core::Arena;
+use arbor_place::ScriptFile;
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
 
@@ -39,13 +40,13 @@ pub struct Loaded {
 /// `sourceFile`s read beside it).
 pub fn load(path: &Path) -> Result<Loaded, String> {
     let bytes = read_bounded(path)?;
-    let at = |e: arbor_core::PlaceError| format!("{}: {e}", path.display());
-    let (arena, script_files) = if bytes.starts_with(arbor_core::place::PLACE_BINARY_MAGIC) {
-        (arbor_core::load_binary(&bytes).map_err(at)?, Vec::new())
+    let at = |e: arbor_place::PlaceError| format!("{}: {e}", path.display());
+    let (arena, script_files) = if bytes.starts_with(arbor_place::PLACE_BINARY_MAGIC) {
+        (arbor_place::load_binary(&bytes).map_err(at)?, Vec::new())
     } else {
         let text =
             std::str::from_utf8(&bytes).map_err(|e| format!("{}: not UTF-8 JSON: {e}", path.display()))?;
-        arbor_core::place::load_json_in(text, path.parent().unwrap_or(Path::new(""))).map_err(at)?
+        arbor_place::load_json_in(text, path.parent().unwrap_or(Path::new(""))).map_err(at)?
     };
     Ok(Loaded { arena, name: path.display().to_string(), script_files })
 }
@@ -82,11 +83,11 @@ pub fn load_or_example(path: Option<&Path>) -> Result<Loaded, String> {
 
 /// Loads a place from bytes (binary or JSON).
 pub fn load_bytes(bytes: &[u8]) -> Result<Arena, String> {
-    if bytes.starts_with(arbor_core::place::PLACE_BINARY_MAGIC) {
-        arbor_core::load_binary(bytes).map_err(|e| e.to_string())
+    if bytes.starts_with(arbor_place::PLACE_BINARY_MAGIC) {
+        arbor_place::load_binary(bytes).map_err(|e| e.to_string())
     } else {
         let text = std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8 JSON: {e}"))?;
-        arbor_core::load_json(text).map_err(|e| e.to_string())
+        arbor_place::load_json(text).map_err(|e| e.to_string())
     }
 }
 
@@ -96,9 +97,9 @@ pub fn run(cmd: PlaceCommand) -> Result<(), String> {
         PlaceCommand::Convert { input, output } => {
             let arena = load(&input)?.arena;
             let bytes = if output.extension().is_some_and(|e| e == "json") {
-                arbor_core::save_json(&arena).into_bytes()
+                arbor_place::save_json(&arena).into_bytes()
             } else {
-                arbor_core::save_binary(&arena)
+                arbor_place::save_binary(&arena)
             };
             std::fs::write(&output, &bytes).map_err(|e| format!("writing {}: {e}", output.display()))?;
             println!("{} instances, {} bytes written to {}", arena.len(), bytes.len(), output.display());

@@ -74,7 +74,7 @@ impl SaveArgs {
         let Some(save) = &self.save else { return Ok(()) };
         let last = sim.ticks().saturating_sub(1);
         let state = host.save_behaviors(&mut sim.arena, last).map_err(|e| e.to_string())?;
-        let place = arbor_core::save_json(&sim.arena);
+        let place = arbor_place::save_json(&sim.arena);
         std::fs::write(save, place).map_err(|e| format!("writing {}: {e}", save.display()))?;
         let path = state_path(save);
         std::fs::write(&path, state).map_err(|e| format!("writing {}: {e}", path.display()))?;

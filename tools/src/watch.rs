@@ -7,10 +7,8 @@
 //! ticks, so a reload never lands in the middle of a script; no extra thread or dependency.
 //! A file that changed but holds the source already running is left alone.
 
-use arbor_core::{
-    Arena,
-    place::{MAX_SOURCE_FILE_BYTES, ScriptFile},
-};
+use arbor_core::Arena;
+use arbor_place::{MAX_SOURCE_FILE_BYTES, ScriptFile};
 use arbor_script::ScriptHost;
 use std::path::PathBuf;
 use std::time::SystemTime;

@@ -40,7 +40,7 @@ mod tempdir {
 fn example() -> Arena {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../places/example.place.json"))
         .unwrap();
-    arbor_core::load_json(&text).unwrap()
+    arbor_place::load_json(&text).unwrap()
 }
 
 fn server() -> Server {

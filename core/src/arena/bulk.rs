@@ -1,4 +1,4 @@
-//! [`ArenaBuilder`]: building a fresh arena's tree in bulk, as the place loader does.
+//! [`ArenaBuilder`]: building a fresh arena's tree in bulk, as the place loader (`arbor-place`) does.
 //!
 //! A bulk build creates nodes with all their built-in fields at once and links each under an
 //! earlier one, stamped with one revision for the whole run. It queues no per-node events,

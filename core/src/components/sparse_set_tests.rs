@@ -1,9 +1,10 @@
 //! Unit tests of sparse-set storage through the arena: rows that come and go without moving
 //! the archetype row, queries over both kinds, snapshots, undo, destruction and reference
-//! policies, copies, place files and the world hash.
+//! policies, copies and the world hash. That place files keep the storage is tested in
+//! `arbor-place` (`place/tests/place_sparse_sets.rs`).
 
 use crate::components::{FieldDef, FieldType, FieldValue, Query, RefPolicy, Schema, Storage};
-use crate::{Arena, Class, Id, WorldHasher, load_binary, load_json, save_binary, save_json};
+use crate::{Arena, Class, Id, WorldHasher};
 
 /// An arena with `Pos` (table), `Stun` (sparse, one F32) and `Mark` (sparse, a reference
 /// that removes the component when its target goes), and `n` parts in the Workspace with `Pos`.
@@ -142,7 +143,7 @@ fn destruction_copies_and_reference_policies_reach_the_sets() {
 }
 
 #[test]
-fn place_files_keep_the_storage_and_the_world_hash_follows_sparse_edits() {
+fn the_world_hash_follows_sparse_edits() {
     let (mut a, [_, stun, _], ids) = setup(3);
     let mut h = WorldHasher::new();
     h.update(&a);
@@ -154,13 +155,4 @@ fn place_files_keep_the_storage_and_the_world_hash_follows_sparse_edits() {
     a.remove_component(ids[2], stun).unwrap();
     a.add_component(ids[0], stun, Some(&[FieldValue::F32(6.0)])).unwrap();
     assert_eq!(h.update(&a), a.world_hash());
-    let json = save_json(&a);
-    assert!(json.contains("\"storage\": \"SparseSet\"") && json.contains("\"version\": 3"), "{json}");
-    for loaded in [load_json(&json).unwrap(), load_binary(&save_binary(&a)).unwrap()] {
-        let c = loaded.components().component("Stun").unwrap();
-        assert_eq!(loaded.components().registry().info(c).schema.storage, Storage::SparseSet);
-        let holders = loaded.components().ids(&mut Query::new(&[c]));
-        assert_eq!(holders.len(), 1);
-        assert_eq!(loaded.field(holders[0], c, "left"), Some(FieldValue::F32(6.0)));
-    }
 }

@@ -1,17 +1,18 @@
 //! Saving a place in the binary form: the body built from the saved tree (strings interned
 //! once into one table), then the trailing behaviours and storage sections, then the header.
 
-use super::{
+use super::layout::{
     ANCHORED, ARCHIVABLE, BinAttr, BinBehaviors, BinExtras, BinLook, BinNode, BinSchema, BinStorage,
     BinValue, Body, CAN_COLLIDE, HAS_EXTRAS, HEADER_LEN, PLACE_BINARY_MAGIC, checksum,
 };
-use crate::arena::Arena;
-use crate::components::FieldValue;
-use crate::names::{NameId, NamePool};
-use crate::nodes::page::DEFAULT_SIZE;
-use crate::place::collect::{NONE, Saved};
-use crate::place::model::ComponentDoc;
-use crate::value::{AttributeValue, Color, NodeFlags};
+use crate::behaviors::behavior_docs;
+use crate::collect::{NONE, Saved, differs, sorted_tags};
+use crate::model::ComponentDoc;
+use arbor_core::Arena;
+use arbor_core::components::FieldValue;
+use arbor_core::raw::DEFAULT_SIZE;
+use arbor_core::raw::{NameId, NamePool};
+use arbor_core::{AttributeValue, Color, NodeFlags};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
@@ -66,7 +67,7 @@ pub fn save_binary(arena: &Arena) -> Vec<u8> {
                 body.attributes.push((strings.name(*k), value));
                 e.attributes += 1;
             }
-            for tag in crate::place::json::sorted_tags(names, &extras.tags) {
+            for tag in sorted_tags(names, &extras.tags) {
                 body.tags.push(strings.text(tag));
             }
             e.tags = extras.tags.len() as u32;
@@ -100,10 +101,8 @@ pub fn save_binary(arena: &Arena) -> Vec<u8> {
             children: n.children,
             flags: bits,
             position: t.position.to_array(),
-            rotation: crate::place::json::differs(&t.rotation.to_array(), &[0.0, 0.0, 0.0, 1.0])
-                .then(|| t.rotation.to_array()),
-            size: crate::place::json::differs(&size.to_array(), &DEFAULT_SIZE.to_array())
-                .then(|| size.to_array()),
+            rotation: differs(&t.rotation.to_array(), &[0.0, 0.0, 0.0, 1.0]).then(|| t.rotation.to_array()),
+            size: differs(&size.to_array(), &DEFAULT_SIZE.to_array()).then(|| size.to_array()),
             look: (look.color != Color::DEFAULT
                 || look.transparency.to_bits() != 0
                 || look.material != Default::default()
@@ -127,8 +126,7 @@ pub fn save_binary(arena: &Arena) -> Vec<u8> {
     if !library.is_empty() || !library.settings.is_default() || !sparse_sets.is_empty() {
         // Trailing sections, so files without behaviours or sparse sets keep the layout older
         // readers know; the storage section (version 3) follows the behaviours one.
-        let section =
-            BinBehaviors { settings: library.settings, behaviors: crate::place::json::behavior_docs(arena) };
+        let section = BinBehaviors { settings: library.settings, behaviors: behavior_docs(arena) };
         out = postcard::to_extend(&section, out).unwrap_or_default();
         if !sparse_sets.is_empty() {
             out = postcard::to_extend(&BinStorage { sparse_sets }, out).unwrap_or_default();
@@ -137,7 +135,7 @@ pub fn save_binary(arena: &Arena) -> Vec<u8> {
     let body_len = out.len().saturating_sub(HEADER_LEN);
     let sum = checksum(&out[HEADER_LEN..]);
     out[..8].copy_from_slice(PLACE_BINARY_MAGIC);
-    out[8..12].copy_from_slice(&crate::place::model::version_for(arena).to_le_bytes());
+    out[8..12].copy_from_slice(&crate::model::version_for(arena).to_le_bytes());
     out[12..20].copy_from_slice(&(body_len as u64).to_le_bytes());
     out[20..28].copy_from_slice(&sum.to_le_bytes());
     out

@@ -1,9 +1,9 @@
 //! Unit tests of the place-file internals: error paths of the builder and the binary
-//! checksum. The format itself is tested through the public API in `core/tests/place*.rs`.
+//! checksum. The format itself is tested through the public API in `place/tests/place*.rs`.
 
 use super::binary::checksum;
 use super::build::{NodeSpec, TreeLoader};
-use crate::arena::NodeFields;
+use arbor_core::NodeFields;
 
 fn spec(b: &mut TreeLoader, class: &'static str) -> NodeSpec<'static> {
     NodeSpec { class, fields: NodeFields::named(b.intern("x")) }
@@ -48,7 +48,7 @@ fn checksum_follows_the_documented_rule() {
 
 #[test]
 fn behaviours_and_their_settings_round_trip_in_both_forms() {
-    let mut arena = crate::Arena::new();
+    let mut arena = arbor_core::Arena::new();
     assert!(crate::save_json(&arena).contains("\"version\": 1,"), "no behaviours: still version 1");
     arena.behaviors_mut().set("Door", "return { host = 'Part' }").unwrap();
     arena.behaviors_mut().settings.transactions_per_moment = 77;

@@ -4,16 +4,17 @@
 //! A save writes the `DataModel`'s children in pre-order (parent before child, siblings in
 //! order). The Workspace is always written; any other instance is left out, with its whole
 //! subtree, when it is Transient or not archivable. A reference whose target was left out
-//! (or is not in the place tree at all) is written as none.
+//! (or is not in the place tree at all) is written as none. Both writers also share
+//! [`sorted_tags`] (tags in text order, so a loaded place saves to the same file) and
+//! [`differs`] (bit-exact float comparison, so `-0.0` is written).
 
-use crate::arena::Arena;
-use crate::class::Class;
-use crate::components::{ComponentId, FieldValue};
-use crate::id::Id;
-use crate::names::NameId;
-use crate::nodes::page::NodeRef;
-use crate::settings::FALLEN_PARTS_DESTROY_HEIGHT;
-use crate::value::{AttributeValue, NodeFlags};
+use arbor_core::Arena;
+use arbor_core::Class;
+use arbor_core::Id;
+use arbor_core::components::{ComponentId, FieldValue};
+use arbor_core::raw::{NameId, NamePool, NodeRef};
+use arbor_core::settings::FALLEN_PARTS_DESTROY_HEIGHT;
+use arbor_core::{AttributeValue, NodeFlags};
 
 /// Marks "no index" in the index tables.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -140,4 +141,17 @@ impl<'a> RowValues<'a> {
             store.field(self.id, self.c, f).unwrap_or_else(|| FieldValue::default_of(def.ty))
         })
     }
+}
+
+/// Tag names sorted by text (the arena sorts them by interned id, which differs between
+/// arenas), so saving a loaded place gives the same file.
+pub(crate) fn sorted_tags<'n>(names: &'n NamePool, tags: &[NameId]) -> Vec<&'n str> {
+    let mut out: Vec<&str> = tags.iter().map(|t| names.text(*t)).collect();
+    out.sort_unstable();
+    out
+}
+
+/// Whether two float arrays differ bit for bit (so `-0.0` and NaN payloads count).
+pub(crate) fn differs(a: &[f32], b: &[f32]) -> bool {
+    a.iter().zip(b).any(|(x, y)| x.to_bits() != y.to_bits())
 }

@@ -5,12 +5,10 @@
 
 mod place_support;
 
-use arbor_core::{
-    Arena, AttributeValue, Class, Id, PlaceError, Vec3,
-    components::FieldValue,
-    load_binary, load_json,
-    place::{PLACE_BINARY_MAGIC, PLACE_FORMAT_VERSION, PlaceFile},
-    save_binary, save_json,
+use arbor_core::{Arena, AttributeValue, Class, Id, Vec3, components::FieldValue};
+use arbor_place::doc::PlaceFile;
+use arbor_place::{
+    PLACE_BINARY_MAGIC, PLACE_FORMAT_VERSION, PlaceError, load_binary, load_json, save_binary, save_json,
 };
 use place_support::{dump, sample};
 

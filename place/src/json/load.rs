@@ -2,18 +2,19 @@
 //! loader (instances first, then their extras), `sourceFile` scripts read from the place
 //! folder, and the behaviours applied last.
 
-use super::{check_header, parse};
-use crate::arena::{Arena, NodeFields};
-use crate::components::{FieldType, FieldValue};
-use crate::nodes::hot::LocalTransform;
-use crate::nodes::page::DEFAULT_SIZE;
-use crate::place::build::{ExtrasLoader, NodeSpec, TreeLoader};
-use crate::place::error::PlaceError;
-use crate::place::model::{AttributeDoc, BehaviorDoc, InstanceDoc, PlaceFile, PlaceSettings};
-use crate::place::serde_util::parse_non_finite;
-use crate::place::source_file::{ScriptFile, read_source_file};
-use crate::value::{Appearance, AttributeValue, Color, NodeFlags, PersistentId};
-use glam::{Quat, Vec3};
+use super::parse::{check_header, parse};
+use crate::behaviors::apply_behaviors;
+use crate::build::{ExtrasLoader, NodeSpec, TreeLoader};
+use crate::error::PlaceError;
+use crate::model::{AttributeDoc, InstanceDoc, PlaceFile};
+use crate::serde_util::parse_non_finite;
+use crate::source_file::{ScriptFile, read_source_file};
+use arbor_core::LocalTransform;
+use arbor_core::components::{FieldType, FieldValue};
+use arbor_core::raw::DEFAULT_SIZE;
+use arbor_core::{Appearance, AttributeValue, Color, NodeFlags, PersistentId};
+use arbor_core::{Arena, NodeFields};
+use arbor_core::{Quat, Vec3};
 use serde_json::Value;
 use std::path::Path;
 
@@ -31,7 +32,7 @@ impl<'a> PlaceFile<'a> {
     }
 
     /// Builds a fresh arena from this document, reading each `sourceFile` inside the folder
-    /// `base` (see [`load_json_file`](crate::place::load_json_file)); returns the scripts read from
+    /// `base` (see `load_json_file`); returns the scripts read from
     /// files with the files' paths.
     pub fn to_arena_in(&self, base: Option<&Path>) -> Result<(Arena, Vec<ScriptFile>), PlaceError> {
         check_header(Some(&self.format), Some(self.version as u64))?;
@@ -89,37 +90,6 @@ impl<'a> PlaceFile<'a> {
         apply_behaviors(&mut arena, &self.settings, &self.behaviors)?;
         Ok((arena, files))
     }
-}
-
-/// Stores the behaviour settings and definitions of a place file in its fresh arena.
-pub(crate) fn apply_behaviors(
-    arena: &mut Arena,
-    settings: &PlaceSettings,
-    docs: &[BehaviorDoc],
-) -> Result<(), PlaceError> {
-    if let Some(problem) = settings.behaviors.problem() {
-        return Err(PlaceError::invalid("settings.behaviors", problem));
-    }
-    let library = arena.behaviors_mut();
-    library.settings = settings.behaviors;
-    for (k, doc) in docs.iter().enumerate() {
-        if library.source(&doc.name).is_some() {
-            return Err(PlaceError::invalid(
-                format!("behaviors[{k}].name"),
-                format!("a behaviour named '{}' is already defined", doc.name),
-            ));
-        }
-        if doc.source.len() as u64 > crate::place::MAX_SOURCE_FILE_BYTES {
-            return Err(PlaceError::invalid(
-                format!("behaviors[{k}].source"),
-                format!("longer than {} bytes", crate::place::MAX_SOURCE_FILE_BYTES),
-            ));
-        }
-        library
-            .set(&doc.name, &doc.source)
-            .map_err(|e| PlaceError::invalid(format!("behaviors[{k}].name"), e.to_string()))?;
-    }
-    Ok(())
 }
 
 fn node_spec<'s>(b: &mut TreeLoader, doc: &'s InstanceDoc<'_>) -> NodeSpec<'s> {

@@ -1,19 +1,9 @@
-//! The binary form: a fixed header, then a postcard body holding the same information as
-//! the JSON form in a flat layout made for million-instance places.
-//!
-//! The body keeps one string table (class names, instance names, tags, attribute keys,
-//! handles), the instances in pre-order with a child count each (no nesting, so decoding
-//! never recurses however deep the tree is), and the rarer data (attributes, tags, component
-//! rows and their values) in shared tables that instances consume in order. Strings are
-//! borrowed from the input while loading, so decoding allocates only the tables themselves.
+//! The layout of a binary place file: the header (magic, version, body length, checksum),
+//! the postcard body's types and the trailing behaviours and storage sections. Every table
+//! holds plain indices into the others, so any byte string decodes to these types or fails
+//! cleanly; the loader checks the indices.
 
-mod load;
-mod save;
-
-pub use load::load_binary;
-pub use save::save_binary;
-
-use super::model::{ComponentDoc, FieldDoc, FieldTypeDoc, MaterialDoc, RefPolicyDoc, ShapeDoc};
+use crate::model::{ComponentDoc, FieldDoc, FieldTypeDoc, MaterialDoc, RefPolicyDoc, ShapeDoc};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
@@ -21,29 +11,29 @@ use std::borrow::Cow;
 pub const PLACE_BINARY_MAGIC: &[u8] = b"\x89ARBOR\r\n";
 
 /// Magic (8), version (u32), body length (u64), checksum (u64), all little-endian.
-const HEADER_LEN: usize = 28;
+pub(super) const HEADER_LEN: usize = 28;
 
-const ANCHORED: u8 = 1;
-const CAN_COLLIDE: u8 = 2;
-const ARCHIVABLE: u8 = 4;
-const HAS_EXTRAS: u8 = 8;
+pub(super) const ANCHORED: u8 = 1;
+pub(super) const CAN_COLLIDE: u8 = 2;
+pub(super) const ARCHIVABLE: u8 = 4;
+pub(super) const HAS_EXTRAS: u8 = 8;
 
 #[derive(Serialize, Deserialize)]
-struct Body<'a> {
-    destroy_height: Option<f64>,
+pub(super) struct Body<'a> {
+    pub(super) destroy_height: Option<f64>,
     #[serde(borrow)]
-    strings: Vec<&'a str>,
-    components: Vec<BinSchema>,
+    pub(super) strings: Vec<&'a str>,
+    pub(super) components: Vec<BinSchema>,
     #[serde(with = "reserved")]
-    nodes: Vec<BinNode>,
+    pub(super) nodes: Vec<BinNode>,
     #[serde(borrow)]
-    extras: Vec<BinExtras<'a>>,
+    pub(super) extras: Vec<BinExtras<'a>>,
     #[serde(borrow)]
-    attributes: Vec<(u32, BinAttr<'a>)>,
-    tags: Vec<u32>,
-    rows: Vec<u32>,
+    pub(super) attributes: Vec<(u32, BinAttr<'a>)>,
+    pub(super) tags: Vec<u32>,
+    pub(super) rows: Vec<u32>,
     #[serde(borrow)]
-    values: Vec<BinValue<'a>>,
+    pub(super) values: Vec<BinValue<'a>>,
 }
 
 /// The instance list, read with its whole length reserved up front. Serde caps the
@@ -84,19 +74,19 @@ mod reserved {
 /// A component schema (as [`ComponentDoc`], without the JSON form's optional fields: a
 /// postcard body has no field names, so every field is always present).
 #[derive(Serialize, Deserialize)]
-struct BinSchema {
-    name: String,
-    fields: Vec<(String, FieldTypeDoc, RefPolicyDoc)>,
-    requires: Vec<String>,
+pub(super) struct BinSchema {
+    pub(super) name: String,
+    pub(super) fields: Vec<(String, FieldTypeDoc, RefPolicyDoc)>,
+    pub(super) requires: Vec<String>,
 }
 
 impl BinSchema {
-    fn from_doc(doc: ComponentDoc) -> Self {
+    pub(super) fn from_doc(doc: ComponentDoc) -> Self {
         let fields = doc.fields.into_iter().map(|f| (f.name, f.ty, f.on_destroy)).collect();
         BinSchema { name: doc.name, fields, requires: doc.requires }
     }
 
-    fn to_doc(&self) -> ComponentDoc {
+    pub(super) fn to_doc(&self) -> ComponentDoc {
         let fields = self.fields.iter().map(|(name, ty, on_destroy)| FieldDoc {
             name: name.clone(),
             ty: *ty,
@@ -106,46 +96,46 @@ impl BinSchema {
             name: self.name.clone(),
             fields: fields.collect(),
             requires: self.requires.clone(),
-            storage: super::model::StorageDoc::Table,
+            storage: crate::model::StorageDoc::Table,
         }
     }
 }
 
 #[derive(Serialize, Deserialize)]
-struct BinNode {
-    class: u32,
-    name: u32,
-    children: u32,
-    flags: u8,
-    position: [f32; 3],
-    rotation: Option<[f32; 4]>,
-    size: Option<[f32; 3]>,
-    look: Option<BinLook>,
+pub(super) struct BinNode {
+    pub(super) class: u32,
+    pub(super) name: u32,
+    pub(super) children: u32,
+    pub(super) flags: u8,
+    pub(super) position: [f32; 3],
+    pub(super) rotation: Option<[f32; 4]>,
+    pub(super) size: Option<[f32; 3]>,
+    pub(super) look: Option<BinLook>,
 }
 
 #[derive(Serialize, Deserialize)]
-struct BinLook {
-    color: [u8; 4],
-    transparency: f32,
-    material: MaterialDoc,
-    shape: ShapeDoc,
+pub(super) struct BinLook {
+    pub(super) color: [u8; 4],
+    pub(super) transparency: f32,
+    pub(super) material: MaterialDoc,
+    pub(super) shape: ShapeDoc,
 }
 
 #[derive(Serialize, Deserialize, Default)]
-struct BinExtras<'a> {
-    attributes: u32,
-    tags: u32,
-    handle: u32,
-    persistent_id: Option<u128>,
-    refs: [u32; 2],
-    rows: u32,
+pub(super) struct BinExtras<'a> {
+    pub(super) attributes: u32,
+    pub(super) tags: u32,
+    pub(super) handle: u32,
+    pub(super) persistent_id: Option<u128>,
+    pub(super) refs: [u32; 2],
+    pub(super) rows: u32,
     #[serde(borrow)]
-    source: Option<&'a str>,
+    pub(super) source: Option<&'a str>,
 }
 
 impl BinExtras<'_> {
     /// Whether nothing is left to write (e.g. only references to instances not saved).
-    fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.attributes == 0
             && self.tags == 0
             && self.handle == 0
@@ -157,7 +147,7 @@ impl BinExtras<'_> {
 }
 
 #[derive(Serialize, Deserialize)]
-enum BinAttr<'a> {
+pub(super) enum BinAttr<'a> {
     Bool(bool),
     Number(f64),
     String(&'a str),
@@ -166,7 +156,7 @@ enum BinAttr<'a> {
 }
 
 #[derive(Serialize, Deserialize)]
-enum BinValue<'a> {
+pub(super) enum BinValue<'a> {
     Bool(bool),
     I32(i32),
     I64(i64),
@@ -201,14 +191,14 @@ pub(crate) fn checksum(body: &[u8]) -> u64 {
 
 /// The optional section after the body: the place's behaviour settings and definitions.
 #[derive(Serialize, Deserialize)]
-struct BinBehaviors {
-    settings: crate::BehaviorSettings,
-    behaviors: Vec<super::model::BehaviorDoc>,
+pub(super) struct BinBehaviors {
+    pub(super) settings: arbor_core::BehaviorSettings,
+    pub(super) behaviors: Vec<crate::model::BehaviorDoc>,
 }
 
 /// The optional section after the behaviours one (version 3): which schemas, by index in
 /// the body's list, are stored in sparse sets.
 #[derive(Serialize, Deserialize, Default)]
-struct BinStorage {
-    sparse_sets: Vec<u32>,
+pub(super) struct BinStorage {
+    pub(super) sparse_sets: Vec<u32>,
 }

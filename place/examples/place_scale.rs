@@ -1,6 +1,6 @@
 //! Saves and loads a 1,000,000-instance place in both forms and prints the times and sizes.
 //!
-//! `cargo run --release -p arbor-core --example place_scale [INSTANCES]` (set `PLACE_PHASES=1`
+//! `cargo run --release -p arbor-place --example place_scale [INSTANCES]` (set `PLACE_PHASES=1`
 //! to split the JSON load into parsing and building).
 //!
 //! The place: 1,000 models under the Workspace, each holding parts (positions, sizes, some
@@ -10,8 +10,8 @@
 use arbor_core::{
     Appearance, Arena, AttributeValue, Class, Color, LocalTransform, Material, NodeFlags, Quat, Vec3,
     components::{FieldDef, FieldType, FieldValue, Schema},
-    load_binary, load_json, save_binary, save_json,
 };
+use arbor_place::{load_binary, load_json, save_binary, save_json};
 use std::time::Instant;
 
 fn build(total: usize) -> Arena {
@@ -90,11 +90,11 @@ fn main() {
     );
     let from_json = time("load_json", || load_json(&json).unwrap());
     if std::env::var_os("PLACE_PHASES").is_some() {
-        let file: arbor_core::place::PlaceFile<'_> = time("  parse", || serde_json::from_str(&json).unwrap());
+        let file: arbor_place::doc::PlaceFile<'_> = time("  parse", || serde_json::from_str(&json).unwrap());
         let built = time("  to_arena", || file.to_arena().unwrap());
         time("  drop doc", || drop(file));
         drop(built);
-        let doc = time("  from_arena", || arbor_core::place::PlaceFile::from_arena(&arena));
+        let doc = time("  from_arena", || arbor_place::doc::PlaceFile::from_arena(&arena));
         drop(doc);
     }
     drop(json);

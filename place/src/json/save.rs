@@ -2,17 +2,16 @@
 //! top-level entries past [`JSON_NESTING`]), floats written so they read back exactly, and
 //! the settings and behaviours sections.
 
-use super::JSON_NESTING;
-use crate::arena::Arena;
-use crate::components::FieldValue;
-use crate::nodes::page::{DEFAULT_SIZE, NodeRef};
-use crate::place::collect::{NONE, Saved};
-use crate::place::json_text::write_inline;
-use crate::place::model::{
-    AttributeDoc, BehaviorDoc, ComponentDoc, InstanceDoc, PLACE_FORMAT, PlaceFile, PlaceSettings,
-};
-use crate::place::serde_util::{Num, Num32};
-use crate::value::{AttributeValue, Color, NodeFlags};
+use super::parse::JSON_NESTING;
+use crate::behaviors::behavior_docs;
+use crate::collect::{NONE, Saved, differs, sorted_tags};
+use crate::json_text::write_inline;
+use crate::model::{AttributeDoc, ComponentDoc, InstanceDoc, PLACE_FORMAT, PlaceFile, PlaceSettings};
+use crate::serde_util::{Num, Num32};
+use arbor_core::Arena;
+use arbor_core::components::FieldValue;
+use arbor_core::raw::{DEFAULT_SIZE, NodeRef};
+use arbor_core::{AttributeValue, Color, NodeFlags};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -103,7 +102,7 @@ pub fn save_json(arena: &Arena) -> String {
     out.extend_from_slice(b"{\n  \"format\": ");
     write_inline(&mut out, PLACE_FORMAT);
     out.extend_from_slice(b",\n  \"version\": ");
-    write_inline(&mut out, &crate::place::model::version_for(arena));
+    write_inline(&mut out, &crate::model::version_for(arena));
     out.extend_from_slice(b",\n  \"settings\": ");
     write_inline(&mut out, &place_settings(arena, &saved));
     let registry = arena.components().registry();
@@ -206,7 +205,7 @@ impl<'a> PlaceFile<'a> {
             .collect();
         PlaceFile {
             format: Cow::Borrowed(PLACE_FORMAT),
-            version: crate::place::model::version_for(arena),
+            version: crate::model::version_for(arena),
             settings: place_settings(arena, &saved),
             components,
             behaviors: behavior_docs(arena),
@@ -218,12 +217,6 @@ impl<'a> PlaceFile<'a> {
 /// The settings section for the place in `arena`.
 fn place_settings(arena: &Arena, saved: &Saved<'_>) -> PlaceSettings {
     PlaceSettings { fallen_parts_destroy_height: saved.destroy_height, behaviors: arena.behaviors().settings }
-}
-
-/// The `behaviors` section for the place in `arena`, in name order.
-pub(crate) fn behavior_docs(arena: &Arena) -> Vec<BehaviorDoc> {
-    let docs = arena.behaviors().iter();
-    docs.map(|(name, source)| BehaviorDoc { name: name.to_owned(), source: source.to_string() }).collect()
 }
 
 fn float_value(x: f64) -> Value {
@@ -240,27 +233,11 @@ fn float32_value(x: f32) -> Value {
     }
 }
 
-/// Tag names sorted by text (the arena sorts them by interned id, which differs between
-/// arenas), so saving a loaded place gives the same file.
-pub(crate) fn sorted_tags<'n>(
-    names: &'n crate::names::NamePool,
-    tags: &[crate::names::NameId],
-) -> Vec<&'n str> {
-    let mut out: Vec<&str> = tags.iter().map(|t| names.text(*t)).collect();
-    out.sort_unstable();
-    out
-}
-
-/// Whether two float arrays differ bit for bit (so `-0.0` and NaN payloads count).
-pub(crate) fn differs(a: &[f32], b: &[f32]) -> bool {
-    a.iter().zip(b).any(|(x, y)| x.to_bits() != y.to_bits())
-}
-
 /// The document of one saved node (without children, `ref` or `parent`).
 fn instance_doc<'a>(
     saved: &Saved<'a>,
     node: &NodeRef<'a>,
-    target: &impl Fn(crate::id::Id) -> Option<u64>,
+    target: &impl Fn(arbor_core::Id) -> Option<u64>,
 ) -> InstanceDoc<'a> {
     let names = saved.arena.names();
     let t = node.transform();

@@ -281,7 +281,7 @@ pub fn sample() -> Sample {
     let gui = a.create(Class::ScreenGui, "Hud", Some(storage)).unwrap();
     a.create(Class::Frame, "Panel", Some(gui)).unwrap();
     let mut deep = storage;
-    for level in 0..(arbor_core::place::JSON_NESTING as usize * 2 + 5) {
+    for level in 0..(arbor_place::JSON_NESTING as usize * 2 + 5) {
         deep = a.create(Class::Folder, &format!("Level{level}"), Some(deep)).unwrap();
     }
     a.set_attribute(deep, "Back", Some(AttributeValue::Ref(Some(p0)))).unwrap();

@@ -1,28 +1,12 @@
-//! The JSON form: [`PlaceFile`] to and from an arena, and [`load_json`] / [`save_json`].
-//!
-//! Loading parses the whole text into the model with `serde_json` (names borrowed from the
-//! text where they need no unescaping), then creates the instances in pre-order through the
-//! shared [`TreeLoader`], then applies extras with its [`ExtrasLoader`]. A `serde_json` error is turned into a path by
-//! scanning the text up to the error position.
-//!
-//! Saving streams: it walks the saved instances in pre-order and writes each one's model
-//! document (names borrowed from the arena's pool) on its own line, without building the
-//! document tree; [`PlaceFile::from_arena`] builds the same document as a value. Instances
-//! nest at most [`JSON_NESTING`] levels inside one top-level entry; a deeper subtree becomes a
-//! top-level entry naming its parent by `ref`, so any tree saves within `serde_json`'s nesting
-//! guard and reads back.
+//! Reading JSON place text into the model: the `format` and `version` header checked, and a
+//! `serde_json` error turned into a [`PlaceError`] naming the path of the value being read
+//! (a wrong header is reported first, since a newer file may fail to parse as this
+//! version). [`JSON_NESTING`], the nesting a saved file keeps to, lives here because the
+//! reader's recursion-limit message names it.
 
-mod load;
-mod save;
-
-pub(crate) use load::apply_behaviors;
-pub use load::load_json;
-pub use save::save_json;
-pub(crate) use save::{behavior_docs, differs, sorted_tags};
-
-use super::error::PlaceError;
-use super::json_text::{offset_of, path_at};
-use super::model::{PLACE_FORMAT, PLACE_FORMAT_VERSION, PlaceFile};
+use crate::error::PlaceError;
+use crate::json_text::{offset_of, path_at};
+use crate::model::{PLACE_FORMAT, PLACE_FORMAT_VERSION, PlaceFile};
 use serde::Deserialize;
 use std::borrow::Cow;
 
@@ -49,7 +33,7 @@ pub(crate) fn check_header(format: Option<&str>, version: Option<u64>) -> Result
 }
 
 /// Parses place text (without a byte-order mark) into its document.
-pub(super) fn parse(text: &str) -> Result<PlaceFile<'_>, PlaceError> {
+pub(crate) fn parse(text: &str) -> Result<PlaceFile<'_>, PlaceError> {
     serde_json::from_str::<PlaceFile<'_>>(text).map_err(|e| explain(text, e))
 }
 

@@ -13,14 +13,14 @@
 use super::collect::NONE;
 use super::error::PlaceError;
 use super::model::{ComponentDoc, file_class};
-use crate::arena::{Arena, ArenaBuilder, NodeFields};
-use crate::class::Class;
-use crate::components::{ComponentId, FieldValue};
-use crate::error::ArenaError;
-use crate::id::Id;
-use crate::names::NameId;
-use crate::settings::FALLEN_PARTS_DESTROY_HEIGHT;
-use crate::value::{AttributeValue, PersistentId};
+use arbor_core::ArenaError;
+use arbor_core::Class;
+use arbor_core::Id;
+use arbor_core::components::{ComponentId, FieldValue};
+use arbor_core::raw::NameId;
+use arbor_core::settings::FALLEN_PARTS_DESTROY_HEIGHT;
+use arbor_core::{Arena, ArenaBuilder, NodeFields};
+use arbor_core::{AttributeValue, PersistentId};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// One instance to create: its class as written in the file, and its built-in fields.
@@ -186,7 +186,7 @@ impl TreeLoader {
             children: 0,
         });
         let class = file_class(spec.class).map_err(|m| self.err(index, "class", m))?;
-        crate::names::check_name(self.build.arena().names().text(spec.fields.name))
+        arbor_core::raw::check_name(self.build.arena().names().text(spec.fields.name))
             .map_err(|e| self.err(index, "name", e.to_string()))?;
         let transparency = spec.fields.appearance.transparency;
         if !(0.0..=1.0).contains(&transparency) {

@@ -3,20 +3,21 @@
 //! consumed from the shared tables in order; a table shorter or longer than its users need
 //! is refused as damaged.
 
-use super::{
+use super::layout::{
     ANCHORED, ARCHIVABLE, BinAttr, BinBehaviors, BinStorage, BinValue, Body, CAN_COLLIDE, HAS_EXTRAS,
     HEADER_LEN, PLACE_BINARY_MAGIC, checksum,
 };
-use crate::arena::{Arena, NodeFields};
-use crate::components::FieldValue;
-use crate::names::NameId;
-use crate::nodes::hot::LocalTransform;
-use crate::nodes::page::DEFAULT_SIZE;
-use crate::place::build::{ExtrasLoader, NodeSpec, TreeLoader};
-use crate::place::error::PlaceError;
-use crate::place::model::PLACE_FORMAT_VERSION;
-use crate::value::{Appearance, AttributeValue, Color, NodeFlags, PersistentId};
-use glam::{Quat, Vec3};
+use crate::behaviors::apply_behaviors;
+use crate::build::{ExtrasLoader, NodeSpec, TreeLoader};
+use crate::error::PlaceError;
+use crate::model::PLACE_FORMAT_VERSION;
+use arbor_core::LocalTransform;
+use arbor_core::components::FieldValue;
+use arbor_core::raw::DEFAULT_SIZE;
+use arbor_core::raw::NameId;
+use arbor_core::{Appearance, AttributeValue, Color, NodeFlags, PersistentId};
+use arbor_core::{Arena, NodeFields};
+use arbor_core::{Quat, Vec3};
 
 /// Checks the header and returns the format version and the body.
 fn body_of(bytes: &[u8]) -> Result<(u32, &[u8]), PlaceError> {
@@ -77,9 +78,8 @@ pub fn load_binary(bytes: &[u8]) -> Result<Arena, PlaceError> {
     }
     let mut arena = Loader::new(&body, &storage.sparse_sets).load()?;
     if let Some(section) = behaviors {
-        let settings =
-            crate::place::model::PlaceSettings { behaviors: section.settings, ..Default::default() };
-        crate::place::json::apply_behaviors(&mut arena, &settings, &section.behaviors)?;
+        let settings = crate::model::PlaceSettings { behaviors: section.settings, ..Default::default() };
+        apply_behaviors(&mut arena, &settings, &section.behaviors)?;
     }
     Ok(arena)
 }
@@ -142,7 +142,7 @@ impl<'b, 'a> Loader<'b, 'a> {
         for (i, c) in body.components.iter().enumerate() {
             let mut doc = c.to_doc();
             if self.sparse_sets.contains(&(i as u32)) {
-                doc.storage = crate::place::model::StorageDoc::SparseSet;
+                doc.storage = crate::model::StorageDoc::SparseSet;
             }
             b.register_schema(i, &doc)?;
         }

@@ -1,12 +1,12 @@
 //! The serde model of a place file: [`PlaceFile`] and the documents inside it. The JSON form
 //! is exactly this model; the binary form carries the same information in a flat layout
-//! (see `binary.rs`). Field names, defaults and meanings are specified in
+//! (see `binary/mod.rs`). Field names, defaults and meanings are specified in
 //! `docs/place-format.md`.
 
 use super::serde_util::{f64s, floats, hex_id, opt_f32, opt_f64, opt_floats, ordered, ordered2};
-use crate::class::Class;
-use crate::components::{FieldDef, FieldType, RefPolicy, Schema, Storage};
-use crate::value::{Material, Shape};
+use arbor_core::Class;
+use arbor_core::components::{FieldDef, FieldType, RefPolicy, Schema, Storage};
+use arbor_core::{Material, Shape};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
@@ -20,7 +20,7 @@ pub const PLACE_FORMAT_VERSION: u32 = 3;
 
 /// The version a place is written with: 3 if a component is stored in a sparse set, else 2
 /// if it has behaviours or behaviour settings, else 1.
-pub fn version_for(arena: &crate::Arena) -> u32 {
+pub fn version_for(arena: &arbor_core::Arena) -> u32 {
     let library = arena.behaviors();
     if !arena.components().registry().sparse_sets().is_empty() {
         3
@@ -83,8 +83,8 @@ pub struct PlaceSettings {
     pub fallen_parts_destroy_height: Option<f64>,
     /// The game's behaviour limits and world clock (the defaults of `docs/behaviours.md`,
     /// "Storing and binding behaviours", when absent).
-    #[serde(default, skip_serializing_if = "crate::BehaviorSettings::is_default")]
-    pub behaviors: crate::BehaviorSettings,
+    #[serde(default, skip_serializing_if = "arbor_core::BehaviorSettings::is_default")]
+    pub behaviors: arbor_core::BehaviorSettings,
 }
 
 /// A component schema.

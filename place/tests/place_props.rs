@@ -7,8 +7,9 @@ mod place_support;
 
 use arbor_core::{
     Appearance, Arena, AttributeValue, Class, Color, Id, LocalTransform, Material, NodeFlags, Quat, Shape,
-    Vec3, components::FieldValue, load_binary, load_json, save_binary, save_json,
+    Vec3, components::FieldValue,
 };
+use arbor_place::{load_binary, load_json, save_binary, save_json};
 use place_support::{dump, register_schemas};
 use proptest::prelude::*;
 
@@ -276,7 +277,7 @@ proptest! {
     #[test]
     fn random_bytes_never_panic_load_binary(mut bytes in prop::collection::vec(any::<u8>(), 0..600), magic in any::<bool>()) {
         if magic && bytes.len() >= 12 {
-            bytes[..8].copy_from_slice(arbor_core::place::PLACE_BINARY_MAGIC);
+            bytes[..8].copy_from_slice(arbor_place::PLACE_BINARY_MAGIC);
             bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
         }
         let _ = load_binary(&bytes);

@@ -6,26 +6,15 @@
 //!
 //! | group | ours | baseline |
 //! |---|---|---|
-//! | `cloud_store/sqlite` | `arbor/{hot_key,keys_1000}`: the store's SQLite backend (`script/src/store/cloud/sqlite.rs`, compiled here as it is): `read` + `cas` with the session-lock check in the same statement, WAL, `synchronous=FULL`, one file shared by the 4 servers | `plain_rusqlite/...`: `SELECT v, ver` + `UPDATE kv SET v = ?, ver = ver + 1 WHERE k = ? AND ver = ?` on a two-column table, same pragmas |
+//! | `cloud_store/sqlite` | `arbor/{hot_key,keys_1000}`: the store's SQLite backend (`store/src/cloud/sqlite.rs`): `read` + `cas` with the session-lock check in the same statement, WAL, `synchronous=FULL`, one file shared by the 4 servers | `plain_rusqlite/...`: `SELECT v, ver` + `UPDATE kv SET v = ?, ver = ver + 1 WHERE k = ? AND ver = ?` on a two-column table, same pragmas |
 //! | `cloud_store/postgres` | `arbor/...`: the PostgreSQL backend (deadpool pool, prepared statements, lock check) on a current-thread runtime per server | `plain_tokio_postgres/...`: one `tokio_postgres` connection per server, the same two statements |
 //!
 //! One iteration is one committed update; the elapsed time of `iters` updates split over
 //! the 4 servers. Retries per commit (races lost) are printed after each benchmark
 //! (`docs/perf/stores.md`).
 
-// The store's backends, compiled here as they are (they depend on nothing else of the
-// crate); `super::backend` in them is this crate's `backend`.
-#[allow(dead_code)]
-#[path = "../../script/src/store/cloud/backend.rs"]
-mod backend;
-#[allow(dead_code)]
-#[path = "../../script/src/store/cloud/postgres.rs"]
-mod postgres;
-#[allow(dead_code)]
-#[path = "../../script/src/store/cloud/sqlite.rs"]
-mod sqlite;
-
-use backend::{Backend, Cas, LockMode, Read};
+use arbor_store::cloud::backend::{Backend, Cas, LockMode, Read};
+use arbor_store::cloud::{postgres, sqlite};
 use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};

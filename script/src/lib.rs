@@ -17,7 +17,8 @@
 //!   death signals, `BindCharacter`, `Damage`, `Kick`);
 //! - stores: `game.Store` (place-local, SQLite, group-committed each tick) and
 //!   `game.CloudStore` (shared by a fleet: offline SQLite or PostgreSQL, compare-and-swap
-//!   updates, session locks), configured by [`StoreConfig`];
+//!   updates, session locks), configured by [`StoreConfig`]; the stores themselves are the
+//!   `arbor-store` crate, this one gives them their Luau surface;
 //! - behaviours: transactional, resumable scripts bound to host instances by `Behavior`
 //!   instances, with checked arithmetic, error reports ([`BehaviorReport`]) and saves that
 //!   resume ([`ResumeError`]).

@@ -1,6 +1,9 @@
-//! Data stores for scripts: `game.Store` (place-local, synchronous reads, group-committed
-//! to SQLite off the tick thread) and `game.CloudStore` (shared by every server of an
-//! experience, asynchronous, offline SQLite or PostgreSQL backends).
+//! Data stores for scripts, the Luau side: `game.Store` (place-local, synchronous reads,
+//! group-committed to SQLite off the tick thread) and `game.CloudStore` (shared by every
+//! server of an experience, asynchronous, offline SQLite or PostgreSQL backends). The stores
+//! themselves (the local store and its writer, the cloud store's core and backends, the
+//! value byte format, keys and errors) are the `arbor-store` crate; this module turns Lua
+//! values into store values and back and gives scripts the two tables.
 //!
 //! The host reaches this module through four calls: [`install`] (builds the two Luau tables
 //! for `game`), [`deliver`] (runs due cloud callbacks, at the start of the Update phase),
@@ -8,52 +11,21 @@
 //! [`shutdown`] (waits until every accepted put is durable). State lives in the Lua state's
 //! app data, so the Luau functions reach it without the host.
 //!
-//! Shared by both stores: the value codec (`value`), the key and name rules (`key`) and the
-//! errors (`error`). The local store: `local` (its state on the tick thread), `writer` (its
-//! I/O thread) and `local_api` (its Luau surface). The user guide is `docs/stores.md`.
+//! Files: `key` (keys and names from Lua values, and how messages describe a Lua value),
+//! `value` (Lua values to the store format and back), `local_store` (the Luau surface of the
+//! local store), `cloud_store` (the Luau surface of the cloud store and its callbacks). The
+//! user guide is `docs/stores.md`.
 
-mod cloud;
-mod error;
+mod cloud_store;
 mod key;
-mod local;
-mod local_api;
+mod local_store;
 mod value;
-mod writer;
 
-pub use local::{LOCAL_STORE_FILE, StoreStats};
+pub use arbor_store::{LOCAL_STORE_FILE, StoreConfig, StoreStats};
 
 use crate::log::Level;
+use arbor_store::Severity;
 use mlua::{Function, Lua, Result, Table};
-use std::path::PathBuf;
-
-/// Where stores keep their data.
-#[derive(Clone, Debug, Default)]
-pub struct StoreConfig {
-    /// Directory of the local store files (and of the offline cloud store). `None`: the
-    /// server has no data directory and `game.Store.open` / `game.CloudStore.open` raise.
-    pub data_dir: Option<PathBuf>,
-    /// `postgres://...`: the fleet cloud store; `None`: the offline SQLite cloud store in
-    /// `data_dir`.
-    pub cloud_url: Option<String>,
-}
-
-impl StoreConfig {
-    /// The local stores' SQLite file ([`LOCAL_STORE_FILE`] in the data directory), if there
-    /// is a data directory.
-    pub fn local_store_file(&self) -> Option<PathBuf> {
-        self.data_dir.as_ref().map(|d| d.join(LOCAL_STORE_FILE))
-    }
-
-    /// Checks that the fleet cloud store, if one is named, answers: connects once (with the
-    /// pool's 10 s timeout) and makes sure its tables exist. For a server to run at start,
-    /// so a fleet server whose database is unreachable fails at once with the reason instead
-    /// of serving players whose data cannot load. Blocks; the offline store needs no check.
-    pub fn check_cloud_store(&self) -> std::result::Result<(), String> {
-        let Some(url) = &self.cloud_url else { return Ok(()) };
-        cloud::postgres::Postgres::probe(url)
-            .map_err(|e| format!("the cloud store at {url} cannot be reached: {}", e.0))
-    }
-}
 
 /// Builds `game.Store` and `game.CloudStore` (frozen tables) and puts the store state into
 /// `lua`'s app data. `checked` wraps a `(ok, value)` primitive so its failures raise at the
@@ -63,8 +35,8 @@ pub(crate) fn install(
     config: &StoreConfig,
     checked: &dyn Fn(Function) -> Result<Function>,
 ) -> Result<(Table, Table)> {
-    let store = local_api::install(lua, config.data_dir.clone(), checked)?;
-    let cloud = cloud::api::install(lua, config, checked)?;
+    let store = local_store::install(lua, config.data_dir.clone(), checked)?;
+    let cloud = cloud_store::install(lua, config, checked)?;
     Ok((store, cloud))
 }
 
@@ -74,21 +46,21 @@ pub(crate) fn install(
 /// minute; a player's session lock is released once they are gone and their writes landed).
 pub(crate) fn deliver(lua: &Lua, time: f64, players: &[u64]) {
     let _ = (lua, time, players);
-    cloud::api::deliver(lua, time, players);
+    cloud_store::deliver(lua, time, players);
 }
 
 /// Ends the tick for the stores: the puts accepted during it go to the writer as one
 /// transaction.
 pub(crate) fn end_tick(lua: &Lua, tick: u64) {
     let _ = tick;
-    let lines = local_api::with_stores(lua, |s| s.end_tick()).unwrap_or_default();
+    let lines = local_store::with_stores(lua, |s| s.end_tick()).unwrap_or_default();
     push_lines(lua, lines);
-    cloud::api::end_tick(lua);
+    cloud_store::end_tick(lua);
 }
 
 /// The local stores' counters, after taking the writer's latest reports (and logging them).
 pub(crate) fn stats(lua: &Lua) -> StoreStats {
-    let Ok((stats, lines)) = local_api::with_stores(lua, |s| {
+    let Ok((stats, lines)) = local_store::with_stores(lua, |s| {
         let lines = s.poll();
         (s.stats(), lines)
     }) else {
@@ -99,12 +71,16 @@ pub(crate) fn stats(lua: &Lua) -> StoreStats {
 }
 
 /// Writes the local stores' log lines to the host log.
-fn push_lines(lua: &Lua, lines: Vec<(Level, String)>) {
+fn push_lines(lua: &Lua, lines: Vec<(Severity, String)>) {
     if lines.is_empty() {
         return;
     }
     let _ = crate::state::with_state(lua, |s| {
-        for (level, text) in lines {
+        for (severity, text) in lines {
+            let level = match severity {
+                Severity::Warn => Level::Warn,
+                Severity::Error => Level::Error,
+            };
             s.log.push(level, text);
         }
     });
@@ -113,7 +89,7 @@ fn push_lines(lua: &Lua, lines: Vec<(Level, String)>) {
 /// Waits until every accepted put is durable (or its commit failed for good and was
 /// logged); called when the server stops.
 pub(crate) fn shutdown(lua: &Lua) {
-    let lines = local_api::with_stores(lua, |s| s.shutdown()).unwrap_or_default();
+    let lines = local_store::with_stores(lua, |s| s.shutdown()).unwrap_or_default();
     push_lines(lua, lines);
-    cloud::api::shutdown(lua);
+    cloud_store::shutdown(lua);
 }

@@ -1,5 +1,8 @@
-//! The value codec of the stores: Lua values to compact, versioned, deterministic bytes and
-//! back. The local and the cloud store both keep values in this form.
+//! Lua values to store values and back: the walk that turns a Lua value into the bytes of
+//! the store format (`arbor_store::format`) and the decoder's builder of Lua values. The
+//! format, its canonical order and its limits are `arbor-store`'s; this file owns what is
+//! Lua's: which Lua values are storable, cycles and metatables, and charging the walk to the
+//! running entry.
 //!
 //! What a value can hold: numbers (finite; NaN and infinities are refused), booleans,
 //! strings (any bytes), `Vector3`s (Luau vectors, finite components) and tables of those
@@ -8,168 +11,49 @@
 //! buffers, tables with a metatable, tables inside themselves. A table that appears twice
 //! (not inside itself) is stored twice and comes back as two tables.
 //!
-//! ## Format (version 1)
-//!
-//! ```text
-//! value   := FORMAT_VERSION item
-//! item    := 0x00                       false
-//!          | 0x01                       true
-//!          | 0x02 varint(zigzag(n))     whole number within ±2^53, not -0
-//!          | 0x03 f64 (8 bytes, LE)     any other finite number, bit for bit
-//!          | 0x04 varint(len) bytes     string
-//!          | 0x05 3 × f32 (LE)          Vector3, bit for bit
-//!          | 0x06 varint(n) varint(m) item × n (key item, item) × m
-//!                                       table: values of keys 1..n, then the other m
-//!                                       pairs, keys in canonical order
-//! ```
-//!
-//! Canonical order: booleans (false, true), then numbers (ascending, `-0` before `0`), then
-//! strings (bytewise); the array part is the longest run of keys 1, 2, 3, ... So equal
-//! tables encode to equal bytes, whatever order their keys were inserted in.
-//!
-//! Numbers round-trip exactly (their f64 bits; whole numbers stay whole), vectors too (their
-//! f32 bits). [`encode`] checks every rule while it walks and stops writing once the value
-//! is over the limit (it keeps counting, so the error gives the full size); the walk is
-//! charged to the running entry. [`decode`] never panics on corrupt bytes and allocates at
-//! most in proportion to their length.
+//! [`encode`] checks every rule while it walks and stops writing once the value is over the
+//! limit (it keeps counting, so the error gives the full size); the walk is charged to the
+//! running entry. [`decode`] never panics on corrupt bytes and allocates at most in
+//! proportion to their length.
 
-use super::error::StoreError;
-use super::key::{describe, number_text};
+use super::key::describe;
 use crate::budget;
+use arbor_store::format::{Build, Corrupt, Encoder, TableKey, canonical_order, decode_with};
+use arbor_store::{MAX_DEPTH, StoreError};
 use mlua::{Lua, Table, Value, Vector};
 use std::ffi::c_void;
-
-/// Deepest nesting of tables in a value (the value is level 1).
-pub(crate) const MAX_DEPTH: usize = 8;
-
-/// The first byte of every encoded value.
-pub(crate) const FORMAT_VERSION: u8 = 1;
-
-const T_FALSE: u8 = 0x00;
-const T_TRUE: u8 = 0x01;
-const T_INT: u8 = 0x02;
-const T_F64: u8 = 0x03;
-const T_STR: u8 = 0x04;
-const T_VEC: u8 = 0x05;
-const T_TABLE: u8 = 0x06;
-
-/// Largest magnitude stored as a whole number (2^53).
-const MAX_WHOLE: f64 = 9_007_199_254_740_992.0;
-
-/// Bytes charged for visiting one item (a pair, a number) besides the bytes it writes.
-const ITEM_COST_BYTES: usize = 16;
-
-/// Charged work is settled in chunks of at least this many bytes.
-const CHARGE_CHUNK: usize = 1024;
 
 /// Encodes `value` (usually a table), refusing it if it breaks a rule or its encoding is
 /// longer than `max_bytes`. Charges the running entry for the walk.
 pub(crate) fn encode(lua: &Lua, value: &Value, max_bytes: usize) -> Result<Vec<u8>, StoreError> {
-    let mut e = Encoder {
-        lua,
-        buf: Vec::with_capacity(64.min(max_bytes)),
-        len: 0,
-        max: max_bytes,
-        path: Vec::with_capacity(MAX_DEPTH),
-        uncharged: 0,
-    };
-    e.put(&[FORMAT_VERSION]);
-    e.item(value, 0)?;
-    e.settle()?;
-    if e.len > max_bytes {
-        return Err(StoreError::TooLarge { bytes: e.len, limit: max_bytes });
-    }
-    Ok(e.buf)
+    let mut w = Walk { lua, e: Encoder::new(max_bytes), path: Vec::with_capacity(MAX_DEPTH) };
+    w.item(value, 0)?;
+    w.settle()?;
+    w.e.finish()
 }
 
-/// A table key, as sorted in the canonical order.
-enum TableKey {
-    Bool(bool),
-    Num(f64),
-    Str(Vec<u8>),
+/// The text of a VM failure during the walk, as the script sees it.
+fn vm_error(e: &mlua::Error) -> StoreError {
+    StoreError::Interrupted(crate::luau::convert::error_text(e))
 }
 
-impl TableKey {
-    fn class(&self) -> u8 {
-        match self {
-            TableKey::Bool(_) => 0,
-            TableKey::Num(_) => 1,
-            TableKey::Str(_) => 2,
-        }
-    }
-
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        match (self, other) {
-            (TableKey::Bool(a), TableKey::Bool(b)) => a.cmp(b),
-            (TableKey::Num(a), TableKey::Num(b)) => a.total_cmp(b),
-            (TableKey::Str(a), TableKey::Str(b)) => a.cmp(b),
-            _ => self.class().cmp(&other.class()),
-        }
-    }
-}
-
-struct Encoder<'a> {
+/// A walk of one Lua value into an [`Encoder`].
+struct Walk<'a> {
     lua: &'a Lua,
-    buf: Vec<u8>,
-    /// The encoded length so far (the buffer stops growing once it passes `max`).
-    len: usize,
-    max: usize,
+    e: Encoder,
     /// The tables being encoded, outermost first (to find cycles).
     path: Vec<*const c_void>,
-    /// Work done but not charged yet, in bytes.
-    uncharged: usize,
 }
 
-impl Encoder<'_> {
-    fn put(&mut self, bytes: &[u8]) {
-        self.len = self.len.saturating_add(bytes.len());
-        if self.len <= self.max {
-            self.buf.extend_from_slice(bytes);
-            self.uncharged += bytes.len();
-        }
-    }
-
-    fn varint(&mut self, mut n: u64) {
-        let mut out = [0u8; 10];
-        let mut i = 0;
-        loop {
-            let b = (n & 0x7f) as u8;
-            n >>= 7;
-            if n == 0 {
-                out[i] = b;
-                i += 1;
-                break;
-            }
-            out[i] = b | 0x80;
-            i += 1;
-        }
-        self.put(&out[..i]);
-    }
-
+impl Walk<'_> {
     /// Counts one visited item; charges the running entry once enough work piled up.
     fn visit(&mut self) -> Result<(), StoreError> {
-        self.uncharged += ITEM_COST_BYTES;
-        if self.uncharged >= CHARGE_CHUNK { self.settle() } else { Ok(()) }
+        if self.e.visit() { self.settle() } else { Ok(()) }
     }
 
     fn settle(&mut self) -> Result<(), StoreError> {
-        let bytes = std::mem::take(&mut self.uncharged);
-        budget::charge(bytes, 0).map_err(|_| StoreError::Budget)
-    }
-
-    fn number(&mut self, n: f64) -> Result<(), StoreError> {
-        if !n.is_finite() {
-            return Err(StoreError::NotFinite(number_text(n)));
-        }
-        if n.fract() == 0.0 && n.abs() <= MAX_WHOLE && !(n == 0.0 && n.is_sign_negative()) {
-            let i = n as i64;
-            self.put(&[T_INT]);
-            self.varint(((i << 1) ^ (i >> 63)) as u64);
-        } else {
-            self.put(&[T_F64]);
-            self.put(&n.to_bits().to_le_bytes());
-        }
-        Ok(())
+        let bytes = self.e.take_work();
+        budget::charge(bytes, 0).map_err(|_| StoreError::Interrupted(budget::BUDGET_MESSAGE.to_owned()))
     }
 
     /// An integer as mlua hands it over (a double that happens to be whole, or a Luau
@@ -186,31 +70,14 @@ impl Encoder<'_> {
     fn item(&mut self, v: &Value, depth: usize) -> Result<(), StoreError> {
         self.visit()?;
         match v {
-            Value::Boolean(b) => self.put(&[if *b { T_TRUE } else { T_FALSE }]),
+            Value::Boolean(b) => self.e.boolean(*b),
             Value::Integer(i) => {
                 let n = self.integer(*i)?;
-                self.number(n)?;
+                self.e.number(n)?;
             }
-            Value::Number(n) => self.number(*n)?,
-            Value::String(s) => {
-                let bytes = s.as_bytes();
-                self.put(&[T_STR]);
-                self.varint(bytes.len() as u64);
-                self.put(&bytes);
-            }
-            Value::Vector(v) => {
-                let c = [v.x(), v.y(), v.z()];
-                if let Some(bad) = c.iter().find(|c| !c.is_finite()) {
-                    return Err(StoreError::NotFinite(format!(
-                        "a Vector3 with a component {}",
-                        number_text(f64::from(*bad))
-                    )));
-                }
-                self.put(&[T_VEC]);
-                for c in c {
-                    self.put(&c.to_bits().to_le_bytes());
-                }
-            }
+            Value::Number(n) => self.e.number(*n)?,
+            Value::String(s) => self.e.string(&s.as_bytes()),
+            Value::Vector(v) => self.e.vector([v.x(), v.y(), v.z()])?,
             Value::Table(t) => self.table(t, depth + 1)?,
             other => return Err(StoreError::BadType(describe(self.lua, other))),
         }
@@ -231,7 +98,7 @@ impl Encoder<'_> {
         }
         let mut pairs: Vec<(TableKey, Value)> = Vec::new();
         for pair in t.pairs::<Value, Value>() {
-            let (k, v) = pair?;
+            let (k, v) = pair.map_err(|e| vm_error(&e))?;
             self.visit()?;
             let key = match k {
                 Value::Boolean(b) => TableKey::Bool(b),
@@ -242,34 +109,14 @@ impl Encoder<'_> {
             };
             pairs.push((key, v));
         }
-        pairs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        // The array part: keys 1, 2, 3, ... (numbers sort after the booleans).
-        let first_num =
-            pairs.iter().position(|(k, _)| !matches!(k, TableKey::Bool(_))).unwrap_or(pairs.len());
-        let array = pairs[first_num..]
-            .iter()
-            .enumerate()
-            .take_while(
-                |(i, (k, _))| matches!(k, TableKey::Num(n) if *n == (*i + 1) as f64 && n.is_sign_positive()),
-            )
-            .count();
+        let (first_num, array) = canonical_order(&mut pairs);
         self.path.push(p);
-        self.put(&[T_TABLE]);
-        self.varint(array as u64);
-        self.varint((pairs.len() - array) as u64);
+        self.e.table(array, pairs.len() - array);
         for (_, v) in &pairs[first_num..first_num + array] {
             self.item(v, depth)?;
         }
         for (k, v) in pairs[..first_num].iter().chain(&pairs[first_num + array..]) {
-            match k {
-                TableKey::Bool(b) => self.put(&[if *b { T_TRUE } else { T_FALSE }]),
-                TableKey::Num(n) => self.number(*n)?,
-                TableKey::Str(s) => {
-                    self.put(&[T_STR]);
-                    self.varint(s.len() as u64);
-                    self.put(s);
-                }
-            }
+            self.e.key(k)?;
             self.item(v, depth)?;
         }
         self.path.pop();
@@ -280,149 +127,66 @@ impl Encoder<'_> {
 /// Decodes bytes made by [`encode`]. Corrupt or truncated bytes give an error, never a
 /// panic; allocation is bounded by the input's length.
 pub(crate) fn decode(lua: &Lua, bytes: &[u8]) -> mlua::Result<Value> {
-    let mut d = Decoder { lua, bytes, pos: 0 };
-    match d.byte()? {
-        FORMAT_VERSION => {}
-        v => return Err(corrupt(&format!("unknown format version {v}"))),
-    }
-    let value = d.item(0)?;
-    if d.pos != bytes.len() {
-        return Err(corrupt("trailing bytes"));
-    }
-    Ok(value)
+    decode_with(bytes, &mut LuaBuild(lua)).map_err(|e| e.0)
 }
 
-fn corrupt(what: &str) -> mlua::Error {
-    mlua::Error::runtime(format!("corrupt store value ({what})"))
+/// A failure while Lua values were built: the VM's, or corrupt bytes as a runtime error.
+struct BuildError(mlua::Error);
+
+impl From<Corrupt> for BuildError {
+    fn from(c: Corrupt) -> Self {
+        BuildError(mlua::Error::runtime(c.to_string()))
+    }
 }
 
-struct Decoder<'a> {
-    lua: &'a Lua,
-    bytes: &'a [u8],
-    pos: usize,
+impl From<mlua::Error> for BuildError {
+    fn from(e: mlua::Error) -> Self {
+        BuildError(e)
+    }
 }
 
-impl Decoder<'_> {
-    fn remaining(&self) -> usize {
-        self.bytes.len() - self.pos
-    }
+/// Builds Lua values for [`decode_with`].
+struct LuaBuild<'a>(&'a Lua);
 
-    fn take(&mut self, n: usize) -> mlua::Result<&[u8]> {
-        if n > self.remaining() {
-            return Err(corrupt("truncated"));
-        }
-        let s = &self.bytes[self.pos..self.pos + n];
-        self.pos += n;
-        Ok(s)
-    }
+impl Build for LuaBuild<'_> {
+    type Value = Value;
+    type Table = Table;
+    type Error = BuildError;
 
-    fn byte(&mut self) -> mlua::Result<u8> {
-        Ok(self.take(1)?[0])
+    fn boolean(&mut self, b: bool) -> Result<Value, BuildError> {
+        Ok(Value::Boolean(b))
     }
-
-    fn varint(&mut self) -> mlua::Result<u64> {
-        let mut n: u64 = 0;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            let part = u64::from(b & 0x7f);
-            if shift == 63 && part > 1 {
-                return Err(corrupt("varint overflow"));
-            }
-            n |= part << shift;
-            if b & 0x80 == 0 {
-                return Ok(n);
-            }
-        }
-        Err(corrupt("varint overflow"))
+    fn number(&mut self, n: f64) -> Result<Value, BuildError> {
+        Ok(Value::Number(n))
     }
-
-    /// A count of items each taking at least `min_bytes`, checked against what is left.
-    fn count(&mut self, min_bytes: usize) -> mlua::Result<usize> {
-        let n = self.varint()?;
-        match usize::try_from(n) {
-            Ok(n) if n.saturating_mul(min_bytes) <= self.remaining() => Ok(n),
-            _ => Err(corrupt("count larger than the value")),
-        }
+    fn string(&mut self, bytes: &[u8]) -> Result<Value, BuildError> {
+        Ok(Value::String(self.0.create_string(bytes)?))
     }
-
-    fn number(&mut self, tag: u8) -> mlua::Result<f64> {
-        if tag == T_INT {
-            let z = self.varint()?;
-            let i = ((z >> 1) as i64) ^ -((z & 1) as i64);
-            let n = i as f64;
-            if n.abs() > MAX_WHOLE {
-                return Err(corrupt("whole number out of range"));
-            }
-            Ok(n)
-        } else {
-            let n = f64::from_bits(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")));
-            if !n.is_finite() {
-                return Err(corrupt("non-finite number"));
-            }
-            Ok(n)
-        }
+    fn vector(&mut self, c: [f32; 3]) -> Result<Value, BuildError> {
+        Ok(Value::Vector(Vector::new(c[0], c[1], c[2])))
     }
-
-    fn f32(&mut self) -> mlua::Result<f32> {
-        Ok(f32::from_bits(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes"))))
+    fn table(&mut self, array: usize, other: usize) -> Result<Table, BuildError> {
+        Ok(self.0.create_table_with_capacity(array, other)?)
     }
-
-    fn item(&mut self, depth: usize) -> mlua::Result<Value> {
-        let tag = self.byte()?;
-        Ok(match tag {
-            T_FALSE => Value::Boolean(false),
-            T_TRUE => Value::Boolean(true),
-            T_INT | T_F64 => Value::Number(self.number(tag)?),
-            T_STR => {
-                let len = self.count(1)?;
-                Value::String(self.lua.create_string(self.take(len)?)?)
-            }
-            T_VEC => {
-                let (x, y, z) = (self.f32()?, self.f32()?, self.f32()?);
-                if !(x.is_finite() && y.is_finite() && z.is_finite()) {
-                    return Err(corrupt("a Vector3 with a non-finite component"));
-                }
-                Value::Vector(Vector::new(x, y, z))
-            }
-            T_TABLE => {
-                let depth = depth + 1;
-                if depth > MAX_DEPTH {
-                    return Err(corrupt("nested too deep"));
-                }
-                let narr = self.count(1)?;
-                let nhash = self.count(2)?;
-                if narr.saturating_add(nhash.saturating_mul(2)) > self.remaining() {
-                    return Err(corrupt("count larger than the value"));
-                }
-                let t = self.lua.create_table_with_capacity(narr, nhash)?;
-                for i in 1..=narr {
-                    let v = self.item(depth)?;
-                    t.raw_set(i, v)?;
-                }
-                for _ in 0..nhash {
-                    let key = match self.byte()? {
-                        T_FALSE => Value::Boolean(false),
-                        T_TRUE => Value::Boolean(true),
-                        tag @ (T_INT | T_F64) => Value::Number(self.number(tag)?),
-                        T_STR => {
-                            let len = self.count(1)?;
-                            Value::String(self.lua.create_string(self.take(len)?)?)
-                        }
-                        _ => return Err(corrupt("bad table key")),
-                    };
-                    let v = self.item(depth)?;
-                    t.raw_set(key, v)?;
-                }
-                Value::Table(t)
-            }
-            other => return Err(corrupt(&format!("unknown tag {other}"))),
-        })
+    fn set(&mut self, table: &mut Table, key: Value, value: Value) -> Result<(), BuildError> {
+        Ok(table.raw_set(key, value)?)
+    }
+    fn end_table(&mut self, table: Table) -> Result<Value, BuildError> {
+        Ok(Value::Table(table))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arbor_store::format::FORMAT_VERSION;
+
+    // The format's tags (`arbor_store::format`).
+    const T_TRUE: u8 = 0x01;
+    const T_INT: u8 = 0x02;
+    const T_F64: u8 = 0x03;
+    const T_STR: u8 = 0x04;
+    const T_TABLE: u8 = 0x06;
 
     const LIMIT: usize = 64 * 1024;
 

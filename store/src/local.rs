@@ -1,6 +1,6 @@
-//! The place-local stores' state on the tick thread: each open store's map of keys to
-//! encoded values (what `get` answers from), the tick's batch of accepted puts, the writer
-//! and the counters.
+//! The place-local stores' state on the tick thread ([`LocalStores`]): each open store's map
+//! of keys to encoded values (what `get` answers from), the tick's batch of accepted puts,
+//! the writer and the counters. The user guide is `docs/stores.md`, "Local stores".
 //!
 //! **Storage.** One SQLite file per place, `<data dir>/local_store.sqlite3`, WAL with
 //! `synchronous=FULL`, one table `kv(store, key, value)` keyed by (store name, canonical key
@@ -12,21 +12,24 @@
 //! the tick the batch goes to the writer (one transaction; batches waiting together share
 //! one). Puts are numbered from 1 in acceptance order; once a commit through put `n` lands,
 //! puts 1..=n are *durable* ([`StoreStats::durable_puts`] is `n`).
+//!
+//! Nothing here logs: the calls that learn of a failed or recovered commit return the lines
+//! for the host's log, with their [`Severity`].
 
-use super::error::{MAX_STORES, StoreError};
-use super::key::StoreKey;
-use super::writer::{self, Batch, Report, Row, Writer};
-use crate::log::Level;
+use crate::error::StoreError;
+use crate::key::StoreKey;
+use crate::limits::MAX_STORES;
+use crate::writer::{self, Batch, Report, Row, Writer};
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 /// Most bytes of one encoded value in a local store (64 KiB).
-pub(crate) const MAX_VALUE_BYTES: usize = 64 * 1024;
+pub const MAX_VALUE_BYTES: usize = 64 * 1024;
 
 /// Most keys of one local store.
-pub(crate) const MAX_KEYS: usize = 4096;
+pub const MAX_KEYS: usize = 4096;
 
 /// The local store file's name inside the data directory.
 pub const LOCAL_STORE_FILE: &str = "local_store.sqlite3";
@@ -60,9 +63,18 @@ impl StoreStats {
     }
 }
 
+/// How serious a line for the host's log is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    /// Something went wrong and was recovered from (a commit landed after failures).
+    Warn,
+    /// Something failed (a commit, the final flush).
+    Error,
+}
+
 /// One open store.
-pub(crate) struct LocalStore {
-    pub name: Arc<str>,
+struct LocalStore {
+    name: Arc<str>,
     /// Canonical key text → encoded value.
     values: FxHashMap<String, Arc<[u8]>>,
 }
@@ -70,8 +82,31 @@ pub(crate) struct LocalStore {
 /// The rows a failed commit held (store name, key text) and how many puts they carried.
 type FailedRows = (Vec<(Arc<str>, String)>, usize);
 
-/// Every local store of a place.
-pub(crate) struct LocalStores {
+/// Every local store of a place: opened by name, read from memory, written by a thread of
+/// its own.
+///
+/// ```
+/// use arbor_store::{LocalStores, StoreKey, StoreValue};
+///
+/// let dir = std::env::temp_dir().join(format!("arbor-store-doc-{}", std::process::id()));
+/// let mut stores = LocalStores::new(Some(dir.clone()));
+/// let scores = stores.open("Scores")?;
+/// let entry = StoreValue::Table(vec![(StoreValue::str("best"), StoreValue::Number(42.0))]);
+/// stores.put(scores, &StoreKey::Int(7), entry.encode(arbor_store::MAX_VALUE_BYTES)?)?;
+/// stores.end_tick(); // the tick's puts go to the writer as one transaction
+/// assert!(stores.shutdown().is_empty(), "every accepted put is durable");
+/// drop(stores);
+///
+/// // A later server reads the store back from the file.
+/// let mut stores = LocalStores::new(Some(dir.clone()));
+/// let scores = stores.open("Scores")?;
+/// let bytes = stores.get(scores, &StoreKey::Int(7)).expect("stored");
+/// assert_eq!(StoreValue::decode(&bytes)?, entry);
+/// # drop(stores);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct LocalStores {
     data_dir: Option<PathBuf>,
     stores: Vec<LocalStore>,
     writer: Option<Writer>,
@@ -99,7 +134,9 @@ fn key_list(keys: &[(Arc<str>, String)], rows: usize) -> String {
 }
 
 impl LocalStores {
-    pub(crate) fn new(data_dir: Option<PathBuf>) -> Self {
+    /// The stores of a place whose server keeps them in `data_dir` (`None`: no data
+    /// directory; `open` refuses). Nothing opens until [`LocalStores::open`].
+    pub fn new(data_dir: Option<PathBuf>) -> Self {
         Self {
             data_dir,
             stores: Vec::new(),
@@ -111,12 +148,12 @@ impl LocalStores {
     }
 
     /// The store file, if the server has a data directory.
-    pub(crate) fn file(&self) -> Option<PathBuf> {
+    pub fn file(&self) -> Option<PathBuf> {
         self.data_dir.as_ref().map(|d| d.join(LOCAL_STORE_FILE))
     }
 
     /// Opens store `name` (or finds it open): its index.
-    pub(crate) fn open(&mut self, name: &str) -> Result<usize, StoreError> {
+    pub fn open(&mut self, name: &str) -> Result<usize, StoreError> {
         if let Some(i) = self.stores.iter().position(|s| &*s.name == name) {
             return Ok(i);
         }
@@ -147,13 +184,13 @@ impl LocalStores {
     }
 
     /// The encoded value of `key` in store `store`.
-    pub(crate) fn get(&self, store: usize, key: &StoreKey) -> Option<Arc<[u8]>> {
+    pub fn get(&self, store: usize, key: &StoreKey) -> Option<Arc<[u8]>> {
         self.stores[store].values.get(&key.to_db()).cloned()
     }
 
     /// Accepts a put of an encoded value (checked by the caller): refused only if it would
     /// add a key to a full store.
-    pub(crate) fn put(&mut self, store: usize, key: &StoreKey, bytes: Vec<u8>) -> Result<(), StoreError> {
+    pub fn put(&mut self, store: usize, key: &StoreKey, bytes: Vec<u8>) -> Result<(), StoreError> {
         let s = &mut self.stores[store];
         let text = key.to_db();
         if !s.values.contains_key(&text) && s.values.len() >= MAX_KEYS {
@@ -168,7 +205,7 @@ impl LocalStores {
 
     /// Sends the tick's puts to the writer and takes the writer's reports; returns the log
     /// lines to write.
-    pub(crate) fn end_tick(&mut self) -> Vec<(Level, String)> {
+    pub fn end_tick(&mut self) -> Vec<(Severity, String)> {
         self.send_batch();
         self.poll()
     }
@@ -187,7 +224,7 @@ impl LocalStores {
     }
 
     /// Takes the writer's reports into the counters; returns the log lines to write.
-    pub(crate) fn poll(&mut self) -> Vec<(Level, String)> {
+    pub fn poll(&mut self) -> Vec<(Severity, String)> {
         let Some(writer) = &self.writer else { return Vec::new() };
         let mut lines = Vec::new();
         for report in writer.reports() {
@@ -200,7 +237,7 @@ impl LocalStores {
                     }
                     if after_failures > 0 {
                         lines.push((
-                            Level::Warn,
+                            Severity::Warn,
                             format!(
                                 "local store: commit landed after {after_failures} failed attempts \
                                  ({rows} keys; puts through #{through} are durable)"
@@ -211,7 +248,7 @@ impl LocalStores {
                 Report::Failed { through, error, keys, rows } => {
                     self.stats.failed_commits += 1;
                     lines.push((
-                        Level::Error,
+                        Severity::Error,
                         format!(
                             "local store: commit failed ({error}); {rows} keys (puts through \
                              #{through}) are kept and retried: {}",
@@ -227,7 +264,7 @@ impl LocalStores {
 
     /// Waits until every accepted put is durable (or the commit failed for good); returns
     /// the log lines to write.
-    pub(crate) fn shutdown(&mut self) -> Vec<(Level, String)> {
+    pub fn shutdown(&mut self) -> Vec<(Severity, String)> {
         self.send_batch();
         let answered = self.writer.as_ref().is_none_or(|w| w.flush(SHUTDOWN_ATTEMPTS, SHUTDOWN_WAIT));
         let mut lines = self.poll();
@@ -239,14 +276,15 @@ impl LocalStores {
             };
             let why = if answered { "its commit kept failing" } else { "the writer did not answer in time" };
             lines.push((
-                Level::Error,
+                Severity::Error,
                 format!("local store: {left} accepted puts were not written at shutdown ({why}){keys}"),
             ));
         }
         lines
     }
 
-    pub(crate) fn stats(&self) -> StoreStats {
+    /// The counters so far (call [`LocalStores::poll`] first to take the latest reports).
+    pub fn stats(&self) -> StoreStats {
         self.stats
     }
 }

@@ -1,7 +1,7 @@
 //! The tick-thread core of the cloud store, without Lua, against both backends: session
 //! locks (with the connected players given directly), the budget, the in-flight cap, the
 //! queue, and the compare-and-swap loop. The Luau surface is tested in
-//! `script/tests/cloud_store.rs`.
+//! `script/tests/cloud_store.rs` and `script/tests/cloud_store_fleet.rs`.
 //!
 //! PostgreSQL: `ARBOR_TEST_POSTGRES=postgres://...`; unset, the PostgreSQL cases fail when
 //! `CI` is set and are skipped (with a line saying so) otherwise.

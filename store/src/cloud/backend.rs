@@ -13,9 +13,8 @@
 //! `cas` writes only if the record still has the version the caller read (`UPDATE ... WHERE
 //! ver = $expected`, zero rows: lost the race); it is what `update` retries on.
 //!
-//! This file and the two implementations depend on nothing else of the crate (keys are the
-//! canonical strings of `StoreKey::to_db`, values the encoded bytes), so the benchmarks
-//! compile them as they are.
+//! Keys are the canonical strings of `StoreKey::to_db`, values the encoded bytes; the
+//! backends know nothing else of the crate (the benchmarks drive them directly).
 
 use std::future::Future;
 use thiserror::Error;

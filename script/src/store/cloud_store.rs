@@ -9,7 +9,7 @@
 //! ```
 //!
 //! Every call checks its arguments at once and raises at the caller's line (bad key, value
-//! over 4 MiB or not storable, callback not a function, [`QUEUE_FULL`](super::QUEUE_FULL)
+//! over 4 MiB or not storable, callback not a function, [`QUEUE_FULL`](arbor_store::cloud::QUEUE_FULL)
 //! past 32 pending requests of the calling script); otherwise it queues and returns nothing.
 //! Callbacks (and `update`'s function) run in a later tick, at the start of the Update
 //! phase, each as its own entry of the script that made the request: a fresh instruction
@@ -24,27 +24,19 @@
 //! calls back with `(nil, currentVersion, nil)`. A failed request without a callback is
 //! logged as a warning of its script.
 
-use super::backend::BackendError;
-use super::lock::{LEASE, server_identity};
-use super::postgres::Postgres;
-use super::sqlite::Sqlite;
-use super::worker::Worker;
-use super::{Cloud, Event, Kind, MAX_VALUE_BYTES, Ready, RecordKey};
+use super::key::{describe, store_key, store_name};
+use super::value::{decode, encode};
 use crate::budget;
 use crate::log::Level;
 use crate::luau::convert::{Status, error_text, fail, ok};
 use crate::state::{Running, running_stack, with_state, with_world};
-use crate::store::StoreConfig;
-use crate::store::key::{StoreKey, describe, store_name};
-use crate::store::value::{decode, encode};
 use arbor_core::Id;
+use arbor_store::cloud::{Event, Kind, MAX_VALUE_BYTES, Ready, RecordKey};
+use arbor_store::{Cloud, StoreConfig, StoreKey};
 use mlua::{Function, IntoLuaMulti, Lua, Result, Table, UserData, UserDataFields, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
-
-/// The file of the offline cloud store in the data directory.
-pub const SQLITE_FILE: &str = "cloud.sqlite3";
 
 const INDEX_KEY: &str = "arbor.cloudstore.index";
 
@@ -124,34 +116,6 @@ pub(crate) fn install(
     Ok(cloud)
 }
 
-/// Starts the backend the configuration names, once.
-fn start(config: &StoreConfig) -> std::result::Result<Cloud<Payload>, String> {
-    let server = server_identity();
-    let worker = if let Some(url) = &config.cloud_url {
-        let backend = Postgres::new(url).map_err(|e| e.to_string())?;
-        Worker::spawn(backend, server, LEASE)
-    } else if let Some(dir) = &config.data_dir {
-        // Opened on the store's thread: creating a database file takes tens of milliseconds
-        // the tick cannot spare. A failure answers every request with its error.
-        let (dir, path) = (dir.clone(), dir.join(SQLITE_FILE));
-        let open = move || {
-            std::fs::create_dir_all(&dir)
-                .map_err(BackendError::from_display)
-                .and_then(|()| Sqlite::open(&path))
-                .map_err(|e| {
-                    BackendError(format!("cloud store file {} could not be opened: {}", path.display(), e.0))
-                })
-        };
-        Worker::spawn_opening(open, server, LEASE)
-    } else {
-        return Err(
-            "game.CloudStore needs a data directory (--data DIR) or a PostgreSQL URL (--cloud-store URL)"
-                .into(),
-        );
-    };
-    worker.map(Cloud::new).map_err(|e| format!("could not start the cloud store's thread: {e}"))
-}
-
 fn open(lua: &Lua, name: Value) -> Result<Status> {
     if with_state(lua, |s| s.client)? {
         return fail(lua, "game.CloudStore is server-only");
@@ -162,7 +126,7 @@ fn open(lua: &Lua, name: Value) -> Result<Status> {
     };
     let Some(host) = host(lua) else { return fail(lua, "no script host") };
     if host.cloud.borrow().is_none() {
-        match start(&host.config) {
+        match host.config.start_cloud() {
             Ok(cloud) => *host.cloud.borrow_mut() = Some(cloud),
             Err(m) => return fail(lua, m),
         }
@@ -184,7 +148,7 @@ fn requester(lua: &Lua) -> Result<Running> {
 }
 
 fn record_key(lua: &Lua, v: &Value) -> std::result::Result<RecordKey, String> {
-    let key = StoreKey::from_lua(lua, v).map_err(|e| e.to_string())?;
+    let key = store_key(lua, v).map_err(|e| e.to_string())?;
     let player = match key {
         StoreKey::Int(i) => u64::try_from(i).ok(),
         StoreKey::Str(_) => None,
@@ -435,7 +399,8 @@ pub(crate) fn end_tick(lua: &Lua) {
     }
 }
 
-/// The server stops: pending writes land and locks are released (see `Cloud::shutdown`).
+/// The server stops: pending writes land and locks are released (see
+/// `arbor_store::Cloud::shutdown`).
 pub(crate) fn shutdown(lua: &Lua) {
     let Some(host) = host(lua) else { return };
     let warnings = match host.cloud.borrow_mut().as_mut() {

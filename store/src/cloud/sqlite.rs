@@ -43,7 +43,7 @@ impl Sqlite {
     ///
     /// Several processes opening a new file at once race to switch it to WAL; SQLite answers
     /// the losers `SQLITE_BUSY` at once, without its busy handler (the switch asks for the
-    /// write lock while holding a read), so that step is retried for up to [`BUSY_TIMEOUT`].
+    /// write lock while holding a read), so that step is retried for up to `BUSY_TIMEOUT` (30 s).
     pub fn open(path: &Path) -> Result<Self, BackendError> {
         let conn = Connection::open(path).map_err(err)?;
         conn.busy_timeout(BUSY_TIMEOUT).map_err(err)?;

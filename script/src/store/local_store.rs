@@ -16,14 +16,14 @@
 //!   it returns once the value is in memory and queued for the tick's commit.
 //!
 //! Failures raise at the caller's line with the rule they broke (`StoreError`). The calling
-//! script pays for encoding and decoding in its instruction budget.
+//! script pays for encoding and decoding in its instruction budget. The stores themselves
+//! (memory, writer thread, file) are `arbor_store::LocalStores`.
 
-use super::error::StoreError;
-use super::key::{StoreKey, describe, store_name};
-use super::local::{LocalStores, MAX_VALUE_BYTES};
+use super::key::{describe, store_key, store_name};
 use super::value::{decode, encode};
 use crate::budget;
 use crate::luau::convert::{Status, fail, ok};
+use arbor_store::{LocalStores, MAX_VALUE_BYTES, StoreError};
 use mlua::{Function, Lua, Result, Table, UserData, UserDataFields, UserDataMethods, Value};
 use std::sync::Arc;
 
@@ -91,7 +91,7 @@ fn open(lua: &Lua, name: Value) -> Result<Status> {
 /// `store:get(key)`.
 fn get(lua: &Lua, (this, key): (Value, Value)) -> Result<Status> {
     let Some((index, name)) = this_store(&this) else { return fail(lua, NOT_A_STORE) };
-    let key = match StoreKey::from_lua(lua, &key) {
+    let key = match store_key(lua, &key) {
         Ok(k) => k,
         Err(e) => return fail(lua, e.to_string()),
     };
@@ -110,7 +110,7 @@ fn get(lua: &Lua, (this, key): (Value, Value)) -> Result<Status> {
 /// `store:put(key, table)`.
 fn put(lua: &Lua, (this, key, value): (Value, Value, Value)) -> Result<Status> {
     let Some((index, _)) = this_store(&this) else { return fail(lua, NOT_A_STORE) };
-    let key = match StoreKey::from_lua(lua, &key) {
+    let key = match store_key(lua, &key) {
         Ok(k) => k,
         Err(e) => return fail(lua, e.to_string()),
     };

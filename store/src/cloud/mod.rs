@@ -1,10 +1,11 @@
-//! `game.CloudStore`: records shared by every server of an experience, reached
-//! asynchronously. This file is the tick thread's side, without Lua: the requests, their FIFO
-//! queue, the server's rate budget and in-flight cap, the per-script pending limit, the
-//! compare-and-swap loop of `update`, and which session locks to take and release. `api`
-//! turns it into the Luau surface and runs the callbacks; `worker` runs the jobs on the
-//! background runtime against a [`backend::Backend`] (`sqlite` offline, `postgres` for a
-//! fleet); `lock` keeps the session locks.
+//! The cloud store: records shared by every server of an experience, reached
+//! asynchronously (`game.CloudStore`; the user guide is `docs/stores.md`, "Cloud stores").
+//! This file is the tick thread's side, [`Cloud`]: the requests, their FIFO queue, the
+//! server's rate budget and in-flight cap, the per-script pending limit, the compare-and-swap
+//! loop of `update`, and which session locks to take and release. The host (`arbor-script`'s
+//! `store/cloud_api.rs`) turns it into the Luau surface and runs the callbacks; `worker` runs
+//! the jobs on the background runtime against a [`backend::Backend`] (`sqlite` offline,
+//! `postgres` for a fleet); `lock` keeps the session locks.
 //!
 //! A request's life: `submit` (checked against the script's [`MAX_PENDING`]) → the queue →
 //! sent when the budget ([`BASE_PER_MINUTE`] + [`PER_PLAYER_PER_MINUTE`] × players over any
@@ -15,12 +16,11 @@
 //! record as it is now, at most [`MAX_ATTEMPTS`] times. It counts as one request against the
 //! budget and stays in flight for its whole loop.
 
-pub(crate) mod api;
-pub(crate) mod backend;
-pub(crate) mod lock;
-pub(crate) mod postgres;
-pub(crate) mod sqlite;
-pub(crate) mod worker;
+pub mod backend;
+mod lock;
+pub mod postgres;
+pub mod sqlite;
+mod worker;
 
 #[cfg(test)]
 mod tests;
@@ -31,7 +31,10 @@ use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use worker::{Done, Finished, Job, LockOp, Op, Worker};
+use worker::{Done, Finished, Job, LockOp, Op};
+
+pub(crate) use lock::{LEASE, server_identity};
+pub(crate) use worker::Worker;
 
 /// Largest encoded value.
 pub const MAX_VALUE_BYTES: usize = 4 << 20;
@@ -55,7 +58,7 @@ pub const SHUTDOWN_WAIT: Duration = Duration::from_secs(30);
 
 /// A record's key as the tick thread keeps it.
 #[derive(Clone, Debug)]
-pub(crate) struct RecordKey {
+pub struct RecordKey {
     /// Canonical form (`StoreKey::to_db`).
     pub db: Arc<str>,
     /// As messages show it (`StoreKey`'s `Display`).
@@ -66,9 +69,12 @@ pub(crate) struct RecordKey {
 
 /// What a request does.
 #[derive(Clone, Debug)]
-pub(crate) enum Kind {
+pub enum Kind {
+    /// `fetch`: read the record (taking its session lock when it is a connected player's).
     Fetch,
+    /// `put`: write these encoded bytes whatever the record holds.
     Put(Arc<[u8]>),
+    /// `update`: read, let the host run its function ([`Event::RunUpdate`]), swap.
     Update,
 }
 
@@ -107,9 +113,11 @@ impl<P> Request<P> {
     }
 }
 
-/// What happened to a request, for the Lua side.
+/// What happened to a request, for the Lua side. Values are encoded bytes; versions count
+/// the record's writes (0: missing).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Event {
+#[allow(missing_docs, reason = "the fields are the record's value and version, as the enum says")]
+pub enum Event {
     /// A fetch's result (`None`: missing, version 0).
     Fetched { data: Option<Vec<u8>>, version: i64 },
     /// A put landed.
@@ -124,14 +132,19 @@ pub(crate) enum Event {
 }
 
 /// A request with something for the Lua side to do.
-pub(crate) struct Ready<P> {
+pub struct Ready<P> {
+    /// The request (as [`Cloud::submit`] numbered it).
     pub id: u64,
+    /// What the host attached to it.
     pub payload: P,
+    /// What happened.
     pub event: Event,
 }
 
-/// The cloud store of one server (tick thread).
-pub(crate) struct Cloud<P> {
+/// The cloud store of one server (tick thread). `P` is what the host attaches to each
+/// request (its script and callbacks); it comes back with the request's [`Ready`]. Made by
+/// [`StoreConfig::start_cloud`](crate::StoreConfig::start_cloud).
+pub struct Cloud<P> {
     worker: Worker,
     requests: FxHashMap<u64, Request<P>>,
     queue: VecDeque<u64>,
@@ -179,7 +192,7 @@ impl Jitter {
 
 impl<P: Clone> Cloud<P> {
     /// A cloud store whose jobs run on `worker`.
-    pub fn new(worker: Worker) -> Self {
+    pub(crate) fn new(worker: Worker) -> Self {
         Self {
             worker,
             requests: FxHashMap::default(),

@@ -1,16 +1,13 @@
 //! [`StoreError`]: why a store operation was refused. Every message names the rule or the
 //! limit it broke, so a script author can fix the call from the message alone; the Luau API
-//! raises them at the caller's line.
+//! (in `arbor-script`) raises them at the caller's line. The texts are part of the user
+//! guide's contract (`docs/stores.md`): they do not change.
 
-use super::key::MAX_KEY_CHARS;
-use super::value::MAX_DEPTH;
-
-/// Stores a place may open ([`StoreError::TooManyStores`]).
-pub(crate) const MAX_STORES: usize = 8;
+use crate::limits::{MAX_DEPTH, MAX_KEY_CHARS, MAX_STORES};
 
 /// Why a store operation was refused.
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
-pub(crate) enum StoreError {
+pub enum StoreError {
     /// A table nested deeper than [`MAX_DEPTH`] levels (the value itself is level 1).
     #[error("store value is nested deeper than {MAX_DEPTH} levels")]
     TooDeep,
@@ -40,7 +37,8 @@ pub(crate) enum StoreError {
     /// A store name that is not a string of 1 to 50 printable characters.
     #[error("store names are strings of 1 to {MAX_KEY_CHARS} printable characters, not {0}")]
     BadName(String),
-    /// A value of a type stores cannot hold (`a function`, `an Instance`, ...).
+    /// A value of a type stores cannot hold (`a function`, `an Instance`, ...; the text is
+    /// the host's description of it).
     #[error("stores can hold numbers, booleans, strings, Vector3 values and tables, not {0}")]
     BadType(String),
     /// A table key that is not a number, a string or a boolean.
@@ -59,9 +57,6 @@ pub(crate) enum StoreError {
     /// `put` with a value that is not a table.
     #[error("store:put expects a table as the value, not {0}")]
     NotATable(String),
-    /// The calling script ran out of its instruction budget while the value was encoded.
-    #[error("{}", crate::budget::BUDGET_MESSAGE)]
-    Budget,
     /// `game.Store` on a client host.
     #[error("game.Store is server-only")]
     ServerOnly,
@@ -76,13 +71,8 @@ pub(crate) enum StoreError {
         /// SQLite's or the OS's reason.
         reason: String,
     },
-    /// The VM failed while a value was read (out of memory, ...).
+    /// The host stopped while it read a value to store: the calling script ran out of its
+    /// instruction budget, or its VM failed (out of memory, ...). The text is the host's.
     #[error("{0}")]
-    Lua(String),
-}
-
-impl From<mlua::Error> for StoreError {
-    fn from(e: mlua::Error) -> Self {
-        StoreError::Lua(crate::luau::convert::error_text(&e))
-    }
+    Interrupted(String),
 }

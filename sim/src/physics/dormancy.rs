@@ -30,7 +30,7 @@
 //! - `woken` lists every awake anchored entry woken since the last sweep (possibly with
 //!   stale or repeated indices, filtered when swept).
 
-use super::crowding::Standing;
+use super::crowding_state::Standing;
 use super::overlap::{self, REACH_MARGIN, Tree};
 use super::{Entry, Physics, pose, shapes, unpack};
 use glam::Vec3;

@@ -64,13 +64,16 @@
 mod controller;
 pub use controller::{CharacterDrive, Footing};
 mod crowding;
+mod crowding_state;
 mod dormancy;
 pub use crowding::{
-    CROWDED_AT, CROWDING_CELL_SIZE, CrowdingStats, FULL_PASS_EVERY, MAX_ANCHORED_OVERLAPS,
-    MAX_BODIES_PER_CELL, MAX_CROWDED_PAIRS, MAX_DYNAMIC_PAIRS, RECHECK_AFTER_CHANGES, RESUME_EVERY,
+    CROWDED_AT, FULL_PASS_EVERY, MAX_ANCHORED_OVERLAPS, MAX_BODIES_PER_CELL, MAX_CROWDED_PAIRS,
+    MAX_DYNAMIC_PAIRS, RECHECK_AFTER_CHANGES, RESUME_EVERY,
 };
+pub use crowding_state::CrowdingStats;
 pub use dormancy::{ANCHORED_SLACK, DORMANCY_SWEEP_EVERY, REGION_SLACK};
 mod overlap;
+pub use overlap::CROWDING_CELL_SIZE;
 mod pose;
 mod shapes;
 mod sync;
@@ -198,7 +201,7 @@ struct Entry {
     /// Rescan generation that last saw the part.
     epoch: u32,
     /// Where the part stands with the crowding pass.
-    standing: crowding::Standing,
+    standing: crowding_state::Standing,
     /// Anchored, and kept out of rapier (body disabled) because no dynamic body reaches it
     /// (see `dormancy`).
     dormant: bool,
@@ -239,7 +242,7 @@ pub struct Physics {
     /// Rapier panics caught by `step`.
     faults: u64,
     /// Bodies suspended in crowds (see `crowding`).
-    crowding: crowding::Crowding,
+    crowding: crowding_state::Crowding,
     /// Dynamic bodies' regions and the anchored parts they wake (see `dormancy`).
     dormancy: dormancy::Dormancy,
     /// In-world parts without a body because `max_bodies` bodies exist.
@@ -279,7 +282,7 @@ impl Physics {
             was_awake: Vec::new(),
             awake: Vec::new(),
             faults: 0,
-            crowding: crowding::Crowding::default(),
+            crowding: crowding_state::Crowding::default(),
             dormancy: dormancy::Dormancy::default(),
             over_cap: BTreeSet::new(),
             dynamic_entries: FxHashSet::default(),

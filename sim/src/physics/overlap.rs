@@ -18,13 +18,15 @@
 //! Invariant: a tree holds at most one leaf per entry index; callers remove a leaf before
 //! re-inserting it.
 
-use super::crowding::CROWDING_CELL_SIZE;
 use rapier3d::parry::partitioning::Bvh;
 use rapier3d::prelude::{Aabb, BoundingVolume, Collider, Pose, Ray};
 
 /// Margin added on every side of a collider's AABB, in length units (studs per metre):
 /// rapier's leaf fattening (0.04) plus half its prediction distance (0.01).
 pub(super) const REACH_MARGIN: f32 = 0.05;
+
+/// Side of the smallest size level's parts, studs (see `overlap::level`).
+pub const CROWDING_CELL_SIZE: f32 = 4.0;
 
 /// Size levels: level `LEVELS - 1` holds reaches larger than `CROWDING_CELL_SIZE × 2^(LEVELS - 2)`.
 /// Eleven levels reach 4,096 studs, past a 2,048-stud part turned diagonally (3,548 studs).

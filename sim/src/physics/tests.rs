@@ -55,7 +55,7 @@ impl Fixture {
     fn check_consistency(&self) {
         let p = &self.physics;
         assert_eq!(p.index.len(), p.entries.iter().flatten().count());
-        use super::crowding::Standing;
+        use super::crowding_state::Standing;
         let dynamic: std::collections::BTreeSet<u32> = (0..p.entries.len() as u32)
             .filter(|&i| p.entries[i as usize].as_ref().is_some_and(|e| !e.anchored))
             .collect();
@@ -295,7 +295,7 @@ impl Fixture {
     /// The crowding books agree with the entries: every entry was checked, a body is disabled
     /// exactly when suspended, and the counts match.
     fn check_crowding(&self) {
-        use super::crowding::Standing;
+        use super::crowding_state::Standing;
         let p = &self.physics;
         let (mut dynamic, mut anchored, mut dormant) = (0, 0, 0);
         for e in p.entries.iter().flatten() {

@@ -325,10 +325,14 @@ fn the_budget_and_the_in_flight_cap_spread_requests_in_order() {
     for n in 0..200u32 {
         cloud.submit(u64::from(n % 7), store.clone(), str_key(&format!("k{n}")), Kind::Fetch, n).unwrap();
     }
+    // Each minute's results, sorted: up to 30 run at once, so they may finish in any order
+    // within a minute, but which requests a minute sends is first in, first out.
     let mut order = Vec::new();
     let mut run = |cloud: &mut Cloud<u32>, time: f64, players: &[u64], want: usize| {
         let got = pump_until(cloud, time, players, want);
-        order.extend(got.iter().map(|r| r.payload));
+        let mut minute: Vec<u32> = got.iter().map(|r| r.payload).collect();
+        minute.sort_unstable();
+        order.extend(minute);
         got.len()
     };
     let _ = cloud.pump(0.0, &[]);

@@ -25,9 +25,12 @@ pub mod physics;
 pub mod players;
 mod prefetch;
 mod profiler;
+mod span_ring;
 mod tick;
+mod trace_file;
 pub mod transform;
 
 pub use phase::{PHASES, Phase};
 pub use profiler::{PhaseSummary, Profiler, TickCounters};
+pub use span_ring::{RING_TICKS, TraceWindow};
 pub use tick::{SimCaps, SimConfig, SimError, Simulation, TickContext, TickHooks, TickReport};

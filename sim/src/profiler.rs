@@ -1,14 +1,17 @@
-//! [`Profiler`]: per-phase timing of every tick, per-tick counters, and an optional Chrome
-//! trace (the JSON "trace event" format that Perfetto and `chrome://tracing` open).
+//! [`Profiler`]: per-phase timing of every tick, per-tick counters, the spans of the last
+//! ticks (always kept, for tracing a slow tick after the fact: [`Profiler::trace_window`]),
+//! and an optional whole-run Chrome trace (the JSON "trace event" format that Perfetto and
+//! `chrome://tracing` open).
 //!
 //! Each phase's durations go into an HDR histogram (nanoseconds, 3 significant figures), so
-//! p50/p99/max stay accurate over millions of ticks in constant memory. Tracing, when on,
-//! keeps one complete-event span per phase per tick until written.
+//! p50/p99/max stay accurate over millions of ticks in constant memory. The span ring is
+//! fixed in size; the whole-run trace, when on, keeps one span per phase per tick until
+//! written.
 
 use crate::phase::{PHASES, Phase};
+use crate::span_ring::{Span, SpanRing, TraceWindow};
 use hdrhistogram::Histogram;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -28,15 +31,6 @@ pub struct TickCounters {
     pub destroyed: usize,
     /// Script entries the wall-clock backstop aborted this tick (work the meter missed).
     pub script_wall_aborts: usize,
-}
-
-/// One traced span.
-#[derive(Clone, Copy, Debug)]
-struct Span {
-    phase: Phase,
-    tick: u64,
-    start: Duration,
-    duration: Duration,
 }
 
 /// Summary figures of one phase.
@@ -61,6 +55,8 @@ pub struct Profiler {
     totals: TickCounters,
     last: TickCounters,
     epoch: Instant,
+    /// The spans of the last ticks, always kept.
+    recent: SpanRing,
     trace: Option<Vec<Span>>,
 }
 
@@ -87,6 +83,7 @@ impl Profiler {
             totals: TickCounters::default(),
             last: TickCounters::default(),
             epoch: Instant::now(),
+            recent: SpanRing::new(),
             trace: None,
         }
     }
@@ -104,8 +101,10 @@ impl Profiler {
     /// Records that `phase` of `tick` ran from `start` for `duration`.
     pub fn record(&mut self, phase: Phase, tick: u64, start: Instant, duration: Duration) {
         let _ = self.phases[phase as usize].record(nanos(duration));
+        let span = Span { phase, tick, start: start.saturating_duration_since(self.epoch), duration };
+        self.recent.push(span);
         if let Some(trace) = &mut self.trace {
-            trace.push(Span { phase, tick, start: start.saturating_duration_since(self.epoch), duration });
+            trace.push(span);
         }
     }
 
@@ -181,24 +180,25 @@ impl Profiler {
 
     /// Writes the trace as Chrome trace-event JSON (one complete event per phase per tick).
     pub fn write_trace(&self, path: &Path) -> std::io::Result<usize> {
-        let spans = self.trace.as_deref().unwrap_or(&[]);
-        let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
-        file.write_all(b"{\"traceEvents\":[\n")?;
-        for (i, s) in spans.iter().enumerate() {
-            let sep = if i + 1 == spans.len() { "" } else { "," };
-            writeln!(
-                file,
-                "{{\"name\":\"{}\",\"cat\":\"tick\",\"ph\":\"X\",\"ts\":{:.3},\"dur\":{:.3},\"pid\":1,\"tid\":1,\"args\":{{\"tick\":{}}}}}{}",
-                s.phase.name(),
-                s.start.as_secs_f64() * 1e6,
-                s.duration.as_secs_f64() * 1e6,
-                s.tick,
-                sep
-            )?;
-        }
-        file.write_all(b"],\"displayTimeUnit\":\"ms\"}\n")?;
-        file.flush()?;
-        Ok(spans.len())
+        crate::trace_file::write(path, self.trace.as_deref().unwrap_or(&[]), false)
+    }
+
+    /// The kept spans of ticks `first..=last` (the ring holds the last
+    /// [`RING_TICKS`](crate::RING_TICKS) ticks), copied out to be written off the tick thread.
+    ///
+    /// ```
+    /// use arbor_sim::{SimConfig, Simulation};
+    ///
+    /// let mut sim = Simulation::new(arbor_core::Arena::new(), SimConfig::default()).unwrap();
+    /// sim.run(10);
+    /// let window = sim.profiler().trace_window(5, 9);
+    /// assert!(!window.is_empty());
+    /// let path = std::env::temp_dir().join(format!("arbor-window-{}.json", std::process::id()));
+    /// window.write(&path).unwrap();
+    /// # std::fs::remove_file(&path).ok();
+    /// ```
+    pub fn trace_window(&self, first: u64, last: u64) -> TraceWindow {
+        TraceWindow { spans: self.recent.between(first, last) }
     }
 }
 

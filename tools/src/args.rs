@@ -17,6 +17,16 @@ pub fn seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A finite number of milliseconds, more than 0 and at most a minute.
+pub fn milliseconds(text: &str) -> Result<f64, String> {
+    let v: f64 = text.parse().map_err(|_| format!("'{text}' is not a number"))?;
+    if v.is_finite() && v > 0.0 && v <= 60_000.0 {
+        Ok(v)
+    } else {
+        Err(format!("'{text}' must be more than 0 and at most 60000 milliseconds"))
+    }
+}
+
 /// A fraction from 0 to 1.
 pub fn fraction(text: &str) -> Result<f64, String> {
     let v: f64 = text.parse().map_err(|_| format!("'{text}' is not a number"))?;

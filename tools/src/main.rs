@@ -27,6 +27,7 @@ mod report;
 mod run;
 mod saves;
 mod serve;
+mod spikes;
 mod stress;
 mod token;
 mod watch;
@@ -45,6 +46,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once at start and moved into its command: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Build a synthetic place of many instances and run it as fast as possible.

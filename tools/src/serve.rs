@@ -63,6 +63,13 @@ pub struct ServeArgs {
     pub no_spawner: bool,
     #[command(flatten)]
     trace: TraceArg,
+    /// Write a Chrome/Perfetto trace of the ticks around each slow tick into this folder
+    /// (created if missing; at most one every 10 s).
+    #[arg(long, value_name = "DIR")]
+    pub spike_traces: Option<PathBuf>,
+    /// With `--spike-traces`: a tick longer than this many milliseconds is slow.
+    #[arg(long, value_name = "MS", default_value_t = crate::spikes::DEFAULT_SPIKE_MS, value_parser = crate::args::milliseconds, requires = "spike_traces")]
+    pub spike_ms: f64,
     #[command(flatten)]
     stores: crate::run::StoreArgs,
     #[command(flatten)]
@@ -116,6 +123,10 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
     if args.trace.trace.is_some() {
         sim.profiler_mut().enable_trace();
     }
+    let mut spikes = match &args.spike_traces {
+        Some(dir) => Some(crate::spikes::SpikeTraces::new(dir.clone(), args.spike_ms)?),
+        None => None,
+    };
     println!("serving {name}: {} instances at 60 Hz", sim.arena.len());
     if let Some(w) = &watcher {
         println!(
@@ -154,6 +165,9 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
                 }
             }
         }
+        if let Some(line) = spikes.as_mut().and_then(|s| s.observe(&sim, &report)) {
+            println!("{line}");
+        }
         if report.duration > dt {
             overruns += 1;
             window_overruns += 1;
@@ -179,6 +193,9 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
         }
     }
     println!("stopped after {} ticks, {overruns} overruns", sim.ticks());
+    for line in spikes.map(|s| s.finish(&sim)).unwrap_or_default() {
+        println!("{line}");
+    }
     println!("{} over the run", whole_run.line(sim.ticks()));
     println!("{}", sim.profiler().table());
     if let Some(net) = &net {

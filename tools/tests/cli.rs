@@ -538,3 +538,41 @@ fn out_of_range_host_caps_and_place_settings_are_refused_before_anything_runs() 
         assert!(stderr.contains(expected), "{stderr}");
     }
 }
+
+#[test]
+fn a_slow_tick_is_traced_with_the_ticks_around_it() {
+    let dir = scratch("spikes");
+    let traces = dir.join("traces");
+    // Every tick counts as slow at 0.001 ms; one trace every 10 s means exactly one here.
+    let (out, stdout, stderr) = arbor(&[
+        "serve",
+        "--ticks",
+        "60",
+        "--summary-every",
+        "100",
+        "--spike-traces",
+        traces.to_str().unwrap(),
+        "--spike-ms",
+        "0.001",
+    ]);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("spike: tick 0 took"), "{stdout}");
+    assert!(stdout.contains("spike trace of tick 0:"), "{stdout}");
+    let files: Vec<_> = std::fs::read_dir(&traces).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(files.len(), 1, "rate-limited to one: {files:?}");
+    let name = files[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with("spike-tick-0-") && name.ends_with("ms.json"), "{name}");
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
+    let events = json["traceEvents"].as_array().unwrap();
+    let named = |name: &str| events.iter().filter(|e| e["name"] == name).count();
+    assert_eq!(named("process_name"), 1);
+    assert_eq!(named("tick 0"), 1, "the slow tick itself");
+    assert_eq!(named("tick 30"), 1, "the ticks after it");
+    assert_eq!(named("tick 31"), 0, "no later than 30 ticks after");
+    assert_eq!(named("Update"), 31, "one span per phase per tick");
+    assert!(events.iter().filter(|e| e["ph"] == "X").all(|e| e["dur"].as_f64().unwrap() >= 0.0));
+    let (refused, _, stderr) = arbor(&["serve", "--ticks", "1", "--spike-ms", "5"]);
+    assert!(!refused.status.success(), "--spike-ms needs --spike-traces");
+    assert!(stderr.contains("--spike-traces"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -49,7 +49,10 @@ impl SpanRing {
             self.spans.push(span);
         } else {
             self.spans[self.next] = span;
-            self.next = (self.next + 1) % self.spans.len();
+            self.next += 1;
+            if self.next == self.spans.len() {
+                self.next = 0;
+            }
         }
     }
 

@@ -122,6 +122,8 @@ struct Kicked {
     deadline: Instant,
     /// Whether the transport was asked to drop it.
     dropped: bool,
+    /// Whether it was turned away while draining (never a player).
+    turned_away: bool,
 }
 
 /// One client's figures, for reports.
@@ -150,6 +152,9 @@ pub struct NetServer {
     mirror: Mirror,
     clients: BTreeMap<u64, Slot>,
     kicked: BTreeMap<u64, Kicked>,
+    /// While draining, the reason every client is kicked with and new ones are turned away
+    /// with; `None` while serving.
+    draining: Option<String>,
     /// Connections not yet handed to the sessions (their join queue was full), oldest
     /// first, with when they connected.
     lobby: VecDeque<(u64, Instant)>,
@@ -191,6 +196,7 @@ impl NetServer {
             mirror: Mirror::new(),
             clients: BTreeMap::new(),
             kicked: BTreeMap::new(),
+            draining: None,
             lobby: VecDeque::new(),
             join_wait: JOIN_WAIT,
             events: VecDeque::new(),
@@ -294,8 +300,35 @@ impl NetServer {
         self.clients.remove(&user_id);
         self.renet.send_message(user_id, CONTROL, Control::Kick { reason: reason.to_owned() }.encode());
         self.transport.send(&mut self.renet);
-        self.kicked.insert(user_id, Kicked { deadline: Instant::now() + KICK_GRACE, dropped: false });
+        self.kicked.insert(
+            user_id,
+            Kicked { deadline: Instant::now() + KICK_GRACE, dropped: false, turned_away: false },
+        );
         self.events.push_back(NetEvent::Disconnected { user_id, reason: format!("kicked: {reason}") });
+    }
+
+    /// Starts draining the server: a client that connects from now on is told `reason` and
+    /// dropped without becoming a player, and so is every client still waiting in the lobby.
+    /// The players themselves are kicked through the sessions (`Players::kick`), so their
+    /// `PlayerLeft` runs before the transport tells them. For a server shutting down
+    /// gracefully; there is no way back.
+    pub fn drain(&mut self, reason: &str) {
+        self.draining = Some(reason.to_owned());
+        let waiting: Vec<u64> = self.lobby.drain(..).map(|(id, _)| id).collect();
+        for id in waiting {
+            self.kick(id, reason);
+        }
+    }
+
+    /// Whether [`drain`](Self::drain) was called.
+    pub fn draining(&self) -> bool {
+        self.draining.is_some()
+    }
+
+    /// Kicked players whose kick is still in flight: told the reason, not yet acknowledged
+    /// nor past [`KICK_GRACE`] (clients turned away while draining are not counted).
+    pub fn kicks_in_flight(&self) -> usize {
+        self.kicked.values().filter(|k| !k.dropped && !k.turned_away).count()
     }
 
     /// Kicked clients still connected (waiting to acknowledge their kick).
@@ -345,6 +378,14 @@ impl NetServer {
         }
         while let Some(event) = self.renet.get_event() {
             match event {
+                ServerEvent::ClientConnected { client_id } if self.draining.is_some() => {
+                    let reason = self.draining.clone().unwrap_or_default();
+                    self.renet.send_message(client_id, CONTROL, Control::Kick { reason }.encode());
+                    self.kicked.insert(
+                        client_id,
+                        Kicked { deadline: now + KICK_GRACE, dropped: false, turned_away: true },
+                    );
+                }
                 ServerEvent::ClientConnected { client_id } => {
                     let radius = self.radius_override.unwrap_or_else(|| streaming_radius(arena));
                     self.clients.insert(

@@ -19,6 +19,7 @@
 
 mod args;
 mod bots;
+mod drain;
 mod host_caps;
 mod pace;
 mod place_io;

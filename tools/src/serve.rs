@@ -67,6 +67,10 @@ pub struct ServeArgs {
     /// (created if missing; at most one every 10 s).
     #[arg(long, value_name = "DIR")]
     pub spike_traces: Option<PathBuf>,
+    /// Seconds a graceful stop (SIGTERM or Ctrl-C) may take to let players leave and their
+    /// data save before the server gives up on them; a second signal stops at once.
+    #[arg(long, value_name = "SECONDS", default_value_t = 25.0, value_parser = crate::args::seconds)]
+    pub grace: f64,
     /// With `--spike-traces`: a tick longer than this many milliseconds is slow.
     #[arg(long, value_name = "MS", default_value_t = crate::spikes::DEFAULT_SPIKE_MS, value_parser = crate::args::milliseconds, requires = "spike_traces")]
     pub spike_ms: f64,
@@ -104,13 +108,8 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
         }
     };
     args.saves.prepare(&mut sim, &mut host.borrow_mut())?;
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    if args.saves.save.is_some() {
-        // Ctrl-C or SIGTERM ends the loop, so the save is written on the way out.
-        let flag = std::sync::Arc::clone(&stop);
-        ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::SeqCst))
-            .map_err(|e| format!("installing the signal handler: {e}"))?;
-    }
+    let stop = crate::drain::StopSignal::install()?;
+    let mut drain: Option<crate::drain::Drain> = None;
     let mut paused = false;
     let net = match args.listen {
         Some(addr) => Some(listen(&args, addr, &sim)?),
@@ -144,7 +143,20 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
     let mut window = CpuWindow::start(sim.ticks());
     let mut overruns = 0u64;
     let mut window_overruns = 0u64;
-    while (args.ticks == 0 || sim.ticks() < args.ticks) && !stop.load(std::sync::atomic::Ordering::SeqCst) {
+    while args.ticks == 0 || sim.ticks() < args.ticks {
+        if stop.requested() && drain.is_none() {
+            let started =
+                crate::drain::Drain::start(&mut sim, net.as_deref(), Duration::from_secs_f64(args.grace));
+            println!("{}", started.begin_line());
+            drain = Some(started);
+        }
+        if let Some(d) = &mut drain {
+            if let Some(line) = d.finished(&sim, net.as_deref()) {
+                println!("{line}");
+                break;
+            }
+            d.kick_the_rest(&mut sim);
+        }
         if let Some(w) = &mut watcher
             && sim.ticks() % POLL_TICKS == 0
         {

@@ -168,3 +168,19 @@ fn without_a_player_joined_handler_the_65th_connection_waits_then_hears_why_it_i
     assert_eq!(clients.iter().filter(|c| c.is_connected()).count(), 64);
     assert_eq!(s.sim.players.pending_joins(), 64);
 }
+
+#[test]
+fn a_draining_server_turns_new_clients_away_and_keeps_its_players_until_kicked() {
+    let mut s = server();
+    let mut clients = vec![s.client(21)];
+    assert!(s.run(&mut clients, 600, |s, _| s.character(21).is_some()), "client 21 is a player");
+    s.net.borrow_mut().drain(arbor_net::SHUTDOWN_REASON);
+    assert!(s.net.borrow().draining());
+    clients.push(s.client(22));
+    let turned_away = s.run(&mut clients, 600, |_, cs| cs[1].kick_reason().is_some());
+    assert!(turned_away, "the new client hears why");
+    assert_eq!(clients[1].kick_reason(), Some(arbor_net::SHUTDOWN_REASON));
+    assert!(s.sim.players.session(22).is_none(), "never a player");
+    assert!(s.sim.players.session(21).is_some(), "players leave through their own kicks");
+    assert_eq!(s.net.borrow().kicks_in_flight(), 0, "a turned-away client is no player's kick");
+}

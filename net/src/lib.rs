@@ -63,7 +63,6 @@ pub use client::{Client, ClientStats};
 pub use error::NetError;
 pub use server::{
     ClientReport, JOIN_WAIT, KICK_GRACE, NetConfig, NetEvent, NetServer, NetStats, SHUTDOWN_REASON, Security,
-    check_roots,
 };
 pub use transport::{
     ClientAuth, ClientTransport, ServerKey, ServerTransport, issue_token, token_from_hex, token_to_hex,

@@ -23,7 +23,7 @@
 //! cells than the mirror holds.
 
 use crate::error::NetError;
-use crate::replication::{ClientView, Mirror, SERVER_ROOT, SERVER_WORKSPACE, ViewStats};
+use crate::replication::{ClientView, Mirror, ViewStats};
 use crate::transport::{
     self, CONTROL, INPUTS, PROTOCOL_ID, SERVER_CONTROL_BYTES, SNAPSHOTS, ServerKey, ServerTransport,
 };
@@ -510,18 +510,6 @@ fn streaming_radius(arena: &Arena) -> f32 {
 /// The Workspace's [`REPLICATION_BUDGET`] in bytes, at least one whole message.
 fn client_budget(arena: &Arena) -> usize {
     (REPLICATION_BUDGET.value(arena) as usize).max(MAX_MESSAGE_BYTES)
-}
-
-/// Checks that `arena` has the ids replicas assume for the `DataModel` and `Workspace`.
-pub fn check_roots(arena: &Arena) -> Result<(), NetError> {
-    if arena.root() != SERVER_ROOT || arena.workspace() != SERVER_WORKSPACE {
-        return Err(NetError::Netcode(format!(
-            "the place's DataModel and Workspace must be ids 1 and 2 (they are {} and {})",
-            arena.root(),
-            arena.workspace()
-        )));
-    }
-    Ok(())
 }
 
 impl NetServer {

@@ -235,7 +235,7 @@ fn listen(
     addr: SocketAddr,
     sim: &arbor_sim::Simulation,
 ) -> Result<Rc<RefCell<NetServer>>, String> {
-    arbor_net::check_roots(&sim.arena).map_err(|e| e.to_string())?;
+    arbor_net::replication::check_roots(&sim.arena).map_err(|e| e.to_string())?;
     let security = if args.insecure {
         eprintln!("WARNING: --insecure: any client that knows this address can connect as any user id");
         Security::Insecure

@@ -21,6 +21,7 @@
 //! late id finds nothing); every held state keeps its own hash, and the world hash is the
 //! XOR of them.
 
+use crate::error::NetError;
 use crate::wire::{
     DecodeError, EntityState, Groups, PositionHistory, PositionWire, REPLICATED_FLAGS, SnapshotMessage,
     WireValue, dequantize_position,
@@ -32,6 +33,18 @@ use rustc_hash::FxHashMap;
 pub(crate) const SERVER_ROOT: Id = Id(1);
 /// The server's `Workspace` id.
 pub(crate) const SERVER_WORKSPACE: Id = Id(2);
+
+/// Checks that `arena` has the ids replicas assume for the `DataModel` and `Workspace`.
+pub fn check_roots(arena: &Arena) -> Result<(), NetError> {
+    if arena.root() != SERVER_ROOT || arena.workspace() != SERVER_WORKSPACE {
+        return Err(NetError::Netcode(format!(
+            "the place's DataModel and Workspace must be ids 1 and 2 (they are {} and {})",
+            arena.root(),
+            arena.workspace()
+        )));
+    }
+    Ok(())
+}
 
 /// What applying one message did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

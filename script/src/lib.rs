@@ -31,26 +31,17 @@
 //!
 //! ## Speed of the Instance API
 //!
-//! Instance handles are tagged Luau userdata whose properties are served by C functions
-//! that dispatch on Luau string atoms and reach the world with one borrow (`instances::handle`);
-//! constant-key accesses (`part.Position`) skip the metamethod call through Luau's direct
-//! userdata access, and `Vector3` reads and writes allocate nothing. Figures:
-//! `docs/perf/scripts-history.md` ("Instance API speed and the `jit` feature").
+//! Instance handles are tagged Luau userdata whose properties are served by C functions that
+//! dispatch on Luau string atoms and reach the world with one borrow (`instances::handle`);
+//! constant-key accesses skip the metamethod through Luau's direct userdata access. Figures:
+//! `docs/perf/scripts-history.md`.
 //!
 //! ## Native code (`jit` feature, off)
 //!
-//! The `jit` feature builds Luau's native code generator (mlua `luau-jit`) and compiles
-//! scripts with it ([`HostConfig::jit`]): faster loops, slower property reads (figures:
-//! `docs/perf/scripts-history.md`).
-//!
-//! It is not adopted because the budget would stop being exact across machines. Native code
-//! charges the same units at the same instructions except the numeric `for`: it calls the
-//! interrupt at the top of each body instead of at `FORNLOOP` after it, so an overrunning
-//! loop runs one body fewer than interpreted (`tests/jit.rs`). The code generator only
-//! exists for x64 and arm64 and leaves functions it cannot compile to the interpreter, so
-//! the same script would abort at different points on different machines, which the
-//! budget's contract forbids. Every other test passes with it on
-//! (`cargo test -p arbor-script --features jit`).
+//! The `jit` feature compiles scripts with Luau's native code generator
+//! ([`HostConfig::jit`]). It stays off because the budget must stop scripts at the same
+//! instruction on every machine, and native code does not (`tests/jit.rs`; the measurements
+//! and the reasons in full: `docs/perf/scripts-history.md`).
 
 mod behavior;
 pub mod budget;

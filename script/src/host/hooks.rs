@@ -53,8 +53,8 @@ impl TickHooks for ScriptHost {
         self.with_tick_in(ctx, |h| h.run_callbacks(true, dt));
     }
 
-    fn end_tick(&mut self, ctx: &mut TickContext<'_>) {
-        crate::store::end_tick(&self.lua, ctx.tick);
+    fn end_tick(&mut self, _ctx: &mut TickContext<'_>) {
+        crate::store::end_tick(&self.lua);
     }
 
     fn count(&mut self, counters: &mut arbor_sim::TickCounters) {

@@ -45,14 +45,12 @@ pub(crate) fn install(
 /// user ids of the connected players, ascending (the budget is 60 + 10 × players requests a
 /// minute; a player's session lock is released once they are gone and their writes landed).
 pub(crate) fn deliver(lua: &Lua, time: f64, players: &[u64]) {
-    let _ = (lua, time, players);
     cloud_store::deliver(lua, time, players);
 }
 
 /// Ends the tick for the stores: the puts accepted during it go to the writer as one
 /// transaction.
-pub(crate) fn end_tick(lua: &Lua, tick: u64) {
-    let _ = tick;
+pub(crate) fn end_tick(lua: &Lua) {
     let lines = local_store::with_stores(lua, |s| s.end_tick()).unwrap_or_default();
     push_lines(lua, lines);
     cloud_store::end_tick(lua);

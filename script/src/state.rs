@@ -11,6 +11,7 @@
 //! (handlers, metamethods), so nested entries can borrow it again.
 
 use crate::log::{Level, ScriptLog};
+use crate::usage::EntryUsage;
 pub use crate::world_slot::{WorldSlot, world_slot};
 use arbor_core::{Arena, Id};
 use mlua::{Lua, Result};
@@ -28,6 +29,15 @@ pub struct Running {
     /// Display path of the script (`Workspace.Door.Script`); shared, so pushing an entry
     /// does not copy it.
     pub name: Arc<str>,
+    /// What the instance has used (shared by every clone of this instance's `Running`).
+    pub usage: Rc<EntryUsage>,
+}
+
+impl Running {
+    /// The engine itself (key 0): what runs outside any script instance.
+    pub fn engine() -> Self {
+        Self { key: 0, script: Id::NONE, name: Arc::from("engine"), usage: Rc::default() }
+    }
 }
 
 /// The script instances currently executing (innermost last): pushed and popped around every

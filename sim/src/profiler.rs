@@ -120,6 +120,12 @@ impl Profiler {
         self.totals.suspended_bodies = counters.suspended_bodies;
     }
 
+    /// How long each phase of the latest tick ran (`None`: it did not run that tick, as
+    /// `FallenParts` and `Snapshot` off network ticks), indexed like [`PHASES`].
+    pub fn latest_phases(&self) -> [Option<Duration>; PHASES.len()] {
+        self.recent.newest_tick()
+    }
+
     /// Summary of `phase`.
     pub fn phase(&self, phase: Phase) -> PhaseSummary {
         summarize(&self.phases[phase as usize])

@@ -56,6 +56,23 @@ impl SpanRing {
         }
     }
 
+    /// How long each phase of the newest tick in the ring ran (`None`: the phase did not run
+    /// that tick), indexed like [`PHASES`]. Reads at most one tick's spans.
+    pub(crate) fn newest_tick(&self) -> [Option<Duration>; PHASES.len()] {
+        let mut phases = [None; PHASES.len()];
+        let n = self.spans.len();
+        let newest = (self.next + n).checked_sub(1).map(|i| i % n.max(1));
+        let Some(tick) = newest.map(|i| self.spans[i].tick) else { return phases };
+        for k in 0..n.min(PHASES.len()) {
+            let span = &self.spans[(self.next + n - 1 - k) % n];
+            if span.tick != tick {
+                break;
+            }
+            phases[span.phase as usize] = Some(span.duration);
+        }
+        phases
+    }
+
     /// The kept spans of ticks `first..=last`, oldest first.
     pub(crate) fn between(&self, first: u64, last: u64) -> Vec<Span> {
         let (newer, older) = self.spans.split_at(self.next);
@@ -117,5 +134,23 @@ mod tests {
         assert_eq!(window.len(), 3 * PHASES.len());
         assert!(window.iter().all(|s| (100..=102).contains(&s.tick)));
         assert!(ring.between(0, 9).is_empty(), "dropped ticks are gone");
+    }
+
+    #[test]
+    fn the_newest_tick_reads_only_its_own_phases_before_and_after_the_ring_wraps() {
+        let mut ring = SpanRing::new();
+        assert_eq!(ring.newest_tick(), [None; PHASES.len()], "empty");
+        let ran = [Phase::Update, Phase::PhysicsStep, Phase::Drain];
+        for tick in 0..RING_TICKS * 2 + 3 {
+            let phases: &[Phase] = if tick % 2 == 0 { &PHASES } else { &ran };
+            for &phase in phases {
+                ring.push(span(tick, phase));
+            }
+            let newest = ring.newest_tick();
+            for phase in PHASES {
+                let expected = phases.contains(&phase).then_some(Duration::from_micros(5));
+                assert_eq!(newest[phase as usize], expected, "tick {tick}, {phase:?}");
+            }
+        }
     }
 }

@@ -54,6 +54,9 @@ pub struct StoreStats {
     pub failed_commits: u64,
     /// Stores the place opened.
     pub open_stores: usize,
+    /// Time the commits that landed took, summed (the transaction only, not the wait for
+    /// the next batch), in microseconds.
+    pub commit_micros: u64,
 }
 
 impl StoreStats {
@@ -229,8 +232,9 @@ impl LocalStores {
         let mut lines = Vec::new();
         for report in writer.reports() {
             match report {
-                Report::Committed { through, rows, after_failures } => {
+                Report::Committed { through, rows, after_failures, took } => {
                     self.stats.commits += 1;
+                    self.stats.commit_micros += took.as_micros() as u64;
                     self.stats.durable_puts = self.stats.durable_puts.max(through);
                     if self.stats.durable_puts == self.stats.accepted_puts {
                         self.unwritten = None;

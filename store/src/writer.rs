@@ -91,7 +91,7 @@ enum Request {
 #[derive(Debug)]
 pub(crate) enum Report {
     /// Every put through `through` is durable; `rows` rows were written.
-    Committed { through: u64, rows: usize, after_failures: u32 },
+    Committed { through: u64, rows: usize, after_failures: u32, took: Duration },
     /// The commit of puts through `through` failed and will be tried again.
     Failed {
         through: u64,
@@ -264,12 +264,19 @@ impl Thread {
 
     /// One transaction over every pending row; reports the outcome. True if it landed.
     fn commit(&mut self) -> bool {
+        let started = Instant::now();
         match self.write() {
             Ok(()) => {
+                let took = started.elapsed();
                 let rows = self.pending.len();
                 self.pending.clear();
                 let after_failures = std::mem::take(&mut self.failures);
-                let _ = self.reports.send(Report::Committed { through: self.through, rows, after_failures });
+                let _ = self.reports.send(Report::Committed {
+                    through: self.through,
+                    rows,
+                    after_failures,
+                    took,
+                });
                 true
             }
             Err(e) => {

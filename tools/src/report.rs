@@ -3,13 +3,7 @@
 use arbor_sim::Simulation;
 use std::fmt::Write as _;
 
-/// Resident set size of this process in bytes (Linux `/proc/self/status`), if known.
-pub fn resident_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
+pub use arbor_ops::process::resident_bytes;
 
 /// Bytes as MiB with one decimal.
 pub fn mib(bytes: u64) -> String {

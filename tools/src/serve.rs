@@ -71,6 +71,10 @@ pub struct ServeArgs {
     /// data save before the server gives up on them; a second signal stops at once.
     #[arg(long, value_name = "SECONDS", default_value_t = 25.0, value_parser = crate::args::seconds)]
     pub grace: f64,
+    /// Serve Prometheus metrics (`/metrics`), health (`/healthz`, `/readyz`) and a live
+    /// dashboard (`/`) over HTTP on this address (e.g. 0.0.0.0:9100).
+    #[arg(long, value_name = "ADDR")]
+    pub metrics: Option<SocketAddr>,
     /// With `--spike-traces`: a tick longer than this many milliseconds is slow.
     #[arg(long, value_name = "MS", default_value_t = crate::spikes::DEFAULT_SPIKE_MS, value_parser = crate::args::milliseconds, requires = "spike_traces")]
     pub spike_ms: f64,
@@ -126,6 +130,10 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
         Some(dir) => Some(crate::spikes::SpikeTraces::new(dir.clone(), args.spike_ms)?),
         None => None,
     };
+    let mut ops = match args.metrics {
+        Some(addr) => Some(serve_metrics(addr)?),
+        None => None,
+    };
     println!("serving {name}: {} instances at 60 Hz", sim.arena.len());
     if let Some(w) = &watcher {
         println!(
@@ -149,6 +157,9 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
                 crate::drain::Drain::start(&mut sim, net.as_deref(), Duration::from_secs_f64(args.grace));
             println!("{}", started.begin_line());
             drain = Some(started);
+            if let Some(ops) = &ops {
+                ops.set_ready(false);
+            }
         }
         if let Some(d) = &mut drain {
             if let Some(line) = d.finished(&sim, net.as_deref()) {
@@ -176,6 +187,10 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
                     NetEvent::Disconnected { user_id, reason } => println!("user {user_id} left: {reason}"),
                 }
             }
+        }
+        if let Some(ops) = &mut ops {
+            let net = net.as_ref().map(|n| n.borrow());
+            ops.observe(&sim, &report, net.as_deref(), &host.borrow());
         }
         if let Some(line) = spikes.as_mut().and_then(|s| s.observe(&sim, &report)) {
             println!("{line}");
@@ -226,6 +241,18 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
         return Err("paused by a behaviour error (see the report above)".to_owned());
     }
     Ok(())
+}
+
+/// Starts the operator endpoint (metrics, health, readiness, dashboard), ready at once: the
+/// place is loaded and the socket listens by the time it is called.
+fn serve_metrics(addr: SocketAddr) -> Result<arbor_ops::Ops, String> {
+    let ops = arbor_ops::Ops::serve(addr).map_err(|e| e.to_string())?;
+    println!(
+        "metrics on http://{0}/metrics (dashboard http://{0}/, health /healthz, readiness /readyz)",
+        ops.local_addr()
+    );
+    ops.set_ready(true);
+    Ok(ops)
 }
 
 /// Binds the network server: secure with the key file (created if missing) unless
@@ -293,18 +320,6 @@ fn net_summary(net: &NetServer) -> String {
     )
 }
 
-/// CPU time this process has used so far, user and system, over all its threads: fields 14
-/// and 15 of Linux's `/proc/self/stat`, in clock ticks of 1/100 s (the kernel's `USER_HZ`);
-/// `None` where that file is missing or unreadable.
-fn process_cpu() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // The command name (field 2) is in parentheses and may hold spaces: count from after it.
-    let mut fields = stat.get(stat.rfind(')')? + 1..)?.split_whitespace().skip(11);
-    let user: u64 = fields.next()?.parse().ok()?;
-    let system: u64 = fields.next()?.parse().ok()?;
-    Some(Duration::from_millis((user + system) * 10))
-}
-
 /// The start of a window of ticks: the wall clock, the process's CPU time and the tick count.
 struct CpuWindow {
     wall: Instant,
@@ -315,7 +330,7 @@ struct CpuWindow {
 impl CpuWindow {
     /// A window that starts now, at tick count `ticks`.
     fn start(ticks: u64) -> CpuWindow {
-        CpuWindow { wall: Instant::now(), cpu: process_cpu(), ticks }
+        CpuWindow { wall: Instant::now(), cpu: arbor_ops::process::cpu_time(), ticks }
     }
 
     /// The server's CPU time per tick since the start (and its share of one core) beside the
@@ -323,7 +338,7 @@ impl CpuWindow {
     fn line(&self, ticks: u64) -> String {
         let wall = self.wall.elapsed().as_secs_f64();
         let n = ticks.saturating_sub(self.ticks).max(1) as f64;
-        let cpu = match (self.cpu, process_cpu()) {
+        let cpu = match (self.cpu, arbor_ops::process::cpu_time()) {
             (Some(then), Some(now)) => {
                 let used = now.saturating_sub(then).as_secs_f64();
                 format!("{:.2} ms per tick ({:.0}% of a core)", used * 1e3 / n, used / wall.max(1e-9) * 100.0)

@@ -101,6 +101,15 @@ pub fn category_of(key: u64) -> u8 {
     if key == 0 { 0 } else { 1 + ((key - 1) % 254) as u8 }
 }
 
+/// Bytes `lua`'s memory category `memcat` holds now.
+pub fn category_bytes(lua: &mlua::Lua, memcat: u8) -> usize {
+    lua.exec_raw_lua(|raw| {
+        // SAFETY: `raw.state()` is live while `raw` is held; `lua_totalbytes` reads a counter
+        // of the global state.
+        unsafe { ffi::lua_totalbytes(raw.state(), memcat.into()) }
+    })
+}
+
 /// Called by the allocation hook: marks `memcat` if it now holds more than its share.
 ///
 /// # Safety

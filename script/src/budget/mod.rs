@@ -55,8 +55,8 @@ mod work;
 pub use costs::ENGINE as ENGINE_COSTS;
 pub(crate) use layout::WeightTables;
 pub use memory::{
-    HOST_RESERVE, SHARE_MESSAGE, SMALL_RESERVE, category_of, enter_category, limit_script_memory,
-    set_share as set_memory_share,
+    HOST_RESERVE, SHARE_MESSAGE, SMALL_RESERVE, category_bytes, category_of, enter_category,
+    limit_script_memory, set_share as set_memory_share,
 };
 pub use wall::{
     WALL_MESSAGE, WallAbort, WallBound, expect_wall_aborts, set_wall_bound, take_wall_aborts,

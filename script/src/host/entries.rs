@@ -37,7 +37,7 @@ impl ScriptHost {
         let category = budget::enter_category(&self.lua, budget::category_of(running.key));
         let enclosing = budget::enter();
         let result = f.call::<()>(args);
-        budget::leave(enclosing);
+        running.usage.count(budget::leave(enclosing), result.is_err());
         budget::enter_category(&self.lua, category);
         self.running.pop();
         result

@@ -30,6 +30,7 @@ mod hooks;
 mod reload;
 mod start;
 mod systems;
+mod usage;
 
 pub use reload::ReloadError;
 
@@ -234,6 +235,12 @@ impl ScriptHost {
     /// the writer's latest reports into the log.
     pub fn store_stats(&self) -> crate::store::StoreStats {
         crate::store::stats(&self.lua)
+    }
+
+    /// The cloud store's queue depth and locks held, or `None` until a script opened a
+    /// cloud store.
+    pub fn cloud_queue(&self) -> Option<crate::store::CloudQueue> {
+        crate::store::cloud_store::queue(&self.lua)
     }
 
     /// On a client host: the character this client's user owns, as the server told it

@@ -36,7 +36,7 @@ impl ScriptHost {
         };
         let key = self.next_key;
         self.next_key += 1;
-        let running = Running { key, script, name: name.as_str().into() };
+        let running = Running { key, script, name: name.as_str().into(), usage: Default::default() };
         let env =
             self.new_env(owner, script).map_err(|e| format!("init error in {name}: {}", error_text(&e)))?;
         let chunk = self

@@ -32,6 +32,7 @@ use arbor_core::Id;
 use mlua::{Function, Lua, MultiValue, Result, UserData, UserDataFields, Value};
 use payload::Payload;
 use std::cell::Cell;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// A script's handle to one named signal of one instance.
@@ -166,11 +167,7 @@ pub fn register(lua: &Lua, table: &mlua::Table) -> Result<()> {
             if !with_world(lua, |w| w.contains(signal.target))? {
                 return fail(lua, DESTROYED);
             }
-            let owner = running_stack(lua)?.current().unwrap_or(Running {
-                key: 0,
-                script: Id::NONE,
-                name: Arc::from("engine"),
-            });
+            let owner = running_stack(lua)?.current().unwrap_or_else(Running::engine);
             let connection = Connection { target: signal.target, name: signal.name, handler, owner };
             match with_signals(lua, |s| s.connect(connection))? {
                 Ok(()) => ok(lua, Value::Nil),
@@ -291,7 +288,7 @@ fn run_handlers(
 /// `owner`'s memory category, in which its copy of `payload` is made and metered. Errors
 /// are logged; what the handler used counts towards the tick, not towards its emitter.
 fn run_handler(lua: &Lua, handler: &Function, owner: Running, payload: &Payload) -> Result<()> {
-    let name = owner.name.clone();
+    let (name, usage) = (owner.name.clone(), Rc::clone(&owner.usage));
     let stack = running_stack(lua)?;
     let category = budget::enter_category(lua, budget::category_of(owner.key));
     stack.push(owner);
@@ -299,9 +296,10 @@ fn run_handler(lua: &Lua, handler: &Function, owner: Running, payload: &Payload)
     EMIT_DEPTH.with(|d| d.set(d.get() + 1));
     let result = payload.copy(lua).and_then(|args| handler.call::<()>(args));
     EMIT_DEPTH.with(|d| d.set(d.get() - 1));
-    budget::leave_handler(entry);
+    let used = budget::leave_handler(entry);
     stack.pop();
     budget::enter_category(lua, category);
+    usage.count(used, result.is_err());
     with_state(lua, |s| {
         if let Err(e) = &result {
             s.log.push(Level::Error, format!("{name}: error: {}", error_text(e)));

@@ -30,7 +30,6 @@ use crate::budget;
 use crate::log::Level;
 use crate::luau::convert::{Status, error_text, fail, ok};
 use crate::state::{Running, running_stack, with_state, with_world};
-use arbor_core::Id;
 use arbor_store::cloud::{Event, Kind, MAX_VALUE_BYTES, Ready, RecordKey};
 use arbor_store::{Cloud, StoreConfig, StoreKey};
 use mlua::{Function, IntoLuaMulti, Lua, Result, Table, UserData, UserDataFields, Value};
@@ -77,6 +76,25 @@ impl UserData for CloudStoreHandle {
 
 fn host(lua: &Lua) -> Option<Rc<CloudHost>> {
     lua.app_data_ref::<Rc<CloudHost>>().map(|h| Rc::clone(&h))
+}
+
+/// The cloud store's queue as an operator sees it ([`ScriptHost::cloud_queue`](crate::ScriptHost::cloud_queue)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CloudQueue {
+    /// Requests waiting for the minute's budget or an in-flight slot.
+    pub queued: usize,
+    /// Requests sent to the database and not answered yet.
+    pub in_flight: usize,
+    /// Session locks this server holds.
+    pub locks_held: usize,
+}
+
+/// The cloud store's queue, or `None` until a script opened a cloud store.
+pub(crate) fn queue(lua: &Lua) -> Option<CloudQueue> {
+    let host = host(lua)?;
+    let cloud = host.cloud.borrow();
+    let cloud = cloud.as_ref()?;
+    Some(CloudQueue { queued: cloud.queued(), in_flight: cloud.in_flight(), locks_held: cloud.locks_held() })
 }
 
 /// Builds the frozen `game.CloudStore` table and puts the cloud state in `lua`'s app data.
@@ -140,11 +158,7 @@ fn this_store(v: &Value) -> Option<Arc<str>> {
 
 /// The instance making a request (the engine, key 0, outside any script).
 fn requester(lua: &Lua) -> Result<Running> {
-    Ok(running_stack(lua)?.current().unwrap_or(Running {
-        key: 0,
-        script: Id::NONE,
-        name: Arc::from("engine"),
-    }))
+    Ok(running_stack(lua)?.current().unwrap_or_else(Running::engine))
 }
 
 fn record_key(lua: &Lua, v: &Value) -> std::result::Result<RecordKey, String> {
@@ -255,7 +269,7 @@ fn entry<R>(lua: &Lua, running: &Running, f: impl FnOnce(&Lua) -> Result<R>) -> 
     let category = budget::enter_category(lua, budget::category_of(running.key));
     let enclosing = budget::enter();
     let result = f(lua);
-    budget::leave(enclosing);
+    running.usage.count(budget::leave(enclosing), result.is_err());
     budget::enter_category(lua, category);
     stack.pop();
     result

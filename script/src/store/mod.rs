@@ -16,12 +16,13 @@
 //! local store), `cloud_store` (the Luau surface of the cloud store and its callbacks). The
 //! user guide is `docs/stores.md`.
 
-mod cloud_store;
+pub(crate) mod cloud_store;
 mod key;
 mod local_store;
 mod value;
 
 pub use arbor_store::{LOCAL_STORE_FILE, StoreConfig, StoreStats};
+pub use cloud_store::CloudQueue;
 
 use crate::log::Level;
 use arbor_store::Severity;

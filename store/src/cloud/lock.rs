@@ -74,7 +74,6 @@ impl Locks {
     }
 
     /// Number of locks held.
-    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.held.len()
     }

@@ -260,7 +260,6 @@ impl<P: Clone> Cloud<P> {
     }
 
     /// Requests sent and not finished.
-    #[cfg(test)]
     pub fn in_flight(&self) -> usize {
         self.in_flight
     }
@@ -272,13 +271,11 @@ impl<P: Clone> Cloud<P> {
     }
 
     /// Requests waiting for the budget or a free slot.
-    #[cfg(test)]
     pub fn queued(&self) -> usize {
         self.queue.len()
     }
 
     /// Session locks this server holds.
-    #[cfg(test)]
     pub fn locks_held(&self) -> usize {
         self.locks.len()
     }

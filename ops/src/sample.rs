@@ -161,4 +161,29 @@ mod tests {
         g.add_sent(&[client(1, 100)]);
         assert_eq!(g.sent_bytes, 2600, "client 1 reconnected: its counters restarted");
     }
+
+    proptest::proptest! {
+        /// Against a model that adds each client's growth (or its whole count after a
+        /// restart), the sums equal the model's and never shrink, whoever comes and goes.
+        #[test]
+        fn sums_match_a_model_and_never_shrink(
+            steps in proptest::collection::vec(proptest::collection::btree_map(0u64..6, 0u64..5_000, 0..6), 1..40)
+        ) {
+            let mut g = SampleGatherer::default();
+            let mut last: BTreeMap<u64, u64> = BTreeMap::new();
+            let mut model = 0u64;
+            for clients in steps {
+                let samples: Vec<ClientSample> = clients.iter().map(|(&u, &b)| client(u, b)).collect();
+                for (&user, &bytes) in &clients {
+                    let before = last.get(&user).copied().filter(|&b| b <= bytes).unwrap_or(0);
+                    model += bytes - before;
+                }
+                last = clients;
+                let previous = g.sent_bytes;
+                g.add_sent(&samples);
+                proptest::prop_assert_eq!(g.sent_bytes, model);
+                proptest::prop_assert!(g.sent_bytes >= previous);
+            }
+        }
+    }
 }

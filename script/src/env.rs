@@ -24,7 +24,7 @@ use mlua::{Function, Lua, MultiValue, Result, Table, Value};
 const PRELUDE: &str = include_str!("prelude.luau");
 
 /// Globals copied from the Luau state into the base environment.
-const SAFE_GLOBALS: &[&str] = &[
+pub(crate) const SAFE_GLOBALS: &[&str] = &[
     "assert",
     "error",
     "ipairs",

@@ -57,6 +57,7 @@ mod state;
 mod store;
 mod systems;
 mod tick_share;
+mod types;
 mod usage;
 mod world_slot;
 
@@ -72,4 +73,5 @@ pub use signals::Signal;
 pub use store::{CloudQueue, LOCAL_STORE_FILE, StoreConfig, StoreStats};
 pub use systems::NOT_TOP_LEVEL;
 pub use tick_share::{REPORT_EVERY_TICKS, TICK_SHARE_UNITS};
+pub use types::luau_definitions;
 pub use usage::ScriptUsage;

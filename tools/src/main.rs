@@ -70,6 +70,13 @@ enum Command {
     /// Place file tools.
     #[command(subcommand)]
     Place(place_io::PlaceCommand),
+    /// Print the Luau type definitions of the script API (for luau-lsp; the file shipped
+    /// as `types/arbor.d.luau`), or write them to `--out FILE`.
+    Types {
+        /// Write to this file instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -82,6 +89,12 @@ fn main() -> ExitCode {
         Command::Bots(args) => bots::run(args),
         Command::Replay(args) => replay::replay(args),
         Command::Place(cmd) => place_io::run(cmd),
+        Command::Types { out: None } => {
+            print!("{}", arbor_script::luau_definitions());
+            Ok(())
+        }
+        Command::Types { out: Some(path) } => std::fs::write(&path, arbor_script::luau_definitions())
+            .map_err(|e| format!("writing {}: {e}", path.display())),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -576,3 +576,14 @@ fn a_slow_tick_is_traced_with_the_ticks_around_it() {
     assert!(stderr.contains("--spike-traces"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn types_prints_the_shipped_definitions_and_the_typed_example_place_runs() {
+    let (out, stdout, stderr) = arbor(&["types"]);
+    assert!(out.status.success(), "{stderr}");
+    let shipped = include_str!("../../types/arbor.d.luau");
+    assert_eq!(stdout, shipped, "`arbor types` prints what types/arbor.d.luau holds");
+    let place = concat!(env!("CARGO_MANIFEST_DIR"), "/../places/sourcefile-example/spinner.place.json");
+    let (out, _, stderr) = arbor(&["run", place, "--ticks", "30"]);
+    assert!(out.status.success(), "the example's sourceFile script runs without errors: {stderr}");
+}

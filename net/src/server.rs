@@ -169,8 +169,16 @@ pub struct NetServer {
 }
 
 impl NetServer {
-    /// Binds `config.listen` and starts accepting connections.
+    /// Binds `config.listen` and starts accepting connections; a connect token must name
+    /// the bound address.
     pub fn bind(config: NetConfig) -> Result<NetServer, NetError> {
+        Self::bind_public(config, &[])
+    }
+
+    /// [`bind`](Self::bind) for a server clients reach at other addresses than the one it is
+    /// bound to (a pod bound to `0.0.0.0:7777` behind a node's `IP:port`): a connect token
+    /// must name one of `public` (secure servers only); empty: the bound address.
+    pub fn bind_public(config: NetConfig, public: &[SocketAddr]) -> Result<NetServer, NetError> {
         let socket = UdpSocket::bind(config.listen)?;
         let local_addr = socket.local_addr()?;
         let authentication = match &config.security {
@@ -181,7 +189,7 @@ impl NetServer {
             current_time: transport::unix_now(),
             max_clients: config.max_clients.clamp(1, 1024),
             protocol_id: PROTOCOL_ID,
-            public_addresses: vec![local_addr],
+            public_addresses: if public.is_empty() { vec![local_addr] } else { public.to_vec() },
             authentication,
         };
         let transport = NetcodeServerTransport::new(server_config, socket)?;

@@ -23,6 +23,11 @@ struct World {
 }
 
 fn world(parts: usize, security: bool) -> World {
+    world_at(parts, security, Vec::new())
+}
+
+/// [`world`] with the server's public addresses (`NetServer::bind_public`).
+fn world_at(parts: usize, security: bool, public: Vec<std::net::SocketAddr>) -> World {
     let mut arena = Arena::new();
     let ws = arena.workspace();
     let folder = arena.create(Class::Folder, "Parts", Some(ws)).unwrap();
@@ -37,7 +42,7 @@ fn world(parts: usize, security: bool) -> World {
         max_clients: 4,
         security: if security { Security::Secure(key.clone()) } else { Security::Insecure },
     };
-    let net = Rc::new(RefCell::new(NetServer::bind(config).unwrap()));
+    let net = Rc::new(RefCell::new(NetServer::bind_public(config, &public).unwrap()));
     let mut sim = Simulation::new(arena, SimConfig::default()).unwrap();
     sim.add_hooks(net.clone());
     World { sim, net, key }
@@ -147,6 +152,26 @@ fn tokens_that_are_forged_or_reused_do_not_connect_and_insecure_clients_need_an_
     w.run(&mut [&mut f, &mut bare, &mut a, &mut b], 200, |_, _| false);
     assert!(!f.is_connected() && !bare.is_connected() && !b.is_connected());
     assert!(a.is_connected());
+    assert_eq!(w.net.borrow().client_count(), 1);
+}
+
+#[test]
+fn with_public_addresses_a_token_must_name_one_of_them() {
+    // A server clients reach at another address than the one it is bound to (a node's IP and
+    // host port in front of a pod).
+    let public: std::net::SocketAddr = "192.0.2.7:7777".parse().unwrap();
+    let mut w = world_at(1, true, vec![public]);
+    let addr = w.net.borrow().local_addr();
+    // A client sends to the token's first address; the server checks the token names one of
+    // its public addresses.
+    let naming_public = issue_token(&w.key, 1, vec![addr, public], 30, 2).unwrap();
+    let naming_bound = issue_token(&w.key, 2, vec![addr], 30, 2).unwrap();
+    let mut a = Client::connect(ClientAuth::Token(Box::new(naming_public))).unwrap();
+    let mut b = Client::connect(ClientAuth::Token(Box::new(naming_bound))).unwrap();
+    assert!(w.run(&mut [&mut a, &mut b], 300, |_, cs| cs[0].is_connected()));
+    w.run(&mut [&mut a, &mut b], 150, |_, _| false);
+    assert!(a.is_connected());
+    assert!(!b.is_connected(), "the bound address is not public");
     assert_eq!(w.net.borrow().client_count(), 1);
 }
 

@@ -17,6 +17,7 @@
 //! caps (`--max-instances`, `--max-transaction-units`, ..., `--host-config FILE`) on `serve`
 //! and `run` bound what a place may ask for (`host_caps`).
 
+mod agones;
 mod args;
 mod bots;
 mod drain;

@@ -86,12 +86,15 @@ pub struct ServeArgs {
     record: crate::replay::RecordArgs,
     #[command(flatten)]
     caps: crate::host_caps::HostCapArgs,
+    #[command(flatten)]
+    agones: crate::agones::AgonesArgs,
 }
 
 /// Runs `arbor serve`.
 pub fn run(args: ServeArgs) -> Result<(), String> {
     crate::args::check_trace_path(args.trace.trace.as_deref())?;
     let caps = args.caps.resolve()?;
+    let agones = crate::agones::Agones::start(&args.agones)?;
     let (mut sim, host, name, mut watcher) = match args.stress {
         Some(count) => {
             let spawner = !args.no_spawner;
@@ -116,11 +119,14 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
     let mut drain: Option<crate::drain::Drain> = None;
     let mut paused = false;
     let net = match args.listen {
-        Some(addr) => Some(listen(&args, addr, &sim)?),
+        Some(addr) => Some(listen(&args, addr, &sim, agones.as_ref())?),
         None => None,
     };
     if let Some(net) = &net {
         sim.add_hooks(Rc::clone(net));
+    }
+    if let Some(agones) = &agones {
+        agones.ready();
     }
     let tape = args.record.start(&mut sim, &host, args.saves.resume.as_deref())?;
     if args.trace.trace.is_some() {
@@ -176,15 +182,21 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
             }
         }
         let report = sim.step();
+        if let Some(agones) = &agones {
+            agones.ticked(sim.ticks());
+        }
         if args.saves.paused(&sim, &host.borrow()) {
             paused = true;
             break;
         }
         if let Some(net) = &net {
             for event in net.borrow_mut().take_events() {
-                match event {
+                match &event {
                     NetEvent::Connected { user_id } => println!("user {user_id} connected"),
                     NetEvent::Disconnected { user_id, reason } => println!("user {user_id} left: {reason}"),
+                }
+                if let Some(agones) = &agones {
+                    agones.net_event(&event);
                 }
             }
         }
@@ -237,6 +249,10 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
     args.saves.finish(&mut sim, &mut host.borrow_mut())?;
     print!("{}", report::memory(&sim));
     report::write_trace(&sim, args.trace.trace.as_deref())?;
+    // The very last call: Agones deletes the GameServer once it has it.
+    if let Some(agones) = agones {
+        agones.shutdown();
+    }
     if paused {
         return Err("paused by a behaviour error (see the report above)".to_owned());
     }
@@ -261,6 +277,7 @@ fn listen(
     args: &ServeArgs,
     addr: SocketAddr,
     sim: &arbor_sim::Simulation,
+    agones: Option<&crate::agones::Agones>,
 ) -> Result<Rc<RefCell<NetServer>>, String> {
     arbor_net::replication::check_roots(&sim.arena).map_err(|e| e.to_string())?;
     let security = if args.insecure {
@@ -277,8 +294,9 @@ fn listen(
         }
         Security::Secure(key)
     };
+    let public = crate::agones::public_addresses(&args.agones, agones);
     let config = NetConfig { listen: addr, max_clients: args.max_clients, security };
-    let mut net = NetServer::bind(config).map_err(|e| format!("listening on {addr}: {e}"))?;
+    let mut net = NetServer::bind_public(config, &public).map_err(|e| format!("listening on {addr}: {e}"))?;
     if let Some(r) = args.radius {
         if !(r.is_finite() && r >= 0.0) {
             return Err("--radius must be a finite number of studs".to_owned());
@@ -297,6 +315,9 @@ fn listen(
             format!("connect tokens signed with {}", args.key.display())
         }
     );
+    if let Some(line) = crate::agones::public_line(&public, args.insecure) {
+        println!("{line}");
+    }
     Ok(Rc::new(RefCell::new(net)))
 }
 

@@ -169,15 +169,17 @@ fn serve(server: &tiny_http::Server, shared: &Arc<Shared>) {
             continue;
         }
         let header = tiny_http::Header::from_bytes("Content-Type", "application/json").unwrap();
-        let _ = request.respond(tiny_http::Response::from_string(answer).with_status_code(status).with_header(header));
+        let _ = request
+            .respond(tiny_http::Response::from_string(answer).with_status_code(status).with_header(header));
     }
 }
 
 fn answer(shared: &Shared, method: &str, path: &str, body: &str) -> (u16, String) {
-    let value = || {
-        serde_json::from_str::<serde_json::Value>(body).ok()?.get("value")?.as_str().map(str::to_owned)
+    let value =
+        || serde_json::from_str::<serde_json::Value>(body).ok()?.get("value")?.as_str().map(str::to_owned);
+    let list = |values: &[String]| {
+        serde_json::json!({"name": "players", "capacity": "100", "values": values}).to_string()
     };
-    let list = |values: &[String]| serde_json::json!({"name": "players", "capacity": "100", "values": values}).to_string();
     match (method, path) {
         ("POST", "/ready") => {
             *shared.state.lock().unwrap() = "Ready".to_owned();

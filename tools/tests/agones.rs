@@ -1,0 +1,251 @@
+//! `arbor serve` under Agones, against a fake SDK sidecar (`support/sidecar.rs`): Ready after
+//! the socket listens, Health while it ticks, the players list following connects and
+//! leaves, the GameServer watch, and Shutdown as the last call before the process exits; a
+//! sidecar that starts late, and answers 503 at first, still gets Ready while the server
+//! keeps ticking.
+
+mod support;
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+use support::sidecar::{Call, Sidecar, free_port};
+
+/// A place whose script prints joins and leaves.
+fn place(dir: &std::path::Path) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let place = dir.join("agones.place.json");
+    std::fs::write(
+        &place,
+        r#"{"format": "arbor-place", "version": 1, "instances": [
+            {"class": "Workspace", "name": "Workspace", "children": [
+                {"class": "Script", "name": "Greeter", "source":
+                 "game.Session.PlayerJoined:Connect(function(userId) print('joined ' .. userId) end)\ngame.Session.PlayerLeft:Connect(function(_character, userId) print('left ' .. userId) end)"}]}]}"#,
+    )
+    .unwrap();
+    place
+}
+
+/// A running `arbor serve` and its output lines, each with when it was read.
+struct Server {
+    child: Child,
+    lines: Receiver<(Instant, String)>,
+    seen: Vec<(Instant, String)>,
+    dir: PathBuf,
+}
+
+impl Server {
+    /// `arbor serve` of the test place on a free loopback port, talking to the sidecar on
+    /// `sidecar_port` through `AGONES_SDK_HTTP_PORT`; stdout and stderr are both read.
+    fn start(name: &str, sidecar_port: u16, extra: &[&str]) -> Server {
+        let dir = std::env::temp_dir().join(format!("arbor-agones-{name}-{}", std::process::id()));
+        let place = place(&dir);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arbor"))
+            .args([
+                "serve",
+                place.to_str().unwrap(),
+                "--listen",
+                "127.0.0.1:0",
+                "--insecure",
+                "--grace",
+                "10",
+            ])
+            .args(extra)
+            .env("AGONES_SDK_HTTP_PORT", sidecar_port.to_string())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start arbor serve");
+        let (tx, lines) = std::sync::mpsc::channel();
+        for stream in [
+            Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
+            Box::new(child.stderr.take().unwrap()),
+        ] {
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(stream).lines() {
+                    let Ok(line) = line else { return };
+                    let _ = tx.send((Instant::now(), line));
+                }
+            });
+        }
+        Server { child, lines, seen: Vec::new(), dir }
+    }
+
+    /// Reads lines until one satisfies `what` (returning it), failing after `limit`.
+    fn wait_line(&mut self, limit: Duration, what: impl Fn(&str) -> bool) -> (Instant, String) {
+        if let Some(found) = self.seen.iter().find(|(_, l)| what(l)) {
+            return found.clone();
+        }
+        let until = Instant::now() + limit;
+        loop {
+            match self.lines.recv_timeout(until.saturating_duration_since(Instant::now())) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    if what(&line.1) {
+                        return line;
+                    }
+                }
+                Err(_) => panic!("timed out; the server said:\n{}", self.log()),
+            }
+        }
+    }
+
+    /// The bound address, from the `listening on` line.
+    fn addr(&mut self) -> String {
+        let (_, line) = self.wait_line(Duration::from_secs(20), |l| l.starts_with("listening on "));
+        line["listening on ".len()..].split_whitespace().next().unwrap().to_owned()
+    }
+
+    /// Everything read so far.
+    fn log(&mut self) -> String {
+        self.seen.extend(self.lines.try_iter());
+        self.seen.iter().map(|(_, l)| l.as_str()).collect::<Vec<_>>().join("\n")
+    }
+
+    /// Sends SIGTERM; waits (at most `limit`) for the exit; returns whether it succeeded and
+    /// when it was seen to exit.
+    fn terminate(&mut self, limit: Duration) -> (bool, Instant) {
+        let kill = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status().unwrap();
+        assert!(kill.success());
+        let until = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return (status.success(), Instant::now());
+            }
+            if Instant::now() >= until {
+                let _ = self.child.kill();
+                panic!("did not exit within {limit:?}:\n{}", self.log());
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        std::fs::remove_dir_all(&self.dir).ok();
+    }
+}
+
+/// Calls answered 200 whose `METHOD PATH` is `what`.
+fn count(calls: &[Call], what: &str) -> usize {
+    calls.iter().filter(|c| c.what() == what && c.status == 200).count()
+}
+
+#[test]
+fn ready_health_players_watch_then_shutdown_last() {
+    let sidecar = Sidecar::start();
+    sidecar.set_address("127.0.0.1", 7654);
+    let mut server = Server::start("lifecycle", sidecar.port, &[]);
+    let addr = server.addr();
+    let (listening_at, _) = server.wait_line(Duration::from_secs(1), |l| l.starts_with("listening on "));
+    // The GameServer's address is the one tokens must name.
+    server.wait_line(Duration::from_secs(5), |l| l.starts_with("public address 127.0.0.1:7654"));
+
+    assert!(sidecar.wait_for(Duration::from_secs(5), |c| count(c, "POST /ready") == 1), "{}", server.log());
+    let ready = sidecar.calls().into_iter().find(|c| c.what() == "POST /ready").unwrap();
+    assert!(ready.at > listening_at, "Ready came after the socket listened");
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&ready.body).unwrap(), serde_json::json!({}));
+
+    // A bot's user id joins the players list while it is connected and leaves it after.
+    let bots = Command::new(env!("CARGO_BIN_EXE_arbor"))
+        .args(["bots", "1", "--connect", &addr, "--insecure", "--seconds", "3", "--wander", "0"])
+        .args(["--first-user", "4242"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(
+        sidecar.wait_for(Duration::from_secs(10), |_| sidecar.players() == ["4242"]),
+        "added: {:?}\n{}",
+        sidecar.calls(),
+        server.log()
+    );
+    let added = sidecar.calls().into_iter().find(|c| c.path == "/v1beta1/lists/players:addValue").unwrap();
+    let body: serde_json::Value = serde_json::from_str(&added.body).unwrap();
+    assert_eq!(body, serde_json::json!({"value": "4242"}), "the user id as a string");
+    server.wait_line(Duration::from_secs(5), |l| l == "Workspace.Greeter: joined 4242");
+    let bots = bots.wait_with_output().unwrap();
+    assert!(bots.status.success());
+    assert!(
+        sidecar
+            .wait_for(Duration::from_secs(10), |c| count(c, "POST /v1beta1/lists/players:removeValue") == 1),
+        "{}",
+        server.log()
+    );
+    assert!(sidecar.players().is_empty());
+
+    // The watch follows the GameServer: an allocation is announced.
+    sidecar.allocate();
+    server.wait_line(Duration::from_secs(5), |l| {
+        l.starts_with("agones: this server was allocated (GameServer fake-gs")
+    });
+
+    // Health pings keep coming, every 2 s, while it ticks.
+    assert!(sidecar.wait_for(Duration::from_secs(10), |c| count(c, "POST /health") >= 3), "{}", server.log());
+    let pings: Vec<Instant> =
+        sidecar.calls().iter().filter(|c| c.what() == "POST /health").map(|c| c.at).collect();
+    for pair in pings.windows(2) {
+        let gap = pair[1] - pair[0];
+        assert!(gap > Duration::from_millis(1500) && gap < Duration::from_millis(3500), "{gap:?}");
+    }
+
+    // SIGTERM: the drain, then Shutdown as the very last call, before the process exits.
+    let (ok, exited) = server.terminate(Duration::from_secs(15));
+    let log = server.log();
+    assert!(ok, "{log}");
+    assert!(log.contains("drained in"), "{log}");
+    assert!(log.contains("agones: sending Shutdown (the GameServer was Allocated)"), "{log}");
+    let calls = sidecar.calls();
+    let last = calls.last().unwrap();
+    assert_eq!(last.what(), "POST /shutdown", "{calls:#?}");
+    assert_eq!(last.status, 200);
+    assert!(last.at < exited);
+    assert_eq!(count(&calls, "POST /shutdown"), 1);
+    assert_eq!(count(&calls, "POST /ready"), 1, "Ready once");
+}
+
+#[test]
+fn a_sidecar_that_starts_late_and_fails_first_still_gets_ready() {
+    let port = free_port();
+    let mut server = Server::start("late", port, &["--agones"]);
+    server.addr();
+    // No sidecar: the address lookup gives up (bounded) and the server serves anyway.
+    server.wait_line(Duration::from_secs(10), |l| l.starts_with("agones: warning: no public address"));
+    server.wait_line(Duration::from_secs(5), |l| l.starts_with("agones: Ready failed:"));
+    // The sidecar comes up, unavailable at first.
+    let sidecar = Sidecar::on_port(port);
+    sidecar.fail(true);
+    assert!(
+        sidecar
+            .wait_for(Duration::from_secs(10), |c| c.iter().any(|c| c.path == "/ready" && c.status == 503)),
+        "{}",
+        server.log()
+    );
+    sidecar.fail(false);
+    assert!(sidecar.wait_for(Duration::from_secs(10), |c| count(c, "POST /ready") == 1), "{}", server.log());
+    server.wait_line(Duration::from_secs(5), |l| l.starts_with("agones: the sidecar is reachable again"));
+    // The tick kept running: health pings (sent only when the tick advanced) follow Ready.
+    let ready_at = sidecar.calls().iter().find(|c| c.what() == "POST /ready" && c.status == 200).unwrap().at;
+    assert!(
+        sidecar.wait_for(Duration::from_secs(6), |c| c
+            .iter()
+            .any(|c| c.what() == "POST /health" && c.status == 200 && c.at > ready_at)),
+        "{}",
+        server.log()
+    );
+    let log = server.log();
+    assert_eq!(
+        log.matches("agones: Ready failed").count(),
+        1,
+        "failures are reported once, then a minute apart: {log}"
+    );
+    let (ok, _) = server.terminate(Duration::from_secs(15));
+    assert!(ok, "{}", server.log());
+    assert_eq!(sidecar.calls().last().unwrap().what(), "POST /shutdown");
+}

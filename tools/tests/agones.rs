@@ -6,12 +6,16 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::Receiver;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use support::server::Server;
 use support::sidecar::{Call, Sidecar, free_port};
+
+/// A folder of this test's own (removed when its server is dropped).
+fn temp_dir(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("arbor-agones-{name}-{}", std::process::id()))
+}
 
 /// A place whose script prints joins and leaves.
 fn place(dir: &std::path::Path) -> PathBuf {
@@ -28,110 +32,6 @@ fn place(dir: &std::path::Path) -> PathBuf {
     place
 }
 
-/// A running `arbor serve` and its output lines, each with when it was read.
-struct Server {
-    child: Child,
-    lines: Receiver<(Instant, String)>,
-    seen: Vec<(Instant, String)>,
-    dir: PathBuf,
-}
-
-impl Server {
-    /// `arbor serve` of the test place on a free loopback port, talking to the sidecar on
-    /// `sidecar_port` through `AGONES_SDK_HTTP_PORT`; stdout and stderr are both read.
-    fn start(name: &str, sidecar_port: u16, extra: &[&str]) -> Server {
-        let dir = std::env::temp_dir().join(format!("arbor-agones-{name}-{}", std::process::id()));
-        let place = place(&dir);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_arbor"))
-            .args([
-                "serve",
-                place.to_str().unwrap(),
-                "--listen",
-                "127.0.0.1:0",
-                "--insecure",
-                "--grace",
-                "10",
-            ])
-            .args(extra)
-            .env("AGONES_SDK_HTTP_PORT", sidecar_port.to_string())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start arbor serve");
-        let (tx, lines) = std::sync::mpsc::channel();
-        for stream in [
-            Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
-            Box::new(child.stderr.take().unwrap()),
-        ] {
-            let tx = tx.clone();
-            std::thread::spawn(move || {
-                for line in BufReader::new(stream).lines() {
-                    let Ok(line) = line else { return };
-                    let _ = tx.send((Instant::now(), line));
-                }
-            });
-        }
-        Server { child, lines, seen: Vec::new(), dir }
-    }
-
-    /// Reads lines until one satisfies `what` (returning it), failing after `limit`.
-    fn wait_line(&mut self, limit: Duration, what: impl Fn(&str) -> bool) -> (Instant, String) {
-        if let Some(found) = self.seen.iter().find(|(_, l)| what(l)) {
-            return found.clone();
-        }
-        let until = Instant::now() + limit;
-        loop {
-            match self.lines.recv_timeout(until.saturating_duration_since(Instant::now())) {
-                Ok(line) => {
-                    self.seen.push(line.clone());
-                    if what(&line.1) {
-                        return line;
-                    }
-                }
-                Err(_) => panic!("timed out; the server said:\n{}", self.log()),
-            }
-        }
-    }
-
-    /// The bound address, from the `listening on` line.
-    fn addr(&mut self) -> String {
-        let (_, line) = self.wait_line(Duration::from_secs(20), |l| l.starts_with("listening on "));
-        line["listening on ".len()..].split_whitespace().next().unwrap().to_owned()
-    }
-
-    /// Everything read so far.
-    fn log(&mut self) -> String {
-        self.seen.extend(self.lines.try_iter());
-        self.seen.iter().map(|(_, l)| l.as_str()).collect::<Vec<_>>().join("\n")
-    }
-
-    /// Sends SIGTERM; waits (at most `limit`) for the exit; returns whether it succeeded and
-    /// when it was seen to exit.
-    fn terminate(&mut self, limit: Duration) -> (bool, Instant) {
-        let kill = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status().unwrap();
-        assert!(kill.success());
-        let until = Instant::now() + limit;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return (status.success(), Instant::now());
-            }
-            if Instant::now() >= until {
-                let _ = self.child.kill();
-                panic!("did not exit within {limit:?}:\n{}", self.log());
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        std::fs::remove_dir_all(&self.dir).ok();
-    }
-}
-
 /// Calls answered 200 whose `METHOD PATH` is `what`.
 fn count(calls: &[Call], what: &str) -> usize {
     calls.iter().filter(|c| c.what() == what && c.status == 200).count()
@@ -141,7 +41,8 @@ fn count(calls: &[Call], what: &str) -> usize {
 fn ready_health_players_watch_then_shutdown_last() {
     let sidecar = Sidecar::start();
     sidecar.set_address("127.0.0.1", 7654);
-    let mut server = Server::start("lifecycle", sidecar.port, &[]);
+    let dir = temp_dir("lifecycle");
+    let mut server = Server::start(&dir, &[place(&dir).to_str().unwrap()], sidecar.port);
     let addr = server.addr();
     let (listening_at, _) = server.wait_line(Duration::from_secs(1), |l| l.starts_with("listening on "));
     // The GameServer's address is the one tokens must name.
@@ -213,7 +114,8 @@ fn ready_health_players_watch_then_shutdown_last() {
 #[test]
 fn a_sidecar_that_starts_late_and_fails_first_still_gets_ready() {
     let port = free_port();
-    let mut server = Server::start("late", port, &["--agones"]);
+    let dir = temp_dir("late");
+    let mut server = Server::start(&dir, &[place(&dir).to_str().unwrap(), "--agones"], port);
     server.addr();
     // No sidecar: the address lookup gives up (bounded) and the server serves anyway.
     server.wait_line(Duration::from_secs(10), |l| l.starts_with("agones: warning: no public address"));

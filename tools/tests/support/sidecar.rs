@@ -11,7 +11,7 @@
 
 #![allow(dead_code)] // each test binary uses a part of it
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;

@@ -90,6 +90,8 @@ pub struct Worker {
     ticks: Arc<AtomicU64>,
     complaints: Complaints,
     ready: ReadyState,
+    /// Time between health pings ([`HEALTH_EVERY`]).
+    health_every: Duration,
     next_health: Instant,
     pinged_at_tick: u64,
     /// Whether the last health period found the tick stalled (said once per stall).
@@ -107,12 +109,21 @@ impl Worker {
             ticks,
             complaints: Complaints::default(),
             ready: ReadyState::NotAsked,
+            health_every: HEALTH_EVERY,
             next_health: Instant::now() + HEALTH_EVERY,
             pinged_at_tick: 0,
             stalled: false,
             lists: VecDeque::new(),
             refusals: BTreeSet::new(),
         }
+    }
+
+    /// The worker with health pings every `period` instead of [`HEALTH_EVERY`].
+    #[cfg(test)]
+    fn with_health_every(mut self, period: Duration) -> Worker {
+        self.health_every = period;
+        self.next_health = Instant::now() + period;
+        self
     }
 
     /// Serves `requests` until `Shutdown` or until the sender is gone.
@@ -202,18 +213,18 @@ impl Worker {
 
     /// One health period: a ping if the tick advanced since the last one.
     fn health(&mut self) {
-        self.next_health += HEALTH_EVERY;
+        self.next_health += self.health_every;
         let now = Instant::now();
         if self.next_health < now {
             // The thread was held up (a slow call): the next period starts now.
-            self.next_health = now + HEALTH_EVERY;
+            self.next_health = now + self.health_every;
         }
         let ticks = self.ticks.load(Ordering::Relaxed);
         if ticks <= self.pinged_at_tick {
             if ticks > 0 && !self.stalled {
                 eprintln!(
                     "agones: the tick has not advanced in {:.0} s (still at tick {ticks}): health pings stop until it does",
-                    HEALTH_EVERY.as_secs_f64()
+                    self.health_every.as_secs_f64()
                 );
                 self.stalled = true;
             }
@@ -298,5 +309,122 @@ impl Worker {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// A loopback HTTP server that records `METHOD PATH BODY` of every call and answers with
+    /// the status `status` gives for it.
+    struct Recorder {
+        port: u16,
+        calls: Arc<Mutex<Vec<String>>>,
+    }
+
+    impl Recorder {
+        fn start(status: fn(&str) -> u16) -> Recorder {
+            let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
+            let port = server.server_addr().to_ip().unwrap().port();
+            let calls = Arc::new(Mutex::new(Vec::new()));
+            let seen = Arc::clone(&calls);
+            std::thread::spawn(move || {
+                for mut request in server.incoming_requests() {
+                    let mut body = String::new();
+                    let _ = request.as_reader().read_to_string(&mut body);
+                    let body: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
+                    let call = format!("{} {} {body}", request.method(), request.url());
+                    let code = status(&call);
+                    seen.lock().unwrap().push(call);
+                    let _ = request.respond(tiny_http::Response::from_string("{}").with_status_code(code));
+                }
+            });
+            Recorder { port, calls }
+        }
+
+        fn calls(&self) -> Vec<String> {
+            self.calls.lock().unwrap().clone()
+        }
+
+        fn count(&self, prefix: &str) -> usize {
+            self.calls().iter().filter(|c| c.starts_with(prefix)).count()
+        }
+    }
+
+    /// A worker on `recorder` pinging every `period`, with its tick counter and request sender.
+    fn worker(recorder: &Recorder, period: Duration) -> (Arc<AtomicU64>, Sender<Request>) {
+        let ticks = Arc::new(AtomicU64::new(0));
+        let worker = Worker::new(Sdk::new(recorder.port), Arc::clone(&ticks)).with_health_every(period);
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || worker.run(rx));
+        (ticks, tx)
+    }
+
+    #[test]
+    fn health_pings_stop_while_the_tick_stalls_and_resume_after() {
+        let recorder = Recorder::start(|_| 200);
+        let period = Duration::from_millis(150);
+        let (ticks, _requests) = worker(&recorder, period);
+        // No tick yet: no ping.
+        std::thread::sleep(period * 3);
+        assert_eq!(recorder.count("POST /health"), 0);
+        // Ticking: a ping a period.
+        let start = Instant::now();
+        for t in 1..=20 {
+            ticks.store(t, Ordering::Relaxed);
+            std::thread::sleep(period / 4);
+        }
+        let ticking = recorder.count("POST /health");
+        let periods = start.elapsed().as_secs_f64() / period.as_secs_f64();
+        assert!(ticking >= 3 && ticking as f64 <= periods + 1.0, "{ticking} pings in {periods:.1} periods");
+        // Stalled for 5 periods: at most the ping already due.
+        std::thread::sleep(period * 5);
+        let stalled = recorder.count("POST /health") - ticking;
+        assert!(stalled <= 1, "{stalled} pings while stalled");
+        // Ticking again: pings again.
+        let before = recorder.count("POST /health");
+        for t in 21..=40 {
+            ticks.store(t, Ordering::Relaxed);
+            std::thread::sleep(period / 4);
+        }
+        assert!(recorder.count("POST /health") - before >= 3);
+    }
+
+    #[test]
+    fn list_updates_keep_their_order_and_take_409_and_404_as_done() {
+        // Adding is answered "already there", removing "absent": both are done, not retried.
+        let recorder = Recorder::start(|call| if call.contains(":addValue") { 409 } else { 404 });
+        let (_ticks, requests) = worker(&recorder, Duration::from_secs(60));
+        requests.send(Request::Joined(7)).unwrap();
+        requests.send(Request::Left(7)).unwrap();
+        requests.send(Request::Joined(8)).unwrap();
+        let (done, heard) = std::sync::mpsc::channel();
+        requests.send(Request::Shutdown { deadline: Instant::now() + Duration::from_secs(2), done }).unwrap();
+        assert!(!heard.recv_timeout(Duration::from_secs(5)).unwrap(), "404 is no Shutdown");
+        let calls = recorder.calls();
+        assert_eq!(
+            calls[..3],
+            [
+                r#"POST /v1beta1/lists/players:addValue {"value":"7"}"#,
+                r#"POST /v1beta1/lists/players:removeValue {"value":"7"}"#,
+                r#"POST /v1beta1/lists/players:addValue {"value":"8"}"#,
+            ]
+        );
+        assert!(calls[3..].iter().all(|c| c.starts_with("POST /shutdown")), "{calls:?}");
+    }
+
+    #[test]
+    fn unanswered_updates_are_retried_then_dropped_and_ready_is_retried() {
+        // The sidecar fails everything with 503 (a transient failure).
+        let recorder = Recorder::start(|_| 503);
+        let (_ticks, requests) = worker(&recorder, Duration::from_secs(60));
+        requests.send(Request::Joined(9)).unwrap();
+        requests.send(Request::Ready).unwrap();
+        std::thread::sleep(LIST_RETRY * LIST_ATTEMPTS + Duration::from_millis(500));
+        assert_eq!(recorder.count("POST /v1beta1/lists/players:addValue"), LIST_ATTEMPTS as usize);
+        assert!(recorder.count("POST /ready") >= 3, "Ready is retried: {:?}", recorder.calls());
+        drop(requests);
     }
 }

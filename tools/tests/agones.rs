@@ -4,13 +4,16 @@
 //! sidecar that starts late, and answers 503 at first, still gets Ready while the server
 //! keeps ticking.
 
-mod support;
+#[path = "support/server.rs"]
+mod server;
+#[path = "support/sidecar.rs"]
+mod sidecar;
 
+use server::Server;
+use sidecar::{Call, Sidecar, free_port};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-use support::server::Server;
-use support::sidecar::{Call, Sidecar, free_port};
 
 /// A folder of this test's own (removed when its server is dropped).
 fn temp_dir(name: &str) -> PathBuf {

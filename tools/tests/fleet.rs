@@ -8,13 +8,16 @@
 //! Needs a PostgreSQL server: `ARBOR_TEST_POSTGRES=postgres://...` (`.ci/run` starts one).
 //! Without it the test is skipped, unless `CI` is set, when it fails.
 
-mod support;
+#[path = "support/server.rs"]
+mod server;
+#[path = "support/sidecar.rs"]
+mod sidecar;
 
+use server::Server;
+use sidecar::Sidecar;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};
-use support::server::Server;
-use support::sidecar::Sidecar;
 
 /// The grace period both servers run with (`Server::start`).
 const GRACE: Duration = Duration::from_secs(10);

@@ -1,4 +1,0 @@
-//! Helpers shared by the integration tests.
-
-pub mod server;
-pub mod sidecar;

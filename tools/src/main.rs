@@ -9,6 +9,8 @@
 //!   script log, exiting with status 1 when any script failed;
 //! - `arbor serve --listen ADDR` also accepts replica clients (netcode tokens from
 //!   `arbor token`, or `--insecure`); `arbor bots N --connect ADDR` drives N of them;
+//! - `arbor serve` under Agones (`AGONES_SDK_HTTP_PORT` set, or `--agones`) reports its
+//!   lifecycle to the SDK sidecar: Ready, Health, the players list, Shutdown (`agones`);
 //! - `arbor serve --record LOG` records a session; `arbor replay PLACE LOG` replays it and
 //!   checks the world hash of every tick against the recording;
 //! - `arbor place convert IN OUT` converts between the JSON and binary place formats.

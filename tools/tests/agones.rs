@@ -4,12 +4,12 @@
 //! sidecar that starts late, and answers 503 at first, still gets Ready while the server
 //! keeps ticking.
 
-#[path = "support/server.rs"]
-mod server;
+#[path = "support/arbor_process.rs"]
+mod arbor_process;
 #[path = "support/sidecar.rs"]
 mod sidecar;
 
-use server::Server;
+use arbor_process::ArborProcess as Server;
 use sidecar::{Call, Sidecar, free_port};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -45,7 +45,7 @@ fn ready_health_players_watch_then_shutdown_last() {
     let sidecar = Sidecar::start();
     sidecar.set_address("127.0.0.1", 7654);
     let dir = temp_dir("lifecycle");
-    let mut server = Server::start(&dir, &[place(&dir).to_str().unwrap()], sidecar.port);
+    let mut server = Server::start_serve(&dir, &[place(&dir).to_str().unwrap()], sidecar.port);
     let addr = server.addr();
     let (listening_at, _) = server.wait_line(Duration::from_secs(1), |l| l.starts_with("listening on "));
     // The GameServer's address is the one tokens must name.
@@ -100,7 +100,7 @@ fn ready_health_players_watch_then_shutdown_last() {
     }
 
     // SIGTERM: the drain, then Shutdown as the very last call, before the process exits.
-    let (ok, exited) = server.terminate(Duration::from_secs(15));
+    let (ok, exited) = server.stop_within(Duration::from_secs(15));
     let log = server.log();
     assert!(ok, "{log}");
     assert!(log.contains("drained in"), "{log}");
@@ -118,7 +118,7 @@ fn ready_health_players_watch_then_shutdown_last() {
 fn a_sidecar_that_starts_late_and_fails_first_still_gets_ready() {
     let port = free_port();
     let dir = temp_dir("late");
-    let mut server = Server::start(&dir, &[place(&dir).to_str().unwrap(), "--agones"], port);
+    let mut server = Server::start_serve(&dir, &[place(&dir).to_str().unwrap(), "--agones"], port);
     server.addr();
     // No sidecar: the address lookup gives up (bounded) and the server serves anyway.
     server.wait_line(Duration::from_secs(10), |l| l.starts_with("agones: warning: no public address"));
@@ -150,7 +150,7 @@ fn a_sidecar_that_starts_late_and_fails_first_still_gets_ready() {
         1,
         "failures are reported once, then a minute apart: {log}"
     );
-    let (ok, _) = server.terminate(Duration::from_secs(15));
+    let (ok, _) = server.stop_within(Duration::from_secs(15));
     assert!(ok, "{}", server.log());
     assert_eq!(sidecar.calls().last().unwrap().what(), "POST /shutdown");
 }

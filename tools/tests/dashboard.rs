@@ -3,10 +3,10 @@
 //! page; the test reads the DOM the page's script built and checks every chart drew data
 //! and the latest values are the server's (one player, bytes flowing, healthy).
 
-#[path = "support/serve_process.rs"]
-mod serve_process;
+#[path = "support/arbor_process.rs"]
+mod arbor_process;
 
-use serve_process::ArborProcess;
+use arbor_process::ArborProcess;
 use std::process::Command;
 use std::time::{Duration, Instant};
 

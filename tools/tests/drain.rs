@@ -2,10 +2,10 @@
 //! gets SIGTERM; every player is kicked with the shutdown reason, the place's `PlayerLeft`
 //! handler runs for each, and the server exits successfully well inside its grace period.
 
-#[path = "support/serve_process.rs"]
-mod serve_process;
+#[path = "support/arbor_process.rs"]
+mod arbor_process;
 
-use serve_process::ArborProcess;
+use arbor_process::ArborProcess;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

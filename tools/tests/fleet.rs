@@ -8,12 +8,12 @@
 //! Needs a PostgreSQL server: `ARBOR_TEST_POSTGRES=postgres://...` (`.ci/run` starts one).
 //! Without it the test is skipped, unless `CI` is set, when it fails.
 
-#[path = "support/server.rs"]
-mod server;
+#[path = "support/arbor_process.rs"]
+mod arbor_process;
 #[path = "support/sidecar.rs"]
 mod sidecar;
 
-use server::Server;
+use arbor_process::ArborProcess as Server;
 use sidecar::Sidecar;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -88,7 +88,7 @@ fn bot(addr: &str, user: u64) -> Child {
 fn server(dir: &Path, name: &str, place: &Path, url: &str, sidecar: &Sidecar) -> Server {
     let data = dir.join(format!("{name}.data"));
     let args = [place.to_str().unwrap(), "--cloud-store", url, "--data", data.to_str().unwrap()];
-    Server::start(&dir.join(name), &args, sidecar.port)
+    Server::start_serve(&dir.join(name), &args, sidecar.port)
 }
 
 #[test]
@@ -115,7 +115,7 @@ fn a_player_moves_from_a_draining_server_to_another_with_their_data() {
 
     // SIGTERM: A drains the player (PlayerLeft saves), releases the lock, and says Shutdown.
     let signalled = Instant::now();
-    let (ok, exited) = a.terminate(GRACE + Duration::from_secs(5));
+    let (ok, exited) = a.stop_within(GRACE + Duration::from_secs(5));
     let log_a = a.log();
     assert!(ok, "{log_a}");
     assert!(log_a.contains(&format!("Workspace.Profile: saving {user}: visits 1")), "{log_a}");
@@ -149,7 +149,7 @@ fn a_player_moves_from_a_draining_server_to_another_with_their_data() {
     assert!(loaded_at - joined < Duration::from_secs(10), "at once, not after the 60 s lease: {log_b}");
     let _ = bot_b.kill();
     let _ = bot_b.wait();
-    let (ok, _) = b.terminate(GRACE + Duration::from_secs(5));
+    let (ok, _) = b.stop_within(GRACE + Duration::from_secs(5));
     assert!(ok, "{}", b.log());
     assert_eq!(sidecar_b.calls().last().unwrap().what(), "POST /shutdown");
     drop((a, b));

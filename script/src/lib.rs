@@ -70,7 +70,7 @@ pub use host::{HostConfig, HostError, MAX_CONSECUTIVE_ERRORS, MEMORY_LIMIT, Relo
 pub use instances::instance::Instance;
 pub use log::{LOG_CAPACITY, Level, LogLine, MAX_LINE_BYTES, ScriptLog};
 pub use signals::Signal;
-pub use store::{CloudQueue, LOCAL_STORE_FILE, StoreConfig, StoreStats};
+pub use store::{Abandoned, CloudQueue, LOCAL_STORE_FILE, StoreConfig, StoreStats};
 pub use systems::NOT_TOP_LEVEL;
 pub use tick_share::{REPORT_EVERY_TICKS, TICK_SHARE_UNITS};
 pub use types::luau_definitions;

@@ -13,6 +13,7 @@
 //!   fleet), chosen by [`StoreConfig`];
 //! - **the value byte format** ([`mod@format`]): compact, versioned, deterministic bytes that
 //!   both stores keep, with [`StoreValue`] as its Lua-free value type;
+//! - what a shutdown with a deadline left undone ([`Abandoned`]), for the server to print;
 //! - the rules both share: keys and store names ([`StoreKey`]), the limits, the errors
 //!   ([`StoreError`], whose texts scripts see).
 //!
@@ -30,6 +31,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod abandoned;
 pub mod cloud;
 mod config;
 mod error;
@@ -40,6 +42,7 @@ mod local;
 mod value;
 mod writer;
 
+pub use abandoned::{Abandoned, Pending};
 pub use cloud::Cloud;
 pub use config::{SQLITE_FILE, StoreConfig};
 pub use error::StoreError;

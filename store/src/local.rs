@@ -13,9 +13,14 @@
 //! one). Puts are numbered from 1 in acceptance order; once a commit through put `n` lands,
 //! puts 1..=n are *durable* ([`StoreStats::durable_puts`] is `n`).
 //!
+//! **Shutdown.** [`LocalStores::shutdown`] waits for the writer up to `SHUTDOWN_WAIT`;
+//! [`LocalStores::shutdown_by`] waits until a deadline, then reports the puts not durable
+//! and lets the writer go on trying on its own (the store state's drop does not wait for it).
+//!
 //! Nothing here logs: the calls that learn of a failed or recovered commit return the lines
 //! for the host's log, with their [`Severity`].
 
+use crate::abandoned::{Abandoned, Pending};
 use crate::error::StoreError;
 use crate::key::StoreKey;
 use crate::limits::MAX_STORES;
@@ -23,7 +28,7 @@ use crate::writer::{self, Batch, Report, Row, Writer};
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Most bytes of one encoded value in a local store (64 KiB).
 pub const MAX_VALUE_BYTES: usize = 64 * 1024;
@@ -80,6 +85,9 @@ struct LocalStore {
     name: Arc<str>,
     /// Canonical key text → encoded value.
     values: FxHashMap<String, Arc<[u8]>>,
+    /// Number of the last put accepted into this store (0: none): the store has puts not
+    /// durable while it is above [`StoreStats::durable_puts`].
+    last_put: u64,
 }
 
 /// The rows a failed commit held (store name, key text) and how many puts they carried.
@@ -181,7 +189,7 @@ impl LocalStores {
             self.writer =
                 Some(Writer::start(file.clone(), SHUTDOWN_ATTEMPTS).map_err(|e| failed(e.to_string()))?);
         }
-        self.stores.push(LocalStore { name: name.into(), values });
+        self.stores.push(LocalStore { name: name.into(), values, last_put: 0 });
         self.stats.open_stores = self.stores.len();
         Ok(self.stores.len() - 1)
     }
@@ -203,6 +211,7 @@ impl LocalStores {
         s.values.insert(text.clone(), Arc::clone(&bytes));
         self.batch.insert((store, text), bytes);
         self.stats.accepted_puts += 1;
+        s.last_put = self.stats.accepted_puts;
         Ok(())
     }
 
@@ -269,8 +278,33 @@ impl LocalStores {
     /// Waits until every accepted put is durable (or the commit failed for good); returns
     /// the log lines to write.
     pub fn shutdown(&mut self) -> Vec<(Severity, String)> {
+        self.flush_within(SHUTDOWN_WAIT)
+    }
+
+    /// [`shutdown`](Self::shutdown) that waits until `deadline` at most: returns the log
+    /// lines and the puts not durable then, with their stores. If any are left, the writer
+    /// keeps trying on its own thread until the process ends, and dropping the stores no
+    /// longer waits for it.
+    pub fn shutdown_by(&mut self, deadline: Instant) -> (Vec<(Severity, String)>, Abandoned) {
+        let lines = self.flush_within(deadline.saturating_duration_since(Instant::now()));
+        let durable = self.stats.durable_puts;
+        let left = Pending::new(
+            self.stats.pending_puts(),
+            self.stores.iter().filter(|s| s.last_put > durable).map(|s| &*s.name),
+        );
+        if !left.is_empty()
+            && let Some(writer) = &mut self.writer
+        {
+            writer.detach();
+        }
+        (lines, Abandoned { local_puts: left, ..Abandoned::default() })
+    }
+
+    /// Sends the tick's puts and waits up to `wait` for the writer to commit them; returns the
+    /// log lines (an error naming the puts not written, if any).
+    fn flush_within(&mut self, wait: Duration) -> Vec<(Severity, String)> {
         self.send_batch();
-        let answered = self.writer.as_ref().is_none_or(|w| w.flush(SHUTDOWN_ATTEMPTS, SHUTDOWN_WAIT));
+        let answered = self.writer.as_ref().is_none_or(|w| w.flush(SHUTDOWN_ATTEMPTS, wait));
         let mut lines = self.poll();
         let left = self.stats.pending_puts();
         if left > 0 {

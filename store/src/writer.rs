@@ -11,7 +11,7 @@
 //!   reported back over a channel: the thread never touches Lua, the tick thread logs.
 //! - **Flush.** A flush request (shutdown) commits what is pending, trying up to a given
 //!   number of times, then answers; closing (the store state dropped) flushes and ends the
-//!   thread.
+//!   thread, and is waited for unless the shutdown ran out of time and detached it.
 //!
 //! Invariant: batches commit in the order they were accepted, and a report of
 //! [`Report::Committed`] through sequence `n` means every put numbered ≤ `n` is in the file
@@ -150,6 +150,12 @@ impl Writer {
             return false;
         }
         wait.recv_timeout(timeout).is_ok()
+    }
+
+    /// Lets the thread go: dropping the writer still asks it to flush and end, but no longer
+    /// waits for it (a shutdown past its deadline).
+    pub(crate) fn detach(&mut self) {
+        self.thread = None;
     }
 }
 

@@ -6,7 +6,9 @@
 //! `PlayerLeft` runs (where games save), and keeps ticking until every player has left and
 //! been told why, or the grace period runs out (then it says what it
 //! abandoned). The serve loop then stops as it always does: local stores made durable,
-//! cloud puts landed and session locks released, `--save` written, clients disconnected.
+//! cloud puts landed and session locks released (within what is left of the grace period,
+//! at least [`MIN_STORE_WAIT`]; past it, what was abandoned is printed), `--save` written,
+//! clients disconnected.
 //!
 //! Invariant: the tick keeps running while draining, so leave handlers, store commits and
 //! cloud callbacks proceed exactly as in a running server.
@@ -18,6 +20,10 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+/// The least time the stores get to finish after a drain, even one that used its whole
+/// grace period.
+pub const MIN_STORE_WAIT: Duration = Duration::from_secs(1);
 
 /// Stop requests counted by the signal handler.
 pub struct StopSignal(Arc<AtomicUsize>);
@@ -88,6 +94,12 @@ impl Drain {
             if self.players == 1 { "" } else { "s" },
             self.grace.as_secs_f64()
         )
+    }
+
+    /// When the stores' shutdown must end: the end of the grace period, or
+    /// [`MIN_STORE_WAIT`] from now if that is later.
+    pub fn store_deadline(&self) -> Instant {
+        (self.started + self.grace).max(Instant::now() + MIN_STORE_WAIT)
     }
 
     /// `Some(line)` once the drain is over: every session ended, every `PlayerLeft` ran and

@@ -242,7 +242,14 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
         println!("{}", net_summary(&net));
         net.shutdown();
     }
-    host.borrow_mut().shutdown_stores();
+    match &drain {
+        Some(d) => {
+            for line in host.borrow_mut().shutdown_stores_by(d.store_deadline()).lines() {
+                println!("abandoned {line}");
+            }
+        }
+        None => host.borrow_mut().shutdown_stores(),
+    }
     if let Some(tape) = tape {
         tape.borrow_mut().finish()?;
     }

@@ -231,6 +231,13 @@ impl ScriptHost {
         crate::store::shutdown(&self.lua);
     }
 
+    /// [`shutdown_stores`](Self::shutdown_stores) that waits until `deadline` at most (a
+    /// server whose grace period is running out); returns the local puts not durable, the
+    /// cloud writes not landed and the session locks not released by then (empty: all done).
+    pub fn shutdown_stores_by(&mut self, deadline: std::time::Instant) -> crate::store::Abandoned {
+        crate::store::shutdown_by(&self.lua, deadline)
+    }
+
     /// The local stores' counters (accepted, durable, commits, failed commits), after taking
     /// the writer's latest reports into the log.
     pub fn store_stats(&self) -> crate::store::StoreStats {

@@ -423,3 +423,15 @@ pub(crate) fn shutdown(lua: &Lua) {
     };
     log_notices(lua, warnings);
 }
+
+/// [`shutdown`] that waits until `deadline` at most; returns what it abandoned (see
+/// `arbor_store::Cloud::shutdown_by`).
+pub(crate) fn shutdown_by(lua: &Lua, deadline: std::time::Instant) -> arbor_store::Abandoned {
+    let Some(host) = host(lua) else { return arbor_store::Abandoned::default() };
+    let (warnings, abandoned) = match host.cloud.borrow_mut().as_mut() {
+        Some(cloud) => cloud.shutdown_by(deadline),
+        None => return arbor_store::Abandoned::default(),
+    };
+    log_notices(lua, warnings);
+    abandoned
+}

@@ -8,7 +8,8 @@
 //! The host reaches this module through four calls: [`install`] (builds the two Luau tables
 //! for `game`), [`deliver`] (runs due cloud callbacks, at the start of the Update phase),
 //! [`end_tick`] (hands the tick's accepted puts to the writer: one transaction per tick) and
-//! [`shutdown`] (waits until every accepted put is durable). State lives in the Lua state's
+//! [`shutdown`] (waits until every accepted put is durable), or [`shutdown_by`] (the same
+//! within a deadline, reporting what it abandoned). State lives in the Lua state's
 //! app data, so the Luau functions reach it without the host.
 //!
 //! Files: `key` (keys and names from Lua values, and how messages describe a Lua value),
@@ -21,12 +22,13 @@ mod key;
 mod local_store;
 mod value;
 
-pub use arbor_store::{LOCAL_STORE_FILE, StoreConfig, StoreStats};
+pub use arbor_store::{Abandoned, LOCAL_STORE_FILE, StoreConfig, StoreStats};
 pub use cloud_store::CloudQueue;
 
 use crate::log::Level;
 use arbor_store::Severity;
 use mlua::{Function, Lua, Result, Table};
+use std::time::Instant;
 
 /// Builds `game.Store` and `game.CloudStore` (frozen tables) and puts the store state into
 /// `lua`'s app data. `checked` wraps a `(ok, value)` primitive so its failures raise at the
@@ -91,4 +93,14 @@ pub(crate) fn shutdown(lua: &Lua) {
     let lines = local_store::with_stores(lua, |s| s.shutdown()).unwrap_or_default();
     push_lines(lua, lines);
     cloud_store::shutdown(lua);
+}
+
+/// [`shutdown`] that waits until `deadline` at most: the local stores first, then the cloud
+/// store with the time left. Returns what was not durable, landed or released by then.
+pub(crate) fn shutdown_by(lua: &Lua, deadline: Instant) -> Abandoned {
+    let (lines, mut abandoned) =
+        local_store::with_stores(lua, |s| s.shutdown_by(deadline)).unwrap_or_default();
+    push_lines(lua, lines);
+    abandoned.merge(cloud_store::shutdown_by(lua, deadline));
+    abandoned
 }

@@ -5,7 +5,8 @@
 //! loop of `update`, and which session locks to take and release. The host (`arbor-script`'s
 //! `store/cloud_api.rs`) turns it into the Luau surface and runs the callbacks; `worker` runs
 //! the jobs on the background runtime against a [`backend::Backend`] (`sqlite` offline,
-//! `postgres` for a fleet); `lock` keeps the session locks.
+//! `postgres` for a fleet); `lock` keeps the session locks; `shutdown` stops it, within a
+//! deadline if given.
 //!
 //! A request's life: `submit` (checked against the script's [`MAX_PENDING`]) → the queue →
 //! sent when the budget ([`BASE_PER_MINUTE`] + [`PER_PLAYER_PER_MINUTE`] × players over any
@@ -19,6 +20,7 @@
 pub mod backend;
 mod lock;
 pub mod postgres;
+mod shutdown;
 pub mod sqlite;
 mod worker;
 
@@ -30,7 +32,7 @@ use lock::{Locks, Record, locked_message};
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use worker::{Done, Finished, Job, LockOp, Op};
 
 pub(crate) use lock::{LEASE, server_identity};
@@ -485,80 +487,5 @@ impl<P: Clone> Cloud<P> {
     /// whose script retired).
     pub fn finish(&mut self, id: u64) {
         self.complete(id);
-    }
-
-    /// The server stops: sends every queued put (past the budget), drops the reads and
-    /// updates that did not start, waits until the writes in flight land, releases every
-    /// lock, and stops the worker — all within [`SHUTDOWN_WAIT`]. Returns warnings for the
-    /// log.
-    pub fn shutdown(&mut self) -> Vec<String> {
-        let deadline = Instant::now() + SHUTDOWN_WAIT;
-        let mut warnings = std::mem::take(&mut self.notices);
-        self.stopped = true;
-        let mut dropped = 0;
-        let queued: Vec<u64> = self.queue.drain(..).collect();
-        for id in queued {
-            let is_put = self.requests.get(&id).is_some_and(|r| matches!(r.kind, Kind::Put(_)));
-            if is_put {
-                self.send(id);
-            } else {
-                self.complete(id);
-                dropped += 1;
-            }
-        }
-        let waiting: Vec<u64> =
-            self.requests.iter().filter(|(_, r)| r.state == State::AwaitingFn).map(|(&id, _)| id).collect();
-        for id in waiting {
-            self.complete(id);
-            dropped += 1;
-        }
-        if dropped > 0 {
-            warnings.push(format!("{dropped} cloud store reads and updates were dropped at shutdown"));
-        }
-        while !self.requests.is_empty() && Instant::now() < deadline {
-            let Some(f) = self.worker.wait(deadline.saturating_duration_since(Instant::now())) else { break };
-            let mut out = Vec::new();
-            self.finished(f, &mut out);
-            for ready in out {
-                if let Event::Failed(m) = ready.event {
-                    warnings.push(format!("a cloud store write failed at shutdown: {m}"));
-                }
-            }
-            // An update that lost its race cannot run its function again now.
-            let lost: Vec<u64> = self
-                .requests
-                .iter()
-                .filter(|(_, r)| r.state == State::AwaitingFn)
-                .map(|(&id, _)| id)
-                .collect();
-            for id in lost {
-                self.complete(id);
-            }
-        }
-        if !self.requests.is_empty() {
-            warnings.push(format!(
-                "{} cloud store writes had not landed when the server stopped waiting",
-                self.requests.len()
-            ));
-        }
-        let records = self.locks.take_all();
-        let mut releasing = records.len();
-        for (store, key) in records {
-            self.worker.send(Job { id: 0, store, key, op: Op::Release });
-        }
-        while releasing > 0 && Instant::now() < deadline {
-            let Some(f) = self.worker.wait(deadline.saturating_duration_since(Instant::now())) else { break };
-            if let Done::Released(result) = f.done {
-                releasing -= 1;
-                if let Err(e) = result {
-                    warnings.push(format!(
-                        "could not release the lock on record {} of store '{}': {e}",
-                        f.key, f.store
-                    ));
-                }
-            }
-        }
-        self.worker.stop(deadline);
-        warnings
     }
 }

@@ -3,29 +3,13 @@
 //! write refused on open. The Luau surface (values from scripts, messages at the caller's
 //! line, `kill -9`) is tested in `script/tests/local_store*.rs`.
 
+mod common;
+
 use arbor_store::{
     LOCAL_STORE_FILE, LocalStores, MAX_KEYS, MAX_STORES, Severity, StoreError, StoreKey, StoreValue,
 };
-use std::path::PathBuf;
+use common::TempDir;
 use std::time::{Duration, Instant};
-
-/// A directory removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> Self {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
-        let dir = std::env::temp_dir().join(format!("arbor-store-{tag}-{}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        Self(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn value(n: f64) -> Vec<u8> {
     StoreValue::Table(vec![(StoreValue::str("n"), StoreValue::Number(n))]).encode(1024).unwrap()

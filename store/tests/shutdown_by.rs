@@ -4,31 +4,16 @@
 //! timeout (the offline cloud store's 30 s), and reports what it abandoned with the stores'
 //! names; when everything lands it reports nothing.
 
+mod common;
+
 use arbor_store::cloud::{Event, Kind, RecordKey};
 use arbor_store::{
     Cloud, LOCAL_STORE_FILE, LocalStores, Pending, SQLITE_FILE, StoreConfig, StoreKey, StoreValue,
 };
+use common::TempDir;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// A directory removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> Self {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
-        let dir = std::env::temp_dir().join(format!("arbor-shutdown-{tag}-{}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        Self(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn value(n: f64) -> Vec<u8> {
     StoreValue::Number(n).encode(1024).unwrap()

@@ -22,17 +22,7 @@ fn temp_dir(name: &str) -> PathBuf {
 
 /// A place whose script prints joins and leaves.
 fn place(dir: &std::path::Path) -> PathBuf {
-    std::fs::create_dir_all(dir).unwrap();
-    let place = dir.join("agones.place.json");
-    std::fs::write(
-        &place,
-        r#"{"format": "arbor-place", "version": 1, "instances": [
-            {"class": "Workspace", "name": "Workspace", "children": [
-                {"class": "Script", "name": "Greeter", "source":
-                 "game.Session.PlayerJoined:Connect(function(userId) print('joined ' .. userId) end)\ngame.Session.PlayerLeft:Connect(function(_character, userId) print('left ' .. userId) end)"}]}]}"#,
-    )
-    .unwrap();
-    place
+    arbor_process::write_session_place(dir, "agones.place.json", "Greeter", "left")
 }
 
 /// Calls answered 200 whose `METHOD PATH` is `what`.

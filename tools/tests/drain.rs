@@ -9,19 +9,9 @@ use arbor_process::ArborProcess;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// A place whose script prints every leave (where a game would save).
+/// A place whose script prints joins and leaves.
 fn place(dir: &std::path::Path) -> PathBuf {
-    std::fs::create_dir_all(dir).unwrap();
-    let place = dir.join("drain.place.json");
-    std::fs::write(
-        &place,
-        r#"{"format": "arbor-place", "version": 1, "instances": [
-            {"class": "Workspace", "name": "Workspace", "children": [
-                {"class": "Script", "name": "Saver", "source":
-                 "game.Session.PlayerJoined:Connect(function(userId) print('joined ' .. userId) end)\ngame.Session.PlayerLeft:Connect(function(_character, userId) print('saved ' .. userId) end)"}]}]}"#,
-    )
-    .unwrap();
-    place
+    arbor_process::write_session_place(dir, "drain.place.json", "Saver", "saved")
 }
 
 #[test]

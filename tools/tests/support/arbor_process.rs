@@ -157,3 +157,21 @@ impl Drop for ArborProcess {
         }
     }
 }
+
+/// Writes `dir/FILE`, a place whose Script `script` prints `joined USER` on each join and
+/// `LEAVE_WORD USER` on each leave (where a game would save); returns its path.
+pub fn write_session_place(dir: &Path, file: &str, script: &str, leave_word: &str) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let place = dir.join(file);
+    let source = format!(
+        "game.Session.PlayerJoined:Connect(function(userId) print('joined ' .. userId) end)\\n\
+         game.Session.PlayerLeft:Connect(function(_character, userId) print('{leave_word} ' .. userId) end)"
+    );
+    let json = format!(
+        r#"{{"format": "arbor-place", "version": 1, "instances": [
+            {{"class": "Workspace", "name": "Workspace", "children": [
+                {{"class": "Script", "name": "{script}", "source": "{source}"}}]}}]}}"#
+    );
+    std::fs::write(&place, json).unwrap();
+    place
+}

@@ -29,6 +29,7 @@ mod nodes;
 pub mod raw;
 mod revision;
 mod rng;
+mod run_context;
 mod setting_error;
 mod value;
 mod workspace_settings;
@@ -47,6 +48,7 @@ pub use events::InstanceEvent;
 pub use id::{Id, IdRange};
 pub use nodes::hot::LocalTransform;
 pub use nodes::snapshot::{Snapshot, SnapshotDiff};
+pub use run_context::{RUN_CONTEXT_ATTRIBUTE, RunContext, RunContextError};
 pub use setting_error::{Capped, SettingError};
 pub use value::{
     Appearance, AttributeValue, Color, Guid, Material, NodeFlags, PersistentId, RefField, Shape,

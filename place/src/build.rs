@@ -21,6 +21,7 @@ use arbor_core::raw::NameId;
 use arbor_core::settings::FALLEN_PARTS_DESTROY_HEIGHT;
 use arbor_core::{Arena, ArenaBuilder, NodeFields};
 use arbor_core::{AttributeValue, PersistentId};
+use arbor_core::{RUN_CONTEXT_ATTRIBUTE, RunContext};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// One instance to create: its class as written in the file, and its built-in fields.
@@ -348,6 +349,18 @@ impl ExtrasLoader {
                 &format!("attributes.{key}"),
                 "also given as settings.FallenPartsDestroyHeight; give it once",
             ));
+        }
+        if key == RUN_CONTEXT_ATTRIBUTE {
+            let suffix = format!("attributes.{key}");
+            if self.class(index) != Class::Script {
+                let class = self.class(index);
+                return Err(self.err(
+                    index,
+                    &suffix,
+                    format!("only a Script has a RunContext, not a {class}"),
+                ));
+            }
+            RunContext::from_attribute(Some(&value)).map_err(|e| self.err(index, &suffix, e.to_string()))?;
         }
         let id = self.id(index);
         self.arena

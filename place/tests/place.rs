@@ -415,3 +415,35 @@ fn a_file_with_too_many_attributes_on_one_instance_is_refused() {
     )));
     assert!(e.to_string().contains("attributes.a4096") && e.to_string().contains("4096 attributes"), "{e}");
 }
+
+#[test]
+fn a_script_run_context_loads_round_trips_and_is_checked() {
+    let ok = place(
+        r#"[{"class": "Workspace", "name": "Workspace", "children": [{"class": "Script", "name": "Hud", "source": "print(1)", "attributes": {"RunContext": {"String": "Client"}}}]}]"#,
+    );
+    let arena = load_json(&ok).unwrap();
+    let hud = arena.find_first_child(arena.workspace(), "Hud").unwrap();
+    assert_eq!(arbor_core::RunContext::of(&arena, hud), Ok(arbor_core::RunContext::Client));
+    let again = arbor_place::load_binary(&arbor_place::save_binary(&arena)).unwrap();
+    let hud = again.find_first_child(again.workspace(), "Hud").unwrap();
+    assert_eq!(
+        arbor_core::RunContext::of(&again, hud),
+        Ok(arbor_core::RunContext::Client),
+        "binary keeps it"
+    );
+
+    let bad = json_err(&place(
+        r#"[{"class": "Script", "name": "S", "attributes": {"RunContext": {"String": "Everywhere"}}}]"#,
+    ));
+    assert_eq!(
+        bad.to_string(),
+        r#"instances[0].attributes.RunContext: RunContext must be "Server", "Client" or "Both", not "Everywhere""#
+    );
+    let on_part = json_err(&place(
+        r#"[{"class": "Part", "name": "P", "attributes": {"RunContext": {"String": "Client"}}}]"#,
+    ));
+    assert_eq!(
+        on_part.to_string(),
+        "instances[0].attributes.RunContext: only a Script has a RunContext, not a Part"
+    );
+}

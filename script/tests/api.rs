@@ -319,6 +319,8 @@ fn client_context_refuses_destroy() {
     arena
         .set_script_source(s, "local d = workspace.Debris:Clone() print(pcall(function() d:Destroy() end))")
         .unwrap();
+    let client = arbor_core::AttributeValue::String("Client".into());
+    arena.set_attribute(s, arbor_core::RUN_CONTEXT_ATTRIBUTE, Some(client)).unwrap();
     let host = std::rc::Rc::new(std::cell::RefCell::new(
         ScriptHost::new(&arena, HostConfig { client: true, ..Default::default() }).unwrap(),
     ));

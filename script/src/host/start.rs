@@ -9,7 +9,7 @@ use crate::log::Level;
 use crate::luau::convert::error_text;
 use crate::signals::with_signals;
 use crate::state::{Running, full_name, with_state, with_world};
-use arbor_core::{Class, Id, NodeFlags};
+use arbor_core::{Class, Id, NodeFlags, RunContext};
 use mlua::{Table, Value};
 use std::sync::Arc;
 
@@ -135,6 +135,21 @@ impl ScriptHost {
         }
     }
 
+    /// Whether `script`'s `RunContext` lets this host (server or client) run it; a bad value
+    /// is logged and the script does not start.
+    fn runs_here(&self, script: Id) -> bool {
+        let client = with_state(&self.lua, |s| s.client).unwrap_or(false);
+        let context = with_world(&self.lua, |w| (RunContext::of(w, script), full_name(w, script)));
+        match context {
+            Ok((Ok(context), _)) => context.runs_on(client),
+            Ok((Err(e), name)) => {
+                self.push_log(Level::Error, format!("{name}: {e}; the script does not start"));
+                false
+            }
+            Err(_) => false,
+        }
+    }
+
     pub(super) fn start_pending(&mut self) {
         let pending = self.pending_scripts();
         for (k, &script) in pending.iter().enumerate() {
@@ -145,6 +160,9 @@ impl ScriptHost {
                 break;
             }
             self.started.insert(script);
+            if !self.runs_here(script) {
+                continue;
+            }
             let source: Arc<str> = with_world(&self.lua, |w| w.script_source(script).unwrap_or("").into())
                 .unwrap_or_else(|_| "".into());
             match self.build_instance(script, source) {

@@ -45,7 +45,21 @@ impl Place {
     }
 
     /// Starts a simulation with a script host set up by `config`.
-    pub fn start_with(self, config: HostConfig) -> Running {
+    pub fn start_with(mut self, config: HostConfig) -> Running {
+        if config.client {
+            // A client host runs only client scripts: mark the place's unmarked Scripts so.
+            let scripts: Vec<_> = self
+                .arena
+                .iter()
+                .filter(|n| n.class() == arbor_core::Class::Script)
+                .map(|n| n.id())
+                .filter(|&id| self.arena.attribute(id, arbor_core::RUN_CONTEXT_ATTRIBUTE).is_none())
+                .collect();
+            for id in scripts {
+                let client = arbor_core::AttributeValue::String("Client".into());
+                self.arena.set_attribute(id, arbor_core::RUN_CONTEXT_ATTRIBUTE, Some(client)).unwrap();
+            }
+        }
         let host = Rc::new(RefCell::new(ScriptHost::new(&self.arena, config).unwrap()));
         let mut sim = Simulation::new(self.arena, SimConfig::default()).unwrap();
         sim.add_hooks(host.clone());

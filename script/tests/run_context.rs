@@ -1,0 +1,76 @@
+//! Where scripts run: a Script's `RunContext` attribute (`docs/scripting.md`, "Where
+//! scripts run"). The server's host starts `Server` (the default) and `Both` scripts, a
+//! client's host `Client` and `Both` scripts; a bad value is logged and the script does not
+//! start on either.
+
+use arbor_core::{Arena, AttributeValue, Class, RUN_CONTEXT_ATTRIBUTE};
+use arbor_script::{HostConfig, ScriptHost};
+use arbor_sim::{SimConfig, Simulation};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A place with one script per run context (and one unmarked, one with a bad value), each
+/// printing from its chunk and its `Update`.
+fn place() -> Arena {
+    let mut arena = Arena::new();
+    let ws = arena.workspace();
+    for (name, context) in [
+        ("Plain", None),
+        ("Server", Some("Server")),
+        ("Client", Some("Client")),
+        ("Both", Some("Both")),
+        ("Bad", Some("Anywhere")),
+    ] {
+        let s = arena.create(Class::Script, name, Some(ws)).unwrap();
+        arena.set_script_source(s, "print('start')\nfunction Update(dt) print('update') end").unwrap();
+        if let Some(context) = context {
+            arena
+                .set_attribute(s, RUN_CONTEXT_ATTRIBUTE, Some(AttributeValue::String(context.into())))
+                .unwrap();
+        }
+    }
+    arena
+}
+
+/// The log after one tick of `place` on a server host or a client host.
+fn one_tick(client: bool) -> Vec<String> {
+    let arena = place();
+    let host =
+        Rc::new(RefCell::new(ScriptHost::new(&arena, HostConfig { client, ..Default::default() }).unwrap()));
+    let mut sim = Simulation::new(arena, SimConfig::default()).unwrap();
+    sim.add_hooks(host.clone());
+    sim.run(1);
+    host.borrow().log().into_iter().map(|l| l.text).collect()
+}
+
+const BAD: &str = r#"Workspace.Bad: RunContext must be "Server", "Client" or "Both", not "Anywhere"; the script does not start"#;
+
+#[test]
+fn the_server_runs_server_and_both_scripts() {
+    assert_eq!(
+        one_tick(false),
+        [
+            "Workspace.Plain: start",
+            "Workspace.Server: start",
+            "Workspace.Both: start",
+            BAD,
+            "Workspace.Plain: update",
+            "Workspace.Server: update",
+            "Workspace.Both: update",
+        ]
+    );
+}
+
+#[test]
+fn a_client_runs_client_and_both_scripts() {
+    assert_eq!(
+        one_tick(true),
+        [
+            "Workspace.Client: start",
+            "Workspace.Both: start",
+            BAD,
+            "Workspace.Client: update",
+            "Workspace.Both: update"
+        ]
+    );
+}

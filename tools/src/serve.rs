@@ -125,9 +125,6 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
     if let Some(net) = &net {
         sim.add_hooks(Rc::clone(net));
     }
-    if let Some(agones) = &agones {
-        agones.ready();
-    }
     let tape = args.record.start(&mut sim, &host, args.saves.resume.as_deref())?;
     if args.trace.trace.is_some() {
         sim.profiler_mut().enable_trace();
@@ -140,6 +137,10 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
         Some(addr) => Some(serve_metrics(addr)?),
         None => None,
     };
+    // Ready once everything that can refuse to start has started.
+    if let Some(agones) = &agones {
+        agones.ready();
+    }
     println!("serving {name}: {} instances at 60 Hz", sim.arena.len());
     if let Some(w) = &watcher {
         println!(

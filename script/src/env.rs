@@ -98,6 +98,9 @@ fn checked(lua: &Lua, prelude: &Table, f: Function) -> Result<Function> {
 fn behaviors_table(lua: &Lua, prelude: &Table) -> Result<Table> {
     let send = lua.create_function(
         |lua, (host, name, payload): (Value, mlua::LuaString, Value)| -> Result<Status> {
+            if with_state(lua, |s| s.client)? {
+                return fail(lua, "game.Behaviors.Send is server-only");
+            }
             let Some(host) = crate::luau::convert::instance_id(lua, &host) else {
                 return fail(lua, "game.Behaviors.Send: the host must be an Instance");
             };

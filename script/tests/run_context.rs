@@ -74,3 +74,43 @@ fn a_client_runs_client_and_both_scripts() {
         ]
     );
 }
+
+#[test]
+fn server_only_calls_raise_in_a_client_script_naming_the_rule() {
+    let mut arena = Arena::new();
+    let ws = arena.workspace();
+    let s = arena.create(Class::Script, "Hud", Some(ws)).unwrap();
+    let source = r#"
+        for _, call in {
+            function() game.Store.open('S') end,
+            function() game.CloudStore.open('S') end,
+            function() game.Session.Kick(1) end,
+            function() game.Session.BindCharacter(1, workspace) end,
+            function() game.Session.Damage(workspace, 1) end,
+            function() game.Behaviors.Send(workspace, 'Open') end,
+        } do
+            local ok, e = pcall(call)
+            print(ok, (string.gsub(e, '^[^:]+:%d+: ', '')))
+        end
+    "#;
+    arena.set_script_source(s, source).unwrap();
+    arena.set_attribute(s, RUN_CONTEXT_ATTRIBUTE, Some(AttributeValue::String("Client".into()))).unwrap();
+    let host = Rc::new(RefCell::new(
+        ScriptHost::new(&arena, HostConfig { client: true, ..Default::default() }).unwrap(),
+    ));
+    let mut sim = Simulation::new(arena, SimConfig::default()).unwrap();
+    sim.add_hooks(host.clone());
+    sim.run(1);
+    let log: Vec<String> = host.borrow().log().into_iter().map(|l| l.text).collect();
+    assert_eq!(
+        log,
+        [
+            "Workspace.Hud: false game.Store is server-only",
+            "Workspace.Hud: false game.CloudStore is server-only",
+            "Workspace.Hud: false game.Session.Kick is server-only",
+            "Workspace.Hud: false game.Session.BindCharacter is server-only",
+            "Workspace.Hud: false game.Session.Damage is server-only",
+            "Workspace.Hud: false game.Behaviors.Send is server-only",
+        ]
+    );
+}

@@ -169,8 +169,7 @@ pub struct NetServer {
 }
 
 impl NetServer {
-    /// Binds `config.listen` and starts accepting connections; a connect token must name
-    /// the bound address.
+    /// Binds `config.listen` and starts accepting connections (tokens name that address).
     pub fn bind(config: NetConfig) -> Result<NetServer, NetError> {
         Self::bind_public(config, &[])
     }

@@ -1,6 +1,7 @@
 //! [`Client`]: the replica client. It connects with a [`ClientAuth`], applies the server's
 //! snapshots to its [`Replica`] in order, acks them, and sends its focus and movement intent
-//! every update.
+//! every update. Client-script code arrives on its own reliable channel and waits for the
+//! client's runtime ([`Client::take_script_code`]).
 //!
 //! A test shim sits between the transport and the decoder: [`Client::set_snapshot_loss`]
 //! drops that fraction of arriving snapshot messages (seeded), as a lossy network would.
@@ -21,8 +22,8 @@
 
 use crate::error::NetError;
 use crate::replication::{Applied, Replica};
-use crate::transport::{self, CONTROL, ClientAuth, ClientTransport, INPUTS, SNAPSHOTS};
-use crate::wire::{Control, Input, quantize_position};
+use crate::transport::{self, CODE, CONTROL, ClientAuth, ClientTransport, INPUTS, SNAPSHOTS};
+use crate::wire::{Control, Input, ScriptCode, quantize_position};
 use glam::Vec3;
 use renet::RenetClient;
 use renet_netcode::NetcodeClientTransport;
@@ -40,6 +41,8 @@ pub struct ClientStats {
     pub dropped: u64,
     /// Messages that did not decode.
     pub malformed: u64,
+    /// Client-script code messages received.
+    pub script_code: u64,
 }
 
 /// How a connection ended.
@@ -81,6 +84,8 @@ pub struct Client {
     ended: Option<Ended>,
     character: Option<arbor_core::Id>,
     loss: Option<(f64, u64)>,
+    /// Client-script code received and not yet taken.
+    script_code: Vec<ScriptCode>,
     stats: ClientStats,
 }
 
@@ -116,6 +121,7 @@ impl Client {
             ended: None,
             character: None,
             loss: None,
+            script_code: Vec::new(),
             stats: ClientStats::default(),
         }
     }
@@ -185,6 +191,18 @@ impl Client {
     /// The replica (its [`stats`](Replica::stats) count the hash checks and mismatches).
     pub fn replica(&self) -> &Replica {
         &self.replica
+    }
+
+    /// The replica, for the client's own objects and scripts (client-local ids from 2^52:
+    /// they never leave this process).
+    pub fn replica_mut(&mut self) -> &mut Replica {
+        &mut self.replica
+    }
+
+    /// Takes the client-script code that arrived since the last call, in arrival order (a
+    /// script's newer code comes after its older).
+    pub fn take_script_code(&mut self) -> Vec<ScriptCode> {
+        std::mem::take(&mut self.script_code)
     }
 
     /// The replica's world hash.
@@ -265,6 +283,15 @@ impl Client {
                 }
                 Ok(Control::Kick { reason }) => self.kicked = Some(reason),
                 Ok(Control::Character { id }) => self.character = id,
+                Err(_) => self.stats.malformed += 1,
+            }
+        }
+        while let Some(bytes) = self.renet.receive_message(CODE) {
+            match ScriptCode::decode(&bytes) {
+                Ok(code) => {
+                    self.stats.script_code += 1;
+                    self.script_code.push(code);
+                }
                 Err(_) => self.stats.malformed += 1,
             }
         }

@@ -56,14 +56,17 @@ mod client;
 mod error;
 pub mod replication;
 mod server;
+mod tap;
 mod transport;
 pub mod wire;
 
 pub use client::{Client, ClientStats};
 pub use error::NetError;
 pub use server::{
-    ClientReport, JOIN_WAIT, KICK_GRACE, NetConfig, NetEvent, NetServer, NetStats, SHUTDOWN_REASON, Security,
+    ClientReport, JOIN_WAIT, KICK_GRACE, NetConfig, NetEvent, NetServer, NetStats, SHUTDOWN_REASON,
+    ScriptCompiler, Security, ShippingStats,
 };
+pub use tap::{PacketDirection, PacketTap, TappedTransport};
 pub use transport::{
     ClientAuth, ClientTransport, ServerKey, ServerTransport, issue_token, token_from_hex, token_to_hex,
 };

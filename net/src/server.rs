@@ -4,7 +4,8 @@
 //! movement input; in the Snapshot phase (every network tick) it carries out the sessions'
 //! kicks, tells each client which character it owns, centres its streaming range on that
 //! character, captures the [`Mirror`], brings every [`ClientView`] up to date and sends each
-//! client its messages under its byte budget.
+//! client its messages under its byte budget, then the code of the client scripts its view
+//! holds (`script_shipping`).
 //!
 //! A connection enters the sessions' join queue while it has room; the others wait in a lobby
 //! (they already receive snapshots) and one that waited [`JOIN_WAIT`] is refused with
@@ -22,8 +23,14 @@
 //! clamped to the world ([`ClientView::set_focus`]), so no input makes a refocus walk more
 //! cells than the mirror holds.
 
+mod reports;
+mod script_shipping;
+
+pub use reports::ClientReport;
+pub use script_shipping::{ScriptCompiler, ShippingStats};
+
 use crate::error::NetError;
-use crate::replication::{ClientView, Mirror, ViewStats};
+use crate::replication::{ClientView, Mirror};
 use crate::transport::{
     self, CONTROL, INPUTS, PROTOCOL_ID, SERVER_CONTROL_BYTES, SNAPSHOTS, ServerKey, ServerTransport,
 };
@@ -126,25 +133,6 @@ struct Kicked {
     turned_away: bool,
 }
 
-/// One client's figures, for reports.
-#[derive(Clone, Copy, Debug)]
-pub struct ClientReport {
-    /// The user id.
-    pub user_id: u64,
-    /// Replication counters.
-    pub view: ViewStats,
-    /// Instances the client holds.
-    pub held: usize,
-    /// renet's round-trip time, seconds.
-    pub rtt: f64,
-    /// renet's measured send rate, bytes a second.
-    pub bytes_per_second: f64,
-    /// Whether the view is settled.
-    pub settled: bool,
-    /// Seconds connected.
-    pub connected_for: f64,
-}
-
 /// The networking half of the tick.
 pub struct NetServer {
     renet: RenetServer,
@@ -166,6 +154,7 @@ pub struct NetServer {
     network_every: u8,
     radius_override: Option<f32>,
     budget_override: Option<usize>,
+    scripts: script_shipping::ScriptShipping,
 }
 
 impl NetServer {
@@ -213,6 +202,7 @@ impl NetServer {
             network_every: 2,
             radius_override: None,
             budget_override: None,
+            scripts: Default::default(),
         }
     }
 
@@ -270,30 +260,6 @@ impl NetServer {
     /// Counters and timings.
     pub fn stats(&self) -> NetStats {
         self.stats
-    }
-
-    /// Per-client figures.
-    pub fn client_reports(&self) -> Vec<ClientReport> {
-        self.clients
-            .iter()
-            .map(|(&user_id, s)| {
-                let info = self.renet.network_info(user_id).ok();
-                ClientReport {
-                    user_id,
-                    view: s.view.stats(),
-                    held: s.view.len(),
-                    rtt: info.as_ref().map_or(0.0, |i| i.rtt),
-                    bytes_per_second: info.as_ref().map_or(0.0, |i| i.bytes_sent_per_second),
-                    settled: s.view.is_settled(),
-                    connected_for: s.connected_at.elapsed().as_secs_f64(),
-                }
-            })
-            .collect()
-    }
-
-    /// Bytes held by the mirror and the views.
-    pub fn heap_bytes(&self) -> (usize, usize) {
-        (self.mirror.heap_bytes(), self.clients.values().map(|s| s.view.heap_bytes()).sum())
     }
 
     /// Disconnects `user_id`, telling it `reason`: the client stops being served at once
@@ -503,6 +469,7 @@ impl NetServer {
                 self.renet.send_message(id, SNAPSHOTS, msg);
             }
         }
+        self.ship_scripts(arena);
         self.transport.send(&mut self.renet);
         self.stats.replication += start.elapsed();
         self.stats.network_ticks += 1;

@@ -19,14 +19,20 @@ use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// netcode protocol id of this wire format: clients of another version cannot connect.
-pub(crate) const PROTOCOL_ID: u64 = 0x4152_424f_525f_0001;
+pub(crate) const PROTOCOL_ID: u64 = 0x4152_424f_525f_0002;
 
 /// Server → client: delta snapshots.
 pub(crate) const SNAPSHOTS: u8 = 0;
 /// Both ways: reliable, ordered control messages.
 pub(crate) const CONTROL: u8 = 1;
+/// Server → client: reliable, ordered client-script bytecode ([`crate::wire::ScriptCode`]).
+pub(crate) const CODE: u8 = 2;
 /// Client → server: inputs and acks.
 pub(crate) const INPUTS: u8 = 0;
+
+/// Bytes of unacknowledged code the server's code channel holds per client (the server
+/// queues the rest for later network ticks).
+pub(crate) const SERVER_CODE_BYTES: usize = 2 << 20;
 
 /// Bytes of unacknowledged messages the server's control channel holds per client: when
 /// its available memory is back to this, the client acknowledged every control message.
@@ -46,6 +52,11 @@ pub(crate) fn connection_config() -> ConnectionConfig {
             ChannelConfig {
                 channel_id: CONTROL,
                 max_memory_usage_bytes: SERVER_CONTROL_BYTES,
+                send_type: reliable.clone(),
+            },
+            ChannelConfig {
+                channel_id: CODE,
+                max_memory_usage_bytes: SERVER_CODE_BYTES,
                 send_type: reliable.clone(),
             },
         ],

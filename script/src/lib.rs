@@ -66,7 +66,9 @@ pub use behavior::{
     ResumeError,
 };
 pub use budget::{BUDGET_MESSAGE, CostTable, ENTRY_BUDGET, SHARE_MESSAGE, WALL_MESSAGE};
-pub use host::{HostConfig, HostError, MAX_CONSECUTIVE_ERRORS, MEMORY_LIMIT, ReloadError, ScriptHost};
+pub use host::{
+    HostConfig, HostError, MAX_CONSECUTIVE_ERRORS, MEMORY_LIMIT, ReloadError, ScriptHost, compile_bytecode,
+};
 pub use instances::instance::Instance;
 pub use log::{LOG_CAPACITY, Level, LogLine, MAX_LINE_BYTES, ScriptLog};
 pub use signals::Signal;

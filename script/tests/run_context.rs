@@ -9,6 +9,8 @@ use arbor_sim::{SimConfig, Simulation};
 use std::cell::RefCell;
 use std::rc::Rc;
 
+mod common;
+
 /// A place with one script per run context (and one unmarked, one with a bad value), each
 /// printing from its chunk and its `Update`.
 fn place() -> Arena {
@@ -34,9 +36,13 @@ fn place() -> Arena {
 
 /// The log after one tick of `place` on a server host or a client host.
 fn one_tick(client: bool) -> Vec<String> {
-    let arena = place();
-    let host =
-        Rc::new(RefCell::new(ScriptHost::new(&arena, HostConfig { client, ..Default::default() }).unwrap()));
+    let mut arena = place();
+    let host = if client {
+        common::client_host(&mut arena, HostConfig::default())
+    } else {
+        ScriptHost::new(&arena, HostConfig::default()).unwrap()
+    };
+    let host = Rc::new(RefCell::new(host));
     let mut sim = Simulation::new(arena, SimConfig::default()).unwrap();
     sim.add_hooks(host.clone());
     sim.run(1);
@@ -95,9 +101,7 @@ fn server_only_calls_raise_in_a_client_script_naming_the_rule() {
     "#;
     arena.set_script_source(s, source).unwrap();
     arena.set_attribute(s, RUN_CONTEXT_ATTRIBUTE, Some(AttributeValue::String("Client".into()))).unwrap();
-    let host = Rc::new(RefCell::new(
-        ScriptHost::new(&arena, HostConfig { client: true, ..Default::default() }).unwrap(),
-    ));
+    let host = Rc::new(RefCell::new(common::client_host(&mut arena, HostConfig::default())));
     let mut sim = Simulation::new(arena, SimConfig::default()).unwrap();
     sim.add_hooks(host.clone());
     sim.run(1);

@@ -26,7 +26,7 @@ use crate::wire::{
     DecodeError, EntityState, Groups, PositionHistory, PositionWire, REPLICATED_FLAGS, SnapshotMessage,
     WireValue, dequantize_position,
 };
-use arbor_core::{Arena, ArenaConfig, AttributeValue, Id, IdRange};
+use arbor_core::{Arena, ArenaConfig, AttributeValue, Id, IdRange, InstanceEvent};
 use rustc_hash::FxHashMap;
 
 /// The server's `DataModel` id (the first id a server arena mints).
@@ -104,6 +104,9 @@ pub struct Replica {
     newest: u32,
     received: u64,
     stats: ReplicaStats,
+    /// Destructions the snapshots caused (replicated instances and the client's objects
+    /// under them), not yet taken; `None` unless a caller asked for them.
+    destroyed: Option<Vec<InstanceEvent>>,
 }
 
 impl Default for Replica {
@@ -123,6 +126,7 @@ impl Replica {
             newest: 0,
             received: 0,
             stats: ReplicaStats::default(),
+            destroyed: None,
         }
     }
 
@@ -135,6 +139,27 @@ impl Replica {
     /// The client arena, for client-local objects (ids from 2^52, never sent).
     pub fn arena_mut(&mut self) -> &mut Arena {
         &mut self.arena
+    }
+
+    /// Keeps the destructions applying snapshots causes from now on, for
+    /// [`take_destroyed`](Self::take_destroyed) (a client that runs scripts must retire what
+    /// went; a client that does not ask keeps nothing).
+    pub fn keep_destroyed(&mut self) {
+        self.destroyed.get_or_insert_with(Vec::new);
+    }
+
+    /// Takes the destructions kept since the last call: each [`InstanceEvent::Destroyed`]
+    /// names its whole subtree, the client's own objects under it included.
+    pub fn take_destroyed(&mut self) -> Vec<InstanceEvent> {
+        self.destroyed.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// Drains the arena's events, keeping the destructions if asked.
+    fn drain_destructions(&mut self) {
+        let events = self.arena.drain_events();
+        if let Some(kept) = &mut self.destroyed {
+            kept.extend(events.into_iter().filter(|e| matches!(e, InstanceEvent::Destroyed { .. })));
+        }
     }
 
     /// The replicated state of server instance `id`.
@@ -280,12 +305,10 @@ impl Replica {
             }
         }
         self.stats.apply_errors += reparent_later.len() as u64;
+        self.drain_destructions();
         if removed {
-            // Two drains free the tombstones' slots, so an id streamed out may come back.
-            self.arena.drain_events();
-            self.arena.drain_events();
-        } else {
-            self.arena.drain_events();
+            // A second drain frees the tombstones' slots, so an id streamed out may come back.
+            self.drain_destructions();
         }
         let hash_matched = snap.view_hash.map(|h| {
             self.stats.hash_checks += 1;

@@ -45,7 +45,7 @@ const FLAG_ENTRIES_HASH: u8 = 1 << 1;
 /// Longest kick reason, in bytes.
 pub(crate) const MAX_REASON_BYTES: usize = 256;
 
-fn check_id(raw: u64) -> Result<Id, DecodeError> {
+pub(crate) fn check_id(raw: u64) -> Result<Id, DecodeError> {
     if raw == 0 || raw >= CLIENT_ID_BASE {
         return Err(DecodeError::BadValue("id outside the server range"));
     }

@@ -1,5 +1,6 @@
 //! The wire format: the messages ([`SnapshotMessage`] and its [`SnapshotBuilder`], the
-//! client's [`Input`], the reliable [`Control`] messages), the replicated state of one
+//! client's [`Input`], the reliable [`Control`] messages, a client script's
+//! [`ScriptCode`]), the replicated state of one
 //! instance ([`EntityState`] in [`Groups`], with its [`WireValue`]s), the quantisation of
 //! positions and rotations, and the delta forms of an update's position
 //! ([`PositionSend`], [`PositionWire`]) and components ([`ComponentSend`],
@@ -15,6 +16,7 @@ mod component_delta;
 mod message;
 mod position_delta;
 mod quantize;
+mod script_code;
 mod state;
 mod value;
 
@@ -25,6 +27,7 @@ pub use message::{
 };
 pub use position_delta::{POSITION_HISTORY, PositionHistory, PositionSend, PositionWire};
 pub use quantize::{POSITION_STEPS, dequantize_position};
+pub use script_code::{MAX_SCRIPT_CODE_BYTES, ScriptCode};
 pub use state::{EntityState, Groups, UpdateParts};
 pub use value::WireValue;
 

@@ -6,7 +6,6 @@
 use super::{HostConfig, HostError, Prepared, ScriptHost};
 use crate::budget;
 use crate::log::{Level, ScriptLog};
-use crate::luau::convert::error_text;
 use crate::session::PlayersSlot;
 use crate::state::{HostState, RunningStack, WorldSlot};
 use crate::tick_share::TickShare;
@@ -98,11 +97,9 @@ impl ScriptHost {
         if let Some(p) = self.bytecode.get(source) {
             return p.clone();
         }
-        let compiled =
-            mlua::chunk::Compiler::new().set_optimization_level(2).set_debug_level(1).compile(source);
-        let prepared = match compiled {
+        let prepared = match super::code::compile_bytecode(source) {
             Ok(code) => Prepared::Ok(code.into()),
-            Err(e) => Prepared::LoadError(error_text(&e)),
+            Err(m) => Prepared::LoadError(m),
         };
         self.bytecode.insert(source.into(), prepared.clone());
         prepared

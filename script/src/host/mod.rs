@@ -20,11 +20,13 @@
 //! after (see `state`), so callbacks reach it safely; scripts are found incrementally
 //! through the topology journal.
 //!
-//! Files: `build` (the VM and its services), `start` (starting scripts), `entries` (calls
+//! Files: `build` (the VM and its services), `code` (compiling; a client's installed code),
+//! `start` (starting scripts), `entries` (calls
 //! into scripts and their outcomes, retiring), `hooks` (the tick phases).
 
 mod behaviors;
 mod build;
+mod code;
 mod entries;
 mod hooks;
 mod reload;
@@ -32,6 +34,7 @@ mod start;
 mod systems;
 mod usage;
 
+pub use code::compile_bytecode;
 pub use reload::ReloadError;
 
 use crate::budget;
@@ -248,6 +251,12 @@ impl ScriptHost {
     /// cloud store.
     pub fn cloud_queue(&self) -> Option<crate::store::CloudQueue> {
         crate::store::cloud_store::queue(&self.lua)
+    }
+
+    /// Adds a line to the host's log on behalf of what drives it (a client runtime's code
+    /// that could not be installed), echoed like the scripts' own lines.
+    pub fn log_line(&self, level: crate::log::Level, text: String) {
+        self.push_log(level, text);
     }
 
     /// On a client host: the character this client's user owns, as the server told it

@@ -20,6 +20,9 @@ pub enum ReloadError {
     /// The id is not a live Script.
     #[error("{0} is not a live Script")]
     NotAScript(Id),
+    /// Shipped client code was given to a server host (which compiles its own sources).
+    #[error("client code can only be installed on a client host")]
+    ServerHost,
     /// A trial failed to load, initialise or migrate.
     #[error("reload of {script} rolled back: {message}")]
     TrialFailed {

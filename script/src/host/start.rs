@@ -159,12 +159,16 @@ impl ScriptHost {
                 self.share.defer_entries((pending.len() - k) as u64);
                 break;
             }
-            self.started.insert(script);
             if !self.runs_here(script) {
+                self.started.insert(script);
                 continue;
             }
             let source: Arc<str> = with_world(&self.lua, |w| w.script_source(script).unwrap_or("").into())
                 .unwrap_or_else(|_| "".into());
+            if self.is_client() && !self.has_installed_code(&source) {
+                continue; // a client script waits for its code from the server
+            }
+            self.started.insert(script);
             match self.build_instance(script, source) {
                 Ok(instance) => self.instances.push(instance),
                 Err(line) => self.push_log(Level::Error, line),

@@ -165,7 +165,8 @@ pub fn register_methods(lua: &Lua, table: &mlua::Table) -> Result<()> {
     })?;
     add(lua, table, "Destroy", |lua, this: f64| {
         let id = receiver(this);
-        if with_state(lua, |s| s.client)? {
+        if !id.is_client_local() && with_state(lua, |s| s.client)? {
+            // A client may destroy its own objects, never a replicated instance.
             return failed(lua, "Destroy can only be called on the server");
         }
         if charge_subtree(lua, id).is_err() {

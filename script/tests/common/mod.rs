@@ -9,6 +9,21 @@ use arbor_sim::{SimConfig, Simulation};
 use std::cell::RefCell;
 use std::rc::Rc;
 
+/// A client host over `arena` with every Script's code installed, as a client's runtime
+/// installs what the server ships (compiled bytecode; a script that does not compile ships
+/// nothing).
+pub fn client_host(arena: &mut Arena, config: HostConfig) -> ScriptHost {
+    let mut host = ScriptHost::new(arena, HostConfig { client: true, ..config }).unwrap();
+    let scripts: Vec<Id> = arena.iter().filter(|n| n.class() == Class::Script).map(|n| n.id()).collect();
+    for id in scripts {
+        let source = arena.script_source(id).unwrap_or("").to_owned();
+        if let Ok(code) = arbor_script::compile_bytecode(&source) {
+            host.install_client_code(arena, id, id.0, code.into()).unwrap();
+        }
+    }
+    host
+}
+
 /// A place under construction.
 pub struct Place {
     pub arena: Arena,
@@ -60,7 +75,12 @@ impl Place {
                 self.arena.set_attribute(id, arbor_core::RUN_CONTEXT_ATTRIBUTE, Some(client)).unwrap();
             }
         }
-        let host = Rc::new(RefCell::new(ScriptHost::new(&self.arena, config).unwrap()));
+        let host = if config.client {
+            client_host(&mut self.arena, config)
+        } else {
+            ScriptHost::new(&self.arena, config).unwrap()
+        };
+        let host = Rc::new(RefCell::new(host));
         let mut sim = Simulation::new(self.arena, SimConfig::default()).unwrap();
         sim.add_hooks(host.clone());
         Running { sim, host }

@@ -5,8 +5,10 @@
 //! which it last changed. Per-client views read those epochs; nothing per client rescans the
 //! place.
 //!
-//! What replicates: the `Workspace` and its subtree, except `Script`s and what is under
-//! them; with each instance, its game-defined components except those named in
+//! What replicates: the `Workspace` and its subtree, except server-only `Script`s (a
+//! `RunContext` other than `Client` or `Both`) and what is under any Script (a client Script
+//! replicates as an instance, without its source: its code travels on its own channel, see
+//! `server::script_shipping`); with each instance, its game-defined components except those named in
 //! [`Mirror::exclude_component`] (by default `Lifetime`, a server-side countdown rewritten
 //! every tick, and `MoveIntent`, the owner's input the character controller reads, rewritten
 //! whenever the input changes: other clients see the motion it causes). Component writes
@@ -224,7 +226,15 @@ impl Mirror {
         }
         let mut written = FxHashSet::default();
         for id in log.written {
-            if !written.insert(id) || !self.entities.contains_key(&id) {
+            if !written.insert(id) {
+                continue;
+            }
+            if arena.get(id).is_some_and(|n| n.class() == Class::Script) {
+                // Its `RunContext` may have changed: it enters or leaves the mirror.
+                self.place(arena, world, id);
+                continue;
+            }
+            if !self.entities.contains_key(&id) {
                 continue;
             }
             self.refresh(arena, id);
@@ -287,7 +297,8 @@ impl Mirror {
         let mut stack = vec![(top, above)];
         while let Some((id, above)) = stack.pop() {
             let Some(node) = arena.get(id) else { continue };
-            if node.class() == Class::Script {
+            let script = node.class() == Class::Script;
+            if script && !ships_to_clients(arena, id) {
                 continue;
             }
             let unit = if above.is_none() && node.class() == Class::Part { id } else { above };
@@ -304,8 +315,10 @@ impl Mirror {
                 }
                 None => self.add(arena, id, unit, world),
             }
-            for c in node.children().iter().rev() {
-                stack.push((c, unit));
+            if !script {
+                for c in node.children().iter().rev() {
+                    stack.push((c, unit));
+                }
             }
         }
     }
@@ -453,14 +466,15 @@ struct Logs {
     written: Vec<Id>,
 }
 
-/// Whether live `id` replicates now (under the Workspace, not under a Script) and its unit.
+/// Whether live `id` replicates now (under the Workspace, not under a Script, and a client
+/// Script if a Script at all) and its unit.
 fn scope_of(arena: &Arena, id: Id) -> Option<(bool, Id)> {
     let ws = arena.workspace();
     let mut top_part = Id::NONE;
     let mut at = id;
     loop {
         let node = arena.get(at)?;
-        if node.class() == Class::Script {
+        if node.class() == Class::Script && (at != id || !ships_to_clients(arena, id)) {
             return Some((false, Id::NONE));
         }
         if node.class() == Class::Part {
@@ -474,6 +488,11 @@ fn scope_of(arena: &Arena, id: Id) -> Option<(bool, Id)> {
             None => return Some((false, Id::NONE)),
         }
     }
+}
+
+/// Whether Script `id` runs on clients (`RunContext` `Client` or `Both`), so replicates.
+fn ships_to_clients(arena: &Arena, id: Id) -> bool {
+    arbor_core::RunContext::of(arena, id).is_ok_and(|c| c.runs_on(true))
 }
 
 #[cfg(test)]

@@ -92,3 +92,26 @@ fn a_moved_folder_moves_the_cells_of_the_parts_below() {
     m.capture(&arena, &far);
     assert_eq!(m.changes().unit_moves, vec![(p, (0, 0), cell_of(Vec3::new(1000.0, 0.0, 0.0)))]);
 }
+
+#[test]
+fn client_scripts_replicate_and_follow_their_run_context() {
+    use arbor_core::{AttributeValue, RUN_CONTEXT_ATTRIBUTE};
+    let mut arena = Arena::new();
+    let ws = arena.workspace();
+    let context = |c: &str| Some(AttributeValue::String(c.into()));
+    let client = arena.create(Class::Script, "Hud", Some(ws)).unwrap();
+    arena.set_attribute(client, RUN_CONTEXT_ATTRIBUTE, context("Client")).unwrap();
+    let server = arena.create(Class::Script, "Rules", Some(ws)).unwrap();
+    let mut m = Mirror::new();
+    m.capture(&arena, &origin);
+    assert!(m.get(client).is_some(), "a client script replicates");
+    assert!(m.get(server).is_none(), "a server script does not");
+    // Turned into a client script at run time, it enters; turned back, it leaves.
+    arena.set_attribute(server, RUN_CONTEXT_ATTRIBUTE, context("Both")).unwrap();
+    m.capture(&arena, &origin);
+    assert!(m.get(server).is_some());
+    arena.set_attribute(server, RUN_CONTEXT_ATTRIBUTE, context("Server")).unwrap();
+    m.capture(&arena, &origin);
+    assert!(m.get(server).is_none());
+    assert!(m.get(client).is_some());
+}

@@ -7,10 +7,13 @@
 //! per-client bytes/s, snapshots/s, round-trip time and world-hash checks, with a progress
 //! display while they join. A bot whose connection
 //! the server ends (a kick, a drop, a timeout) is reported at once with the reason and no
-//! longer counted as connected. User ids outside `game.Session`'s range (or past 2^64) are
+//! longer counted as connected. With `--client-scripts` every bot also runs the place's
+//! client scripts, and the summary adds their cost per bot and frame. User ids outside `game.Session`'s range (or past 2^64) are
 //! refused up front. Exits with status 1 if any replica's hash ever differed from the
 //! server's.
 
+use crate::walk::{character_position, steer};
+use arbor_client::ClientRuntime;
 use arbor_net::{Client, ClientAuth, ServerKey, issue_token};
 use arbor_sim::players::MAX_USER_ID;
 use glam::Vec3;
@@ -47,6 +50,10 @@ pub struct BotsArgs {
     /// (`mixed`), all in one crowd, or all spread out.
     #[arg(long, value_enum, default_value_t = Pattern::Mixed)]
     pub pattern: Pattern,
+    /// Each bot also runs the place's client scripts (a client's whole frame: replica,
+    /// scripts), and the summary reports their cost per bot.
+    #[arg(long)]
+    pub client_scripts: bool,
 }
 
 /// How the bots walk their characters. The crowd gathers around the crowd's point (where
@@ -107,39 +114,43 @@ impl Pattern {
     }
 }
 
-/// Where `client`'s character stands, from its replica: the root part (its child
-/// `HumanoidRootPart`, else its first Part child) composed with the character's transform.
-fn character_position(client: &Client) -> Option<Vec3> {
-    use arbor_sim::players::HUMANOID_ROOT_PART;
-    let replica = client.replica();
-    let arena = replica.arena();
-    let character = arena.get(replica.local(client.local_character()?))?;
-    let parts = || {
-        arena
-            .children(character.id())
-            .filter_map(|c| arena.get(c))
-            .filter(|n| n.class() == arbor_core::Class::Part)
-    };
-    let root =
-        parts().find(|n| arena.name_of(n.id()) == Some(HUMANOID_ROOT_PART)).or_else(|| parts().next())?;
-    Some(character.position() + character.rotation() * root.position())
+/// A bot's connection: a bare replica client, or one that runs the client scripts too.
+enum Link {
+    Replica(Client),
+    Scripted(Box<ClientRuntime>),
 }
 
-/// The movement input that walks a character at `at` toward `goal` on X and Z: full speed
-/// from 4 studs out, slowing to a stop on it.
-fn steer(at: Vec3, goal: Vec3) -> [i8; 2] {
-    let d = Vec3::new(goal.x - at.x, 0.0, goal.z - at.z);
-    let distance = d.length();
-    if !distance.is_finite() || distance < 0.5 {
-        return [0, 0];
+impl Link {
+    fn client(&self) -> &Client {
+        match self {
+            Link::Replica(c) => c,
+            Link::Scripted(r) => r.client(),
+        }
     }
-    let v = d / distance * (distance / 4.0).min(1.0) * 127.0;
-    [v.x as i8, v.z as i8]
+
+    fn client_mut(&mut self) -> &mut Client {
+        match self {
+            Link::Replica(c) => c,
+            Link::Scripted(r) => r.client_mut(),
+        }
+    }
+
+    /// One frame: the network, and the client scripts if it runs them.
+    fn update(&mut self, dt: Duration) -> Result<(), arbor_net::NetError> {
+        match self {
+            Link::Replica(c) => c.update(dt),
+            Link::Scripted(r) => {
+                let result = r.frame(dt);
+                r.take_log(); // counted by the host; a hundred bots' lines are not printed
+                result
+            }
+        }
+    }
 }
 
 struct Bot {
     user: u64,
-    client: Client,
+    link: Link,
     centre: Vec3,
     phase: f32,
     last_snapshots: u64,
@@ -173,9 +184,15 @@ pub fn run(args: BotsArgs) -> Result<(), String> {
         let angle = i as f32 * 2.399; // golden angle: bots spread over the place
         let centre = Vec3::new(angle.cos(), 0.0, angle.sin()) * (i as f32).sqrt() * 60.0;
         let client = Client::connect(auth).map_err(|e| e.to_string())?;
+        let link = if args.client_scripts {
+            let config = arbor_script::HostConfig::default();
+            Link::Scripted(Box::new(ClientRuntime::new(client, config).map_err(|e| e.to_string())?))
+        } else {
+            Link::Replica(client)
+        };
         bots.push(Bot {
             user,
-            client,
+            link,
             centre,
             phase: angle,
             last_snapshots: 0,
@@ -201,28 +218,32 @@ pub fn run(args: BotsArgs) -> Result<(), String> {
             let a = bot.phase + t * 0.2;
             // A walking bot jumps for a moment every two seconds.
             let jump = u8::from((t + bot.phase).rem_euclid(2.0) < 0.1);
-            match character_position(&bot.client) {
+            match character_position(bot.link.client()) {
                 // It walks its character toward its place in the pattern; the server moves
                 // the character and centres the bot's streaming range on it.
                 Some(at) if args.wander > 0.0 => {
                     let crowd = *crowd_at.get_or_insert(Vec3::new(at.x, 0.0, at.z));
                     let goal = crowd + args.pattern.target(i, args.count, args.wander, t);
-                    bot.client.set_movement(steer(at, goal), jump);
+                    bot.link.client_mut().set_movement(steer(at, goal), jump);
                 }
-                Some(_) => bot.client.set_movement([0, 0], 0),
+                Some(_) => bot.link.client_mut().set_movement([0, 0], 0),
                 // Without a character (yet, or in a place without a spawner) its focus walks a
                 // circle, as its movement input does.
                 None => {
-                    bot.client.set_focus(bot.centre + Vec3::new(a.cos(), 0.0, a.sin()) * args.wander);
-                    bot.client.set_movement([((a.cos()) * 100.0) as i8, ((a.sin()) * 100.0) as i8], jump);
+                    bot.link
+                        .client_mut()
+                        .set_focus(bot.centre + Vec3::new(a.cos(), 0.0, a.sin()) * args.wander);
+                    bot.link
+                        .client_mut()
+                        .set_movement([((a.cos()) * 100.0) as i8, ((a.sin()) * 100.0) as i8], jump);
                 }
             }
-            if let Err(e) = bot.client.update(dt) {
+            if let Err(e) = bot.link.update(dt) {
                 // The connection is over (the client reports its end once and for good).
                 joining.suspend(|| println!("bot {}: {e}", bot.user));
                 bot.error = Some(e.to_string());
             }
-            if bot.owned_after.is_none() && bot.client.local_character().is_some() {
+            if bot.owned_after.is_none() && bot.link.client().local_character().is_some() {
                 bot.owned_after = Some(start.elapsed().as_secs_f64());
             }
         }
@@ -230,7 +251,7 @@ pub fn run(args: BotsArgs) -> Result<(), String> {
         let checked = bots
             .iter()
             .filter(|b| {
-                let r = b.client.replica().stats();
+                let r = b.link.client().replica().stats();
                 r.hash_checks + r.message_checks > 0
             })
             .count();
@@ -253,12 +274,12 @@ pub fn run(args: BotsArgs) -> Result<(), String> {
     let mismatches: u64 = bots
         .iter()
         .map(|b| {
-            let r = b.client.replica().stats();
+            let r = b.link.client().replica().stats();
             r.hash_mismatches + r.message_mismatches
         })
         .sum();
     for b in &mut bots {
-        b.client.disconnect();
+        b.link.client_mut().disconnect();
     }
     let failed: Vec<&str> = bots.iter().filter_map(|b| b.error.as_deref()).collect();
     if let Some(first) = failed.first() {
@@ -290,25 +311,51 @@ fn user_ids(first: u64, count: usize) -> Result<std::ops::RangeInclusive<u64>, S
     }
 }
 
+/// The client scripts' cost per bot and frame, if the bots run them (empty otherwise).
+fn script_cost(bots: &[Bot]) -> String {
+    let runtimes: Vec<&ClientRuntime> = bots
+        .iter()
+        .filter_map(|b| match &b.link {
+            Link::Scripted(r) => Some(&**r),
+            Link::Replica(_) => None,
+        })
+        .collect();
+    if runtimes.is_empty() {
+        return String::new();
+    }
+    let frames: u64 = runtimes.iter().map(|r| r.stats().frames).sum::<u64>().max(1);
+    let scripts: f64 = runtimes.iter().map(|r| r.stats().script_seconds).sum();
+    let network: f64 = runtimes.iter().map(|r| r.stats().network_seconds).sum();
+    let running: usize = runtimes.iter().map(|r| r.host().instance_count()).sum();
+    let errors: u64 = runtimes.iter().map(|r| r.host().error_count()).sum();
+    let n = runtimes.len() as f64;
+    format!(
+        "; client scripts: {:.1} running per bot, {:.1} µs/frame per bot in scripts, {:.1} µs/frame in network and replica, {errors} errors",
+        running as f64 / n,
+        scripts / frames as f64 * 1e6,
+        network / frames as f64 * 1e6,
+    )
+}
+
 /// One line per figure over every bot since the last summary.
 fn summary(bots: &mut [Bot], secs: f64, total: f64) -> String {
     let mut rates = Vec::new();
     let mut snaps = 0u64;
     let (mut settled, mut message, mut mismatches, mut held) = (0u64, 0u64, 0u64, 0usize);
     let mut rtt = 0.0;
-    let connected = bots.iter().filter(|b| b.error.is_none() && b.client.is_connected()).count();
+    let connected = bots.iter().filter(|b| b.error.is_none() && b.link.client().is_connected()).count();
     for b in bots.iter_mut() {
-        let s = b.client.stats();
+        let s = b.link.client().stats();
         rates.push((s.snapshot_bytes - b.last_bytes) as f64 / secs);
         snaps += s.snapshots - b.last_snapshots;
         b.last_bytes = s.snapshot_bytes;
         b.last_snapshots = s.snapshots;
-        let r = b.client.replica().stats();
+        let r = b.link.client().replica().stats();
         settled += r.hash_checks;
         message += r.message_checks;
         mismatches += r.hash_mismatches + r.message_mismatches;
-        held += b.client.replica().len();
-        rtt += b.client.rtt();
+        held += b.link.client().replica().len();
+        rtt += b.link.client().rtt();
     }
     rates.sort_by(f64::total_cmp);
     let n = bots.len().max(1) as f64;
@@ -325,8 +372,9 @@ fn summary(bots: &mut [Bot], secs: f64, total: f64) -> String {
         )
     };
     let max = rates.last().copied().unwrap_or(0.0);
+    let scripts = script_cost(bots);
     format!(
-        "t={total:.0} s: {connected}/{} connected; snapshot payload per client {:.1} kbit/s mean, {:.1} max; {:.1} snapshots/s per client; RTT {:.1} ms mean; {:.0} instances held per client; {join}; hash checks {settled} settled + {message} under motion, mismatches {mismatches}",
+        "t={total:.0} s: {connected}/{} connected; snapshot payload per client {:.1} kbit/s mean, {:.1} max; {:.1} snapshots/s per client; RTT {:.1} ms mean; {:.0} instances held per client; {join}; hash checks {settled} settled + {message} under motion, mismatches {mismatches}{scripts}",
         bots.len(),
         mean * 8.0 / 1000.0,
         max * 8.0 / 1000.0,
@@ -386,14 +434,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn steering_walks_toward_the_goal_and_stops_on_it() {
-        assert_eq!(steer(Vec3::ZERO, Vec3::new(100.0, 50.0, 0.0)), [127, 0]);
-        assert_eq!(steer(Vec3::new(3.0, 1.0, 3.0), Vec3::new(3.0, 0.0, 3.2)), [0, 0]);
-        let [x, z] = steer(Vec3::ZERO, Vec3::new(0.0, 0.0, -2.0));
-        assert_eq!((x, z), (0, -63));
-        assert_eq!(steer(Vec3::ZERO, Vec3::splat(f32::NAN)), [0, 0]);
     }
 }

@@ -8,7 +8,8 @@
 //! - `arbor run [PLACE] --ticks N` runs a place headless with its scripts and prints the
 //!   script log, exiting with status 1 when any script failed;
 //! - `arbor serve --listen ADDR` also accepts replica clients (netcode tokens from
-//!   `arbor token`, or `--insecure`); `arbor bots N --connect ADDR` drives N of them;
+//!   `arbor token`, or `--insecure`); `arbor bots N --connect ADDR` drives N of them, and
+//!   `arbor client --connect ADDR` is one client that runs the place's client scripts;
 //! - `arbor serve` under Agones (`AGONES_SDK_HTTP_PORT` set, or `--agones`) reports its
 //!   lifecycle to the SDK sidecar: Ready, Health, the players list, Shutdown (`agones`);
 //! - `arbor serve --record LOG` records a session; `arbor replay PLACE LOG` replays it and
@@ -22,6 +23,7 @@
 mod agones;
 mod args;
 mod bots;
+mod client;
 mod drain;
 mod host_caps;
 mod pace;
@@ -34,6 +36,7 @@ mod serve;
 mod spikes;
 mod stress;
 mod token;
+mod walk;
 mod watch;
 
 use clap::{Parser, Subcommand};
@@ -67,6 +70,9 @@ enum Command {
     Token(token::TokenArgs),
     /// Connect N replica clients to a server and report bandwidth, RTT and hash checks.
     Bots(bots::BotsArgs),
+    /// Join a server as one headless client that runs the place's client scripts, printing
+    /// their log, and walks its character.
+    Client(client::ClientArgs),
     /// Replay a session recorded with `arbor serve --record`, printing the world hash of every
     /// tick and naming the first tick (and phase) that differs from the recording.
     Replay(replay::ReplayArgs),
@@ -90,6 +96,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::Token(args) => token::run(args),
         Command::Bots(args) => bots::run(args),
+        Command::Client(args) => client::run(args),
         Command::Replay(args) => replay::replay(args),
         Command::Place(cmd) => place_io::run(cmd),
         Command::Types { out: None } => {

@@ -191,6 +191,9 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
             break;
         }
         if let Some(net) = &net {
+            for line in net.borrow_mut().take_script_problems() {
+                eprintln!("{line}");
+            }
             for event in net.borrow_mut().take_events() {
                 match &event {
                     NetEvent::Connected { user_id } => println!("user {user_id} connected"),
@@ -314,6 +317,8 @@ fn listen(
     if let Some(b) = args.client_budget {
         net.set_client_budget(b);
     }
+    // Client scripts travel as bytecode compiled here, never as source.
+    net.set_script_compiler(Box::new(arbor_script::compile_bytecode));
     println!(
         "listening on {} ({})",
         net.local_addr(),

@@ -26,7 +26,7 @@ fn serve_runs_the_embedded_example_place_with_its_scripts_in_real_time() {
     let started = std::time::Instant::now();
     let (out, stdout, stderr) = arbor(&["serve", "--ticks", "30", "--summary-every", "100"]);
     assert!(out.status.success(), "{stderr}");
-    assert!(stdout.starts_with("serving embedded example place: 27 instances at 60 Hz"), "{stdout}");
+    assert!(stdout.starts_with("serving embedded example place: 28 instances at 60 Hz"), "{stdout}");
     assert!(stdout.contains("Workspace.Hello: hello from Arbor"), "the place's scripts run: {stdout}");
     assert!(stdout.contains("stopped after 30 ticks"), "{stdout}");
     assert!(stdout.contains("PhysicsStep") && stdout.contains("memory: "), "{stdout}");
@@ -70,11 +70,11 @@ fn place_files_convert_both_ways_and_keep_every_instance() {
     for (from, to) in [(example, binary), (binary, json)] {
         let (out, stdout, stderr) = arbor(&["place", "convert", from, to]);
         assert!(out.status.success(), "{stderr}");
-        assert!(stdout.starts_with("27 instances, "), "{stdout}");
+        assert!(stdout.starts_with("28 instances, "), "{stdout}");
     }
     let (out, stdout, _) = arbor(&["place", "check", json]);
     assert!(out.status.success());
-    assert_eq!(stdout.trim(), format!("{json}: 27 instances"));
+    assert_eq!(stdout.trim(), format!("{json}: 28 instances"));
 }
 
 #[test]

@@ -116,7 +116,7 @@ impl Pattern {
 
 /// A bot's connection: a bare replica client, or one that runs the client scripts too.
 enum Link {
-    Replica(Client),
+    Replica(Box<Client>),
     Scripted(Box<ClientRuntime>),
 }
 
@@ -188,7 +188,7 @@ pub fn run(args: BotsArgs) -> Result<(), String> {
             let config = arbor_script::HostConfig::default();
             Link::Scripted(Box::new(ClientRuntime::new(client, config).map_err(|e| e.to_string())?))
         } else {
-            Link::Replica(client)
+            Link::Replica(Box::new(client))
         };
         bots.push(Bot {
             user,

@@ -79,3 +79,77 @@ impl ShippedCode {
         self.code.values().map(|c| c.bytecode.len()).sum()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbor_core::{ArenaConfig, AttributeValue, Class, IdRange, RUN_CONTEXT_ATTRIBUTE};
+    use arbor_script::{HostConfig, compile_bytecode};
+    use proptest::prelude::*;
+    use std::sync::Arc;
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        /// Code version `v` of script `k` arrives.
+        Arrive(u64, u8),
+        /// Script `k` streams in (a new replica instance, with no source).
+        StreamIn(u64),
+        /// Script `k` streams out.
+        StreamOut(u64),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            (0..4u64, 0..3u8).prop_map(|(k, v)| Op::Arrive(k, v)),
+            (0..4u64).prop_map(Op::StreamIn),
+            (0..4u64).prop_map(Op::StreamOut),
+        ]
+    }
+
+    fn id(k: u64) -> Id {
+        Id(100 + k)
+    }
+
+    proptest! {
+        /// Whatever order scripts stream in and out and their code arrives in, every Script
+        /// the replica holds ends up keyed to the newest code that arrived for it, and a
+        /// Script with no code yet has none.
+        #[test]
+        fn every_held_script_gets_its_newest_code(ops in proptest::collection::vec(op(), 1..40)) {
+            let mut arena = Arena::with_config(ArenaConfig { id_range: IdRange::ClientLocal, ..Default::default() });
+            let mut host = ScriptHost::new(&arena, HostConfig { client: true, ..Default::default() }).unwrap();
+            let mut shipped = ShippedCode::default();
+            let mut newest: FxHashMap<Id, u64> = FxHashMap::default();
+            let ws = arena.workspace();
+            for op in ops {
+                match op {
+                    Op::Arrive(k, v) => {
+                        let code = compile_bytecode(&format!("-- version {v}\nfunction Update(dt) end")).unwrap();
+                        let code = ScriptCode::new(id(k), Arc::from(code));
+                        newest.insert(id(k), code.hash);
+                        shipped.receive(vec![code]);
+                    }
+                    Op::StreamIn(k) if !arena.contains(id(k)) => {
+                        arena.insert_with_id(id(k), Class::Script, "S", Some(ws)).unwrap();
+                        let context = Some(AttributeValue::String("Client".into()));
+                        arena.set_attribute(id(k), RUN_CONTEXT_ATTRIBUTE, context).unwrap();
+                    }
+                    Op::StreamOut(k) if arena.contains(id(k)) => {
+                        arena.destroy(id(k)).unwrap();
+                        arena.drain_events();
+                        arena.drain_events();
+                    }
+                    _ => {}
+                }
+                prop_assert!(shipped.install(&mut host, &mut arena).is_empty());
+                for k in 0..4 {
+                    let Some(source) = arena.script_source(id(k)) else { continue };
+                    match newest.get(&id(k)) {
+                        Some(hash) => prop_assert!(source.ends_with(&format!(" {hash:016x}")), "{source}"),
+                        None => prop_assert_eq!(source, ""),
+                    }
+                }
+            }
+        }
+    }
+}

@@ -247,3 +247,34 @@ fn a_hot_reload_of_a_client_script_reaches_a_connected_client() {
     assert!(ran, "the reload did not reach the client: {:?}", log.0);
     assert_eq!(server.net.borrow().shipping_stats().sent, 2, "v1 once, v2 once");
 }
+
+#[test]
+fn a_client_script_streamed_out_retires_and_streamed_back_in_runs_again() {
+    let mut arena = Arena::new();
+    let ws = arena.workspace();
+    let beacon = arena.create(Class::Part, "Beacon", Some(ws)).unwrap();
+    arena.set_flag(beacon, arbor_core::NodeFlags::ANCHORED, true).unwrap();
+    let source = "print('lit')\nfunction Update(dt) end";
+    let lamp = script(&mut arena, "Lamp", beacon, Some("Client"), source);
+    let mut server = Server::start(arena);
+    server.net.borrow_mut().set_radius(100.0);
+    let mut client = server.connect(1);
+    client.client_mut().set_focus(glam::Vec3::ZERO);
+    let mut log = Log::new();
+    assert!(server.run_until(&mut [&mut client], |_, c| log.has(c[0], "Workspace.Beacon.Lamp: lit")));
+    assert_eq!(client.host().instance_count(), 1);
+    // Far away: the beacon and its script stream out, and the script retires.
+    client.client_mut().set_focus(glam::Vec3::new(5_000.0, 0.0, 0.0));
+    let gone = server.run_until(&mut [&mut client], |_, c| {
+        !c[0].client().replica().arena().contains(lamp) && c[0].host().instance_count() == 0
+    });
+    assert!(gone, "the script outlived its instance");
+    // Back: the code the client kept is installed into the new instance, which starts again.
+    client.client_mut().set_focus(glam::Vec3::ZERO);
+    let back = server.run_until(&mut [&mut client], |_, c| {
+        log.has(c[0], "");
+        log.0.iter().filter(|l| *l == "Workspace.Beacon.Lamp: lit").count() == 2
+    });
+    assert!(back, "{:?}", log.0);
+    assert_eq!(server.net.borrow().shipping_stats().sent, 1, "the code was sent once");
+}

@@ -307,28 +307,35 @@ fn scripts_do_not_see_each_others_globals() {
 }
 
 #[test]
-fn client_context_refuses_destroy() {
-    use arbor_script::{HostConfig, ScriptHost};
+fn a_client_destroys_its_own_objects_but_not_replicated_ones() {
+    use arbor_core::{Class, Id};
+    use arbor_script::HostConfig;
+    // A replica's arena: it mints client-local ids, and holds replicated instances under the
+    // server's ids.
     let mut arena = arbor_core::Arena::with_config(arbor_core::ArenaConfig {
         id_range: arbor_core::IdRange::ClientLocal,
         ..Default::default()
     });
     let ws = arena.workspace();
-    arena.create(arbor_core::Class::Part, "Debris", Some(ws)).unwrap();
-    let s = arena.create(arbor_core::Class::Script, "C", Some(ws)).unwrap();
-    arena
-        .set_script_source(s, "local d = workspace.Debris:Clone() print(pcall(function() d:Destroy() end))")
-        .unwrap();
+    arena.insert_with_id(Id(10), Class::Part, "Debris", Some(ws)).unwrap();
+    let s = arena.create(Class::Script, "C", Some(ws)).unwrap();
+    let source = "local d = workspace.Debris:Clone()\n\
+                  print(pcall(function() workspace.Debris:Destroy() end))\n\
+                  print(pcall(function() d:Destroy() end))";
+    arena.set_script_source(s, source).unwrap();
     let client = arbor_core::AttributeValue::String("Client".into());
     arena.set_attribute(s, arbor_core::RUN_CONTEXT_ATTRIBUTE, Some(client)).unwrap();
-    let host = std::rc::Rc::new(std::cell::RefCell::new(
-        ScriptHost::new(&arena, HostConfig { client: true, ..Default::default() }).unwrap(),
-    ));
+    let host =
+        std::rc::Rc::new(std::cell::RefCell::new(common::client_host(&mut arena, HostConfig::default())));
     let mut sim = arbor_sim::Simulation::new(arena, arbor_sim::SimConfig::default()).unwrap();
     sim.add_hooks(host.clone());
     sim.run(1);
     let log: Vec<String> = host.borrow().log().into_iter().map(|l| l.text).collect();
-    assert_eq!(log[0], "Workspace.C: false Workspace.C:1: Destroy can only be called on the server");
+    assert_eq!(
+        log,
+        ["Workspace.C: false Workspace.C:2: Destroy can only be called on the server", "Workspace.C: true"]
+    );
+    assert!(sim.arena.contains(Id(10)), "the replicated instance is still there");
 }
 
 #[test]

@@ -54,13 +54,23 @@ impl ScriptHost {
             return Err(ReloadError::ServerHost);
         }
         let key = code_key(script, hash);
-        match arena.script_source(script) {
+        let old: Arc<str> = match arena.script_source(script) {
             None => return Err(ReloadError::NotAScript(script)),
             Some(current) if current == key => return Ok(0),
-            Some(_) => {}
-        }
+            Some(current) => current.into(),
+        };
         self.bytecode.insert(key.as_str().into(), Prepared::Ok(bytecode));
-        let swapped = self.reload(arena, script, &key)?;
+        let swapped = match self.reload(arena, script, &key) {
+            Ok(swapped) => swapped,
+            Err(e) => {
+                self.bytecode.remove(key.as_str());
+                return Err(e);
+            }
+        };
+        if old.starts_with(CODE_KEY_PREFIX) {
+            // The replaced code's key names this Script alone: nothing loads it again.
+            self.bytecode.remove(&old);
+        }
         if swapped == 0 {
             self.requeued.push(script);
         }

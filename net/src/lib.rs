@@ -54,12 +54,14 @@
 
 mod client;
 mod error;
+pub mod prediction;
+pub mod relay;
 pub mod replication;
 mod server;
 mod transport;
 pub mod wire;
 
-pub use client::{Client, ClientStats};
+pub use client::{Client, ClientStats, MAX_STEPS_PER_UPDATE};
 pub use error::NetError;
 pub use server::{
     ClientReport, JOIN_WAIT, KICK_GRACE, NetConfig, NetEvent, NetServer, NetStats, SHUTDOWN_REASON, Security,

@@ -18,8 +18,9 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-/// netcode protocol id of this wire format: clients of another version cannot connect.
-pub(crate) const PROTOCOL_ID: u64 = 0x4152_424f_525f_0001;
+/// netcode protocol id of this wire format: clients of another version cannot connect
+/// (`…0002`: inputs carry numbered commands, and the character state message exists).
+pub(crate) const PROTOCOL_ID: u64 = 0x4152_424f_525f_0002;
 
 /// Server → client: delta snapshots.
 pub(crate) const SNAPSHOTS: u8 = 0;

@@ -10,7 +10,9 @@
 //! [`MAX_MESSAGE_BYTES`]; the server and a replica hash the same quantised integers, so
 //! equal hashes mean equal states.
 
+mod character_state;
 mod codec;
+mod commands;
 mod component_delta;
 mod message;
 mod position_delta;
@@ -18,7 +20,10 @@ mod quantize;
 mod state;
 mod value;
 
+pub(crate) use character_state::CHARACTER_STATE;
+pub use character_state::{BodyState, CharacterState};
 pub use codec::DecodeError;
+pub use commands::{CommandWindow, InputCommand, MAX_INPUT_COMMANDS};
 pub use component_delta::{ComponentPatch, ComponentSend};
 pub use message::{
     BuilderMark, Control, Input, MAX_MESSAGE_BYTES, SnapshotBuilder, SnapshotEntry, SnapshotMessage,

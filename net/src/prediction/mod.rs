@@ -32,7 +32,7 @@ pub use interpolation::{INTERPOLATION_DELAY, Interpolator, MAX_CLOCK_LEAD, MAX_S
 pub use predictor::{MAX_ERROR_SAMPLES, PredictionStats, Predictor, command_axis, command_drive};
 pub use queue::{CommandQueue, MAX_QUEUED_COMMANDS};
 pub use smoothing::{CORRECTION_DECAY, Correction, MAX_CORRECTION_STEP, SNAP_DISTANCE};
-pub use world::{GEOMETRY_RADIUS, PredictionWorld, RESCAN_DISTANCE, STEP_SECONDS, world_pose};
+pub use world::{GEOMETRY_RADIUS, PredictionWorld, RESCAN_DISTANCE, STEP_SECONDS, snap_rotation, world_pose};
 
 #[cfg(test)]
 mod tests;

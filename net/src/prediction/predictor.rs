@@ -24,7 +24,7 @@
 
 use super::history::{Ack, InputHistory, MAX_UNACKED};
 use super::smoothing::Correction;
-use super::world::{PredictionWorld, world_pose};
+use super::world::{PredictionWorld, snap_rotation, world_pose};
 use crate::replication::Replica;
 use crate::wire::{CharacterState, CommandWindow, InputCommand, WireValue};
 use arbor_core::{Arena, Class, Id, Quat};
@@ -67,9 +67,10 @@ pub struct PredictionStats {
     pub stale_states: u64,
     /// States acknowledging a command never issued (ignored).
     pub bogus_acks: u64,
-    /// States in which the server had repeated its last command (its queue ran dry): not
-    /// compared for the error, since the client did not predict the repeats.
-    pub repeated_states: u64,
+    /// States after which the server had not applied the commands one per step in sequence
+    /// (its queue ran dry and it repeated one, or some were skipped or lost): not compared
+    /// for the error, since the client could not predict that.
+    pub irregular_states: u64,
     /// Prediction errors measured.
     pub compared: u64,
     /// The largest of them, studs.
@@ -98,6 +99,8 @@ pub struct Predictor {
     trail: VecDeque<(u32, Vec3)>,
     correction: Correction,
     newest_epoch: Option<u32>,
+    /// The server's running count of irregular steps, as of the newest state.
+    irregular: Option<u8>,
     errors: VecDeque<f32>,
     stats: PredictionStats,
 }
@@ -124,6 +127,7 @@ impl Predictor {
             trail: VecDeque::new(),
             correction: Correction::default(),
             newest_epoch: None,
+            irregular: None,
             errors: VecDeque::new(),
             stats: PredictionStats::default(),
         }
@@ -191,7 +195,7 @@ impl Predictor {
         let Some(root) = root_part(arena, character) else { return };
         let (Some(node), Some(pose)) = (arena.get(root), world_pose(arena, root)) else { return };
         self.size = node.size();
-        self.rotation = pose.rotation;
+        self.rotation = snap_rotation(pose.rotation);
         let around = self.predicted.map_or(pose.position, |p| p.0);
         self.world.sync_geometry(arena, around);
         if self.predicted.is_none() {
@@ -230,10 +234,11 @@ impl Predictor {
             return false;
         }
         self.newest_epoch = Some(state.epoch);
+        let regular = self.irregular.replace(state.irregular) == Some(state.irregular);
         let Some(body) = state.body.filter(|b| Some(b.character) == self.character) else { return false };
         let Some((old, _)) = self.predicted else { return false };
-        if state.repeats > 0 {
-            self.stats.repeated_states += 1;
+        if !regular {
+            self.stats.irregular_states += 1;
         } else if let Some(&(_, mine)) = self.trail.iter().find(|&&(s, _)| s == state.acked) {
             self.record_error(mine.distance(body.position));
         }

@@ -25,6 +25,8 @@ pub struct CommandQueue {
     current: Option<InputCommand>,
     repeats: u8,
     skipped: u64,
+    /// Steps that did not apply the next command in sequence, so far (wrapping).
+    irregular: u32,
 }
 
 impl CommandQueue {
@@ -47,20 +49,27 @@ impl CommandQueue {
         while self.queue.len() > MAX_QUEUED_COMMANDS {
             self.queue.pop_front();
             self.skipped += 1;
+            self.irregular = self.irregular.wrapping_add(1);
         }
         added
     }
 
     /// The command for this physics step: the oldest queued, else the last applied again;
     /// `None` before the first command.
-    pub fn next(&mut self) -> Option<InputCommand> {
+    pub fn next_step(&mut self) -> Option<InputCommand> {
         match self.queue.pop_front() {
             Some((seq, command)) => {
+                if self.applied != 0 && seq != self.applied.wrapping_add(1) {
+                    self.irregular = self.irregular.wrapping_add(1); // a gap: commands lost
+                }
                 self.applied = seq;
                 self.current = Some(command);
                 self.repeats = 0;
             }
-            None if self.current.is_some() => self.repeats = self.repeats.saturating_add(1),
+            None if self.current.is_some() => {
+                self.repeats = self.repeats.saturating_add(1);
+                self.irregular = self.irregular.wrapping_add(1);
+            }
             None => {}
         }
         self.current
@@ -74,6 +83,12 @@ impl CommandQueue {
     /// Steps since the applied command was first applied (each repeated it), up to 255.
     pub fn repeats(&self) -> u8 {
         self.repeats
+    }
+
+    /// Steps so far that did not apply the next command in sequence (a repeat of the last
+    /// command, commands skipped or lost), modulo 256.
+    pub fn irregular(&self) -> u8 {
+        self.irregular as u8
     }
 
     /// Commands waiting.
@@ -108,20 +123,22 @@ mod tests {
     #[test]
     fn one_command_per_step_in_order_repeating_the_last_when_starved() {
         let mut q = CommandQueue::new();
-        assert_eq!(q.next(), None);
+        assert_eq!(q.next_step(), None);
         assert_eq!(q.receive(&window(1, 3)), 3);
         assert_eq!(q.receive(&window(1, 4)), 1); // redundancy: only 4 is new
         for s in 1..=4 {
-            assert_eq!(q.next(), Some(cmd(s)));
+            assert_eq!(q.next_step(), Some(cmd(s)));
             assert_eq!((q.applied(), q.repeats()), (s, 0));
         }
-        assert_eq!(q.next(), Some(cmd(4)));
+        assert_eq!(q.next_step(), Some(cmd(4)));
         assert_eq!((q.applied(), q.repeats()), (4, 1));
         // A late message with old commands adds nothing; a gap stays a gap.
         assert_eq!(q.receive(&window(2, 4)), 0);
         assert_eq!(q.receive(&window(7, 8)), 2);
-        assert_eq!(q.next(), Some(cmd(7)));
+        assert_eq!(q.next_step(), Some(cmd(7)));
         assert_eq!((q.applied(), q.repeats()), (7, 0));
+        // One repeat and one gap since the start.
+        assert_eq!(q.irregular(), 2);
     }
 
     #[test]
@@ -129,7 +146,7 @@ mod tests {
         let mut q = CommandQueue::new();
         q.receive(&window(1, 8));
         assert_eq!((q.len(), q.skipped()), (MAX_QUEUED_COMMANDS, 2));
-        assert_eq!(q.next(), Some(cmd(3)));
+        assert_eq!(q.next_step(), Some(cmd(3)));
     }
 
     proptest! {
@@ -144,7 +161,7 @@ mod tests {
             for (start, len, tick) in ops {
                 if tick {
                     let before = q.applied();
-                    let out = q.next();
+                    let out = q.next_step();
                     if q.applied() != before {
                         prop_assert!(q.applied() > last);
                         prop_assert!(sent.contains(&q.applied()));

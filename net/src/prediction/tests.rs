@@ -55,7 +55,7 @@ fn the_prediction_matches_a_late_server_and_corrections_stay_under_the_bound() {
         states.push_back(CharacterState {
             epoch: step,
             acked: step,
-            repeats: 0,
+            irregular: 0,
             body: Some(BodyState { character, position, velocity }),
         });
         if states.len() > lag {
@@ -73,9 +73,9 @@ fn the_prediction_matches_a_late_server_and_corrections_stay_under_the_bound() {
     assert!(s.largest_correction_step <= MAX_CORRECTION_STEP);
     assert_eq!(s.snaps, 0);
     // A stale state and a bogus ack change nothing.
-    let old = CharacterState { epoch: 3, acked: 3, repeats: 0, body: None };
+    let old = CharacterState { epoch: 3, acked: 3, irregular: 0, body: None };
     assert!(!p.reconcile(&old));
-    let bogus = CharacterState { epoch: 9999, acked: 9999, repeats: 0, body: None };
+    let bogus = CharacterState { epoch: 9999, acked: 9999, irregular: 0, body: None };
     assert!(!p.reconcile(&bogus));
     assert_eq!((p.stats().stale_states, p.stats().bogus_acks), (1, 1));
 }
@@ -93,7 +93,7 @@ fn a_server_correction_is_smoothed_and_a_teleport_snaps() {
     let at = p.predicted_position().unwrap();
     // The server says the character stands a stud further along X.
     let body = BodyState { character, position: at + Vec3::X, velocity: Vec3::ZERO };
-    assert!(p.reconcile(&CharacterState { epoch: 1, acked: 10, repeats: 0, body: Some(body) }));
+    assert!(p.reconcile(&CharacterState { epoch: 1, acked: 10, irregular: 0, body: Some(body) }));
     let shown = p.shown_position().unwrap();
     assert!(shown.distance(at) < 1e-3, "no jump: {shown} vs {at}");
     let mut last = shown;
@@ -105,10 +105,32 @@ fn a_server_correction_is_smoothed_and_a_teleport_snaps() {
     }
     assert!(p.correction().length() < 0.01);
     let far = BodyState { character, position: at + Vec3::new(50.0, 0.0, 0.0), velocity: Vec3::ZERO };
-    p.reconcile(&CharacterState { epoch: 2, acked: 10, repeats: 0, body: Some(far) });
+    p.reconcile(&CharacterState { epoch: 2, acked: 10, irregular: 0, body: Some(far) });
     assert_eq!(p.stats().snaps, 1);
     assert_eq!(p.correction(), Vec3::ZERO);
     // Another character's state is not this one's.
     let other = BodyState { character: Id(999), position: Vec3::ZERO, velocity: Vec3::ZERO };
-    assert!(!p.reconcile(&CharacterState { epoch: 3, acked: 10, repeats: 0, body: Some(other) }));
+    assert!(!p.reconcile(&CharacterState { epoch: 3, acked: 10, irregular: 0, body: Some(other) }));
+}
+
+#[test]
+fn quantised_right_angle_rotations_snap_back_and_others_stay_close() {
+    use crate::wire::{dequantize_rotation, quantize_rotation};
+    use std::f32::consts::{FRAC_PI_2, PI};
+    let turns = [
+        Quat::IDENTITY,
+        Quat::from_rotation_y(FRAC_PI_2),
+        Quat::from_rotation_x(PI),
+        Quat::from_rotation_z(-FRAC_PI_2) * Quat::from_rotation_y(FRAC_PI_2),
+    ];
+    for q in turns {
+        let wired = dequantize_rotation(quantize_rotation(q));
+        let snapped = snap_rotation(wired);
+        assert!((snapped.dot(q).abs() - 1.0).abs() < 1e-6, "{q} -> {wired} -> {snapped}");
+    }
+    // The identity does not survive the wire unsnapped (the reason for snapping).
+    assert!(dequantize_rotation(quantize_rotation(Quat::IDENTITY)) != Quat::IDENTITY);
+    let odd = Quat::from_rotation_y(0.3);
+    assert!(snap_rotation(odd).angle_between(odd) < 1e-6);
+    assert_eq!(snap_rotation(Quat::from_array([f32::NAN, 0.0, 0.0, 1.0])), Quat::IDENTITY);
 }

@@ -12,6 +12,14 @@
 //! are not copied: the predicted character walks through them, and the server's answer
 //! corrects it.
 //!
+//! Rotations: the snapshots carry rotations quantised to 10 bits a component, which turns
+//! the identity into a tilt of about 0.08° (a quantised component of 0 decodes to 0.0007). A
+//! floor tilted by that makes a walking character climb or sink a few hundredths of a stud a
+//! second, which the server's level floor does not; so every rotation is snapped
+//! ([`snap_rotation`]): a component within a quantum of 0, ±½, ±√½ or ±1 takes that value.
+//! Right-angle rotations (most static geometry) come out exact; others stay within the
+//! quantum.
+//!
 //! Invariants: only this world's arena is written (the replica is read); each copied part
 //! maps to exactly one local part and back; the body part exists iff a body was placed.
 
@@ -29,6 +37,24 @@ pub const RESCAN_DISTANCE: f32 = 32.0;
 
 /// Seconds of one physics step (the server's tick).
 pub const STEP_SECONDS: f32 = 1.0 / 60.0;
+
+/// Half the rotation quantum of the wire (10 bits over ±√½), with a margin.
+const ROTATION_SNAP: f32 = 1.5e-3;
+
+/// `q` with each component within [`ROTATION_SNAP`] of 0, ±½, ±√½ or ±1 set to it, normalised:
+/// the exact right-angle rotation a quantised one stands for (see the module docs).
+pub fn snap_rotation(q: Quat) -> Quat {
+    if !q.is_finite() || q.length_squared() < 1.0e-12 {
+        return Quat::IDENTITY;
+    }
+    let snapped = q.to_array().map(|c| {
+        let target = [0.0, 0.5, std::f32::consts::FRAC_1_SQRT_2, 1.0]
+            .into_iter()
+            .find(|t| (c.abs() - t).abs() < ROTATION_SNAP);
+        target.map_or(c, |t| t.copysign(c))
+    });
+    Quat::from_array(snapped).normalize()
+}
 
 /// The world pose of replica node `id`, composed from the root (the transform pass's
 /// arithmetic); `None` past 256 levels or for a missing node.
@@ -143,7 +169,8 @@ impl PredictionWorld {
             return false;
         };
         let reach = node.size().length() * 0.5;
-        if !(world.position.distance(around) - reach <= GEOMETRY_RADIUS) {
+        let near = world.position.distance(around) - reach <= GEOMETRY_RADIUS;
+        if !near {
             self.forget(id);
             return false;
         }
@@ -158,7 +185,7 @@ impl PredictionWorld {
                 Err(_) => return false,
             },
         };
-        let t = LocalTransform { position: world.position, rotation: world.rotation };
+        let t = LocalTransform { position: world.position, rotation: snap_rotation(world.rotation) };
         // Writes to a live part of this arena: they fail only past its limits (then the part
         // keeps its last state, which prediction tolerates).
         let _ = self.arena.set_transform(local, t);

@@ -23,7 +23,7 @@ impl NetServer {
         for (&user, slot) in self.clients.iter_mut() {
             let i = slot.last_input;
             let (movement, buttons) =
-                slot.commands.next().map_or((i.movement, i.buttons), |c| (c.movement, c.buttons));
+                slot.commands.next_step().map_or((i.movement, i.buttons), |c| (c.movement, c.buttons));
             let direction = movement.map(command_axis);
             players.set_input(user, MoveInput { direction, jump: buttons & 1 != 0 });
         }
@@ -56,7 +56,7 @@ impl NetServer {
             let state = CharacterState {
                 epoch,
                 acked: slot.commands.applied(),
-                repeats: slot.commands.repeats(),
+                irregular: slot.commands.irregular(),
                 body: slot.body.take(),
             };
             self.renet.send_message(user, SNAPSHOTS, state.encode());

@@ -26,9 +26,12 @@ pub struct CharacterState {
     pub epoch: u32,
     /// The sequence number of the newest input command applied for this client (0: none).
     pub acked: u32,
-    /// Physics steps run since the acked command was first applied, each repeating it
-    /// (the server's queue was empty), capped at 255. 0 in steady play.
-    pub repeats: u8,
+    /// A running count (modulo 256) of the physics steps that did not apply this client's
+    /// next command in sequence (the server's queue was empty and it repeated the last
+    /// command, or commands were skipped or lost). Steady in steady play; when it changed
+    /// since the previous state the client received, the state still holds, but the client
+    /// could not have predicted it.
+    pub irregular: u8,
     /// The character and its root part's world state, if the client owns one.
     pub body: Option<BodyState>,
 }
@@ -53,14 +56,14 @@ fn vec3(r: &mut Reader<'_>) -> Result<Vec3, DecodeError> {
 }
 
 impl CharacterState {
-    /// Encodes `0x03 epoch:varint acked:varint repeats:u8 character:varint
+    /// Encodes `0x03 epoch:varint acked:varint irregular:u8 character:varint
     /// [position:f32×3 velocity:f32×3 if character != 0]`.
     pub fn encode(&self) -> Vec<u8> {
         let mut w = Writer::with_capacity(40);
         w.u8(CHARACTER_STATE);
         w.varint(u64::from(self.epoch));
         w.varint(u64::from(self.acked));
-        w.u8(self.repeats);
+        w.u8(self.irregular);
         match self.body {
             Some(b) => {
                 w.varint(b.character.0);
@@ -86,7 +89,7 @@ impl CharacterState {
         }
         let epoch = r.varint_u32()?;
         let acked = r.varint_u32()?;
-        let repeats = r.u8()?;
+        let irregular = r.u8()?;
         let body = match r.varint()? {
             0 => None,
             raw => {
@@ -95,7 +98,7 @@ impl CharacterState {
             }
         };
         r.finish()?;
-        Ok(CharacterState { epoch, acked, repeats, body })
+        Ok(CharacterState { epoch, acked, irregular, body })
     }
 }
 
@@ -108,7 +111,7 @@ mod tests {
         CharacterState {
             epoch: 300,
             acked: 70_000,
-            repeats: 2,
+            irregular: 2,
             body: Some(BodyState {
                 character: Id(77),
                 position: Vec3::new(1.5, -3.25, 1.0e5),
@@ -119,7 +122,7 @@ mod tests {
 
     #[test]
     fn a_state_round_trips_exactly_and_cut_or_bent_ones_are_refused() {
-        for s in [sample(), CharacterState { epoch: 1, acked: 0, repeats: 0, body: None }] {
+        for s in [sample(), CharacterState { epoch: 1, acked: 0, irregular: 0, body: None }] {
             assert_eq!(CharacterState::decode(&s.encode()), Ok(s));
         }
         let bytes = sample().encode();

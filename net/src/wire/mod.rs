@@ -30,6 +30,8 @@ pub use message::{
 };
 pub use position_delta::{POSITION_HISTORY, PositionHistory, PositionSend, PositionWire};
 pub use quantize::{POSITION_STEPS, dequantize_position};
+#[cfg(test)]
+pub(crate) use quantize::{dequantize_rotation, quantize_rotation};
 pub use state::{EntityState, Groups, UpdateParts};
 pub use value::WireValue;
 

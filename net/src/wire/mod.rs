@@ -1,5 +1,6 @@
 //! The wire format: the messages ([`SnapshotMessage`] and its [`SnapshotBuilder`], the
-//! client's [`Input`], the reliable [`Control`] messages), the replicated state of one
+//! client's [`Input`] with its [`CommandWindow`] of numbered [`InputCommand`]s, the server's
+//! per-client [`CharacterState`], the reliable [`Control`] messages), the replicated state of one
 //! instance ([`EntityState`] in [`Groups`], with its [`WireValue`]s), the quantisation of
 //! positions and rotations, and the delta forms of an update's position
 //! ([`PositionSend`], [`PositionWire`]) and components ([`ComponentSend`],

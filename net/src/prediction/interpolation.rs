@@ -9,8 +9,10 @@
 //! [`MAX_CLOCK_LEAD`] of the newest one (no runaway while nothing arrives).
 //!
 //! A character that stood still is absent from the snapshots (nothing changed): when it
-//! moves again, a "still here" sample one network tick before the new one is added, so its
-//! motion starts at the right time instead of being spread over its rest.
+//! moves again after more than [`STILL_AFTER_TICKS`] network ticks without a sample, a
+//! "still here" sample one network tick before the new one is added, so its motion starts at
+//! the right time instead of being spread over its rest. A shorter gap is taken for lost
+//! snapshots (the character kept moving) and bridged linearly.
 //!
 //! Invariants: each buffer is in rising time order, holds at most [`MAX_SAMPLES`] samples;
 //! a sample at or before a buffer's newest time is ignored; before the first sample's time
@@ -26,6 +28,10 @@ pub const INTERPOLATION_DELAY: f64 = 2.0 / 30.0;
 
 /// Samples kept per character (half a second at 30 Hz).
 pub const MAX_SAMPLES: usize = 16;
+
+/// A gap of more network ticks than this between two samples of a character means it stood
+/// still (a shorter one: snapshots were lost while it moved).
+pub const STILL_AFTER_TICKS: f64 = 3.0;
 
 /// How far the estimated server clock may run past the newest snapshot time, seconds.
 pub const MAX_CLOCK_LEAD: f64 = 0.25;
@@ -106,9 +112,8 @@ impl Interpolator {
             if time <= last_time {
                 return;
             }
-            let still = time - self.tick;
-            if still > last_time + 1.0e-9 {
-                buffer.push_back((still, last));
+            if time - last_time > self.tick * (STILL_AFTER_TICKS + 0.5) {
+                buffer.push_back((time - self.tick, last));
             }
         }
         buffer.push_back((time, position));
@@ -185,6 +190,9 @@ mod tests {
         // Still at the origin until 0.9, then moving.
         assert_eq!(i.position_at(id, 0.5), Some(Vec3::ZERO));
         assert!((i.position_at(id, 0.95).unwrap().x - 0.5).abs() < 1e-4);
+        // Two ticks without a sample: a lost snapshot, bridged linearly.
+        i.push(id, 1.2, Vec3::new(3.0, 0.0, 0.0));
+        assert!((i.position_at(id, 1.1).unwrap().x - 2.0).abs() < 1e-4);
         i.push(id, 0.5, Vec3::Y);
         assert_eq!(i.position_at(id, 0.5), Some(Vec3::ZERO));
         for k in 0..40 {

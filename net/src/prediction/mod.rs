@@ -28,7 +28,7 @@ mod world;
 
 pub use crate::wire::InputCommand;
 pub use history::{Ack, InputHistory, MAX_UNACKED};
-pub use interpolation::{INTERPOLATION_DELAY, Interpolator, MAX_CLOCK_LEAD, MAX_SAMPLES};
+pub use interpolation::{INTERPOLATION_DELAY, Interpolator, MAX_CLOCK_LEAD, MAX_SAMPLES, STILL_AFTER_TICKS};
 pub use predictor::{MAX_ERROR_SAMPLES, PredictionStats, Predictor, command_axis, command_drive};
 pub use queue::{CommandQueue, MAX_QUEUED_COMMANDS};
 pub use smoothing::{CORRECTION_DECAY, Correction, MAX_CORRECTION_STEP, SNAP_DISTANCE};

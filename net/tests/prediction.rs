@@ -1,7 +1,7 @@
 //! Client-side prediction end to end, on real sockets on 127.0.0.1: a server ticking a floor
 //! and two bound characters, a predicting client reaching it through a [`LossyRelay`] (round
 //! trip 0, 100 or 200 ms added, 5% of datagrams lost each way) and walking a fixed pattern
-//! (walk, turn, walk diagonally, stop), and a second client walking in a circle so the first
+//! (walk, jump, turn, walk diagonally, stop, jump in place), and a second client walking in a circle so the first
 //! interpolates it. Every loop is bounded in steps; nothing asserts on timing.
 //!
 //! The error measured is the distance between the position the client predicted after
@@ -85,14 +85,16 @@ impl World {
     }
 }
 
-/// The walker's pattern, by step since it started: walk +X, turn to +Z, diagonal, stop.
-fn pattern(step: usize) -> [i8; 2] {
-    match step % 330 {
+/// The walker's pattern, by step since it started: walk +X (jumping once), turn to +Z,
+/// diagonal, stop (jumping once in place); movement and buttons.
+fn pattern(step: usize) -> ([i8; 2], u8) {
+    let movement = match step % 330 {
         0..90 => [127, 0],
         90..180 => [0, 127],
         180..270 => [-90, 90],
         _ => [0, 0],
-    }
+    };
+    (movement, u8::from(matches!(step % 330, 45 | 300)))
 }
 
 /// Mean, p99 and max of `errors`.
@@ -119,6 +121,8 @@ struct Report {
     /// (a correction that takes more than a frame to glide out).
     steady_frames: usize,
     long_corrections: usize,
+    /// The highest the server had the walker's root part (its jumps), studs.
+    highest: f32,
 }
 
 /// Runs the walker for `walk_steps` steps through a relay adding `rtt` and `loss`.
@@ -135,18 +139,21 @@ fn run(rtt: Duration, loss: f64, walk_steps: usize, seed: u64) -> Report {
     let mut other_samples = 0;
     let mut steady_offset = 0.0f32;
     let (mut steady_frames, mut long_corrections) = (0, 0);
+    let mut highest = 0.0f32;
     let mut next = Instant::now();
     for frame in 0..(walk_steps + 900) {
         w.tick();
         let ready = walker.predictor().predicted_position().is_some() && walker.last_state().is_some();
         if ready {
-            walker.set_movement(pattern(walked), 0);
+            let (movement, buttons) = pattern(walked);
+            walker.set_movement(movement, buttons);
             walked += 1;
         }
         let a = frame as f32 * 0.02;
         other.set_movement([(a.cos() * 120.0) as i8, (a.sin() * 120.0) as i8], 0);
         let _ = walker.update(FRAME);
         let _ = other.update(FRAME);
+        highest = highest.max(w.root_position(me).y);
         if walked > 120 {
             let offset = walker.predictor().correction().length();
             steady_offset = steady_offset.max(offset);
@@ -176,6 +183,7 @@ fn run(rtt: Duration, loss: f64, walk_steps: usize, seed: u64) -> Report {
         steady_offset,
         steady_frames,
         long_corrections,
+        highest,
     }
 }
 
@@ -190,6 +198,7 @@ fn check(rtt_ms: u64) {
     );
     assert!(s.reconciles > 200 && s.compared > 150, "{s:?}");
     assert!(r.dropped > 0, "the relay dropped nothing");
+    assert!(r.highest > 4.0, "the walker never jumped (highest {})", r.highest);
     assert!(p99 <= ERROR_P99 && mean <= ERROR_P99, "error mean {mean} p99 {p99} max {max}");
     assert!(s.largest_correction_step <= MAX_CORRECTION_STEP, "{s:?}");
     // In steady walking a correction is almost always smaller than one frame's bound; the

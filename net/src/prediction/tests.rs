@@ -134,3 +134,37 @@ fn quantised_right_angle_rotations_snap_back_and_others_stay_close() {
     assert!(snap_rotation(odd).angle_between(odd) < 1e-6);
     assert_eq!(snap_rotation(Quat::from_array([f32::NAN, 0.0, 0.0, 1.0])), Quat::IDENTITY);
 }
+
+#[test]
+fn the_world_copies_only_near_static_parts_and_follows_their_changes() {
+    let (mut arena, _, root) = place();
+    let ws = arena.workspace();
+    let far = arena.create(Class::Part, "Far", Some(ws)).unwrap();
+    arena.set_position(far, Vec3::new(2000.0, 0.0, 0.0)).unwrap();
+    arena.set_flag(far, NodeFlags::ANCHORED, true).unwrap();
+    let ghost = arena.create(Class::Part, "Ghost", Some(ws)).unwrap();
+    arena.set_flag(ghost, NodeFlags::ANCHORED, true).unwrap();
+    arena.set_flag(ghost, NodeFlags::CAN_COLLIDE, false).unwrap();
+    let mut w = PredictionWorld::default();
+    // Floor and wall; not the far part, the non-colliding one or the character's own part.
+    w.sync_geometry(&arena, Vec3::ZERO);
+    assert_eq!(w.geometry_len(), 2);
+    // Changes reach the copies through the part-write log.
+    let wall = arena.find_first_child(ws, "Wall").unwrap();
+    arena.set_flag(wall, NodeFlags::ANCHORED, false).unwrap();
+    arena.set_flag(ghost, NodeFlags::CAN_COLLIDE, true).unwrap();
+    w.sync_geometry(&arena, Vec3::ZERO);
+    assert_eq!(w.geometry_len(), 2); // floor and ghost
+    arena.destroy(ghost).unwrap();
+    w.sync_geometry(&arena, Vec3::ZERO);
+    assert_eq!(w.geometry_len(), 1);
+    // Walking far away rescans: the far part comes in, the floor goes out; and back.
+    w.sync_geometry(&arena, Vec3::new(1900.0, 0.0, 0.0));
+    assert_eq!(w.geometry_len(), 1);
+    w.place_body(Vec3::new(2.0, 2.0, 1.0), Quat::IDENTITY, Vec3::new(1900.0, 1.0, 0.0), Vec3::ZERO);
+    let (at, _) = w.step(command_drive(InputCommand::default(), 16.0, 50.0)).unwrap();
+    assert!(at.y < 1.0, "no floor there: the body falls ({at})");
+    w.sync_geometry(&arena, Vec3::ZERO);
+    assert_eq!(w.geometry_len(), 1);
+    assert!(arena.contains(root));
+}

@@ -17,13 +17,24 @@
 //! counts are in [`Replica::stats`] (`message_checks`, `hash_checks` and their mismatches),
 //! through [`Client::replica`].
 //!
+//! Prediction (`docs/networking.md`, "Prediction and reconciliation"): every 1/60 s of the
+//! time given to [`Client::update`] is one input step: the movement intent becomes a numbered
+//! [`InputCommand`] in the [`Predictor`] (every input message carries the newest few), and,
+//! with [`Client::set_prediction`] on, the predictor steps the client's character with the
+//! server's controller at once and reconciles it on each [`CharacterState`] the server sends.
+//! Other characters are interpolated ([`Client::interpolated_position`]).
+//!
 //! Invariants: a client never sends a client-local id; a message that does not decode
 //! counts as an error and is dropped (the server is trusted, the network is not).
 
 use crate::error::NetError;
+use crate::prediction::{Interpolator, Predictor, world_pose};
 use crate::replication::{Applied, Replica};
 use crate::transport::{self, CODE, CONTROL, ClientAuth, ClientTransport, INPUTS, SNAPSHOTS};
-use crate::wire::{Control, Input, ScriptCode, quantize_position};
+use crate::wire::{
+    CharacterState, Control, Input, InputCommand, ScriptCode, SnapshotMessage, quantize_position,
+};
+use arbor_core::Class;
 use glam::Vec3;
 use renet::RenetClient;
 use renet_netcode::NetcodeClientTransport;
@@ -43,7 +54,13 @@ pub struct ClientStats {
     pub malformed: u64,
     /// Client-script code messages received.
     pub script_code: u64,
+    /// Character state messages received (the server's state of this client's character).
+    pub states: u64,
 }
+
+/// Input steps taken at most per [`Client::update`]: time past them (a stalled frame) is
+/// dropped, not caught up.
+pub const MAX_STEPS_PER_UPDATE: u32 = 8;
 
 /// How a connection ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,6 +104,16 @@ pub struct Client {
     /// Client-script code received and not yet taken.
     script_code: Vec<ScriptCode>,
     stats: ClientStats,
+    predictor: Predictor,
+    interpolator: Interpolator,
+    /// Seconds of update time not yet turned into input steps.
+    step_clock: f64,
+    /// The newest character state not yet reconciled.
+    pending_state: Option<CharacterState>,
+    /// The newest character state received.
+    last_state: Option<CharacterState>,
+    /// Ticks between snapshots (the welcome's).
+    network_every: u8,
 }
 
 impl Client {
@@ -123,6 +150,12 @@ impl Client {
             loss: None,
             script_code: Vec::new(),
             stats: ClientStats::default(),
+            predictor: Predictor::new(),
+            interpolator: Interpolator::default(),
+            step_clock: 0.0,
+            pending_state: None,
+            last_state: None,
+            network_every: 2,
         }
     }
 
@@ -148,6 +181,50 @@ impl Client {
     pub fn set_movement(&mut self, movement: [i8; 2], buttons: u8) {
         self.movement = movement;
         self.buttons = buttons;
+    }
+
+    /// Turns prediction of this client's character on or off (off by default: the
+    /// commands are numbered and sent either way).
+    pub fn set_prediction(&mut self, on: bool) {
+        self.predictor.set_enabled(on);
+    }
+
+    /// The predictor (the shown and predicted positions of this client's character, the
+    /// prediction errors and counters).
+    pub fn predictor(&self) -> &Predictor {
+        &self.predictor
+    }
+
+    /// The predictor, to configure (`Predictor::set_world` for another gravity).
+    pub fn predictor_mut(&mut self) -> &mut Predictor {
+        &mut self.predictor
+    }
+
+    /// The interpolation of other characters.
+    pub fn interpolator(&self) -> &Interpolator {
+        &self.interpolator
+    }
+
+    /// Where another player's character `id` is shown now (interpolated between snapshots,
+    /// [`INTERPOLATION_DELAY`](crate::prediction::INTERPOLATION_DELAY) behind the server).
+    pub fn interpolated_position(&self, id: arbor_core::Id) -> Option<Vec3> {
+        self.interpolator.position(id)
+    }
+
+    /// Where to draw character `id`'s root part: this client's own character as predicted
+    /// (when prediction is on), others interpolated, else the replica's position.
+    pub fn shown_position(&self, id: arbor_core::Id) -> Option<Vec3> {
+        let predicted = (Some(id) == self.character).then(|| self.predictor.shown_position()).flatten();
+        predicted.or_else(|| self.interpolator.position(id)).or_else(|| {
+            let root = arbor_sim::players::root_part(self.replica.arena(), id)?;
+            world_pose(self.replica.arena(), root).map(|w| w.position)
+        })
+    }
+
+    /// The newest character state the server sent (its acknowledged command and its state
+    /// of this client's character).
+    pub fn last_state(&self) -> Option<CharacterState> {
+        self.last_state
     }
 
     /// Whether the connection is up (false once [`update`](Self::update) reported its end).
@@ -259,9 +336,16 @@ impl Client {
         }
         received?;
         if self.renet.is_connected() {
+            self.predict(dt);
             let (ack, ack_bits) = self.replica.ack();
-            let input =
-                Input { ack, ack_bits, focus: self.focus, movement: self.movement, buttons: self.buttons };
+            let input = Input {
+                ack,
+                ack_bits,
+                focus: self.focus,
+                movement: self.movement,
+                buttons: self.buttons,
+                commands: self.predictor.window(),
+            };
             self.renet.send_message(INPUTS, input.encode());
         }
         let sent = self.transport.send(&mut self.renet);
@@ -273,13 +357,61 @@ impl Client {
         sent
     }
 
+    /// The frame's prediction: sync with the replica, reconcile the newest server state, one
+    /// input step per 1/60 s of `dt` (at most [`MAX_STEPS_PER_UPDATE`]), one frame of
+    /// correction decay and of the interpolation clock.
+    fn predict(&mut self, dt: Duration) {
+        self.predictor.sync_replica(&self.replica, self.character);
+        if let Some(state) = self.pending_state.take() {
+            self.predictor.reconcile(&state);
+        }
+        self.step_clock += dt.as_secs_f64();
+        let due = (self.step_clock * 60.0 + 1.0e-6).floor();
+        self.step_clock = (self.step_clock - due / 60.0).max(0.0);
+        let command = InputCommand { movement: self.movement, buttons: self.buttons };
+        for _ in 0..(due as u32).min(MAX_STEPS_PER_UPDATE) {
+            self.predictor.step(command);
+        }
+        self.predictor.frame();
+        self.interpolator.advance(dt.as_secs_f64());
+        let arena = self.replica.arena();
+        self.interpolator.retain(|id| arena.contains(id));
+    }
+
+    /// Server time of replication epoch `epoch`, seconds.
+    fn epoch_time(&self, epoch: u32) -> f64 {
+        f64::from(epoch) * f64::from(self.network_every.max(1)) / 60.0
+    }
+
+    /// Records, for interpolation, the positions of other characters' root parts that the
+    /// snapshot of `epoch` carried (`ids`: its entries).
+    fn sample_others(&mut self, epoch: u32, ids: &[arbor_core::Id]) {
+        let time = self.epoch_time(epoch);
+        self.interpolator.observe(time);
+        let arena = self.replica.arena();
+        for &id in ids {
+            let Some(character) = arena.get(id).and_then(|n| n.parent()) else { continue };
+            if Some(character) == self.character
+                || arena.get(character).is_none_or(|n| n.class() != Class::Character)
+                || arbor_sim::players::root_part(arena, character) != Some(id)
+            {
+                continue;
+            }
+            if let Some(world) = world_pose(arena, id) {
+                self.interpolator.push(character, time, world.position);
+            }
+        }
+    }
+
     /// Reads the control and snapshot messages that arrived.
     fn read_messages(&mut self) {
         while let Some(bytes) = self.renet.receive_message(CONTROL) {
             match Control::decode(&bytes) {
-                Ok(Control::Welcome { user_id, radius, .. }) => {
+                Ok(Control::Welcome { user_id, radius, network_every }) => {
                     self.user_id = Some(user_id);
                     self.radius = Some(radius);
+                    self.network_every = network_every.max(1);
+                    self.interpolator.set_tick(f64::from(self.network_every) / 60.0);
                 }
                 Ok(Control::Kick { reason }) => self.kicked = Some(reason),
                 Ok(Control::Character { id }) => self.character = id,
@@ -302,9 +434,32 @@ impl Client {
                 self.stats.dropped += 1;
                 continue;
             }
-            match self.replica.apply(&bytes) {
-                Ok(Applied::Applied { .. } | Applied::Stale | Applied::Unresolved) => {}
-                Err(_) => self.stats.malformed += 1,
+            if bytes.first() == Some(&crate::wire::CHARACTER_STATE) {
+                match CharacterState::decode(&bytes) {
+                    Ok(state) => {
+                        self.stats.states += 1;
+                        self.interpolator.observe(self.epoch_time(state.epoch));
+                        if self.last_state.is_none_or(|s| state.epoch > s.epoch) {
+                            self.last_state = Some(state);
+                            self.pending_state = Some(state);
+                        }
+                    }
+                    Err(_) => self.stats.malformed += 1,
+                }
+                continue;
+            }
+            let snap = match SnapshotMessage::decode(&bytes) {
+                Ok(snap) => snap,
+                Err(_) => {
+                    self.stats.malformed += 1;
+                    continue;
+                }
+            };
+            let (epoch, ids): (u32, Vec<arbor_core::Id>) =
+                (snap.epoch, snap.entries.iter().map(|e| e.id).collect());
+            match self.replica.apply_snapshot(snap) {
+                Applied::Applied { .. } => self.sample_others(epoch, &ids),
+                Applied::Stale | Applied::Unresolved => {}
             }
         }
     }

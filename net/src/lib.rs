@@ -8,7 +8,7 @@
 //! ([`arbor_sim::TickHooks`]), turning connections into [`NetEvent`]s and sending each
 //! client its snapshots; [`Client`] is the replica client (acks, inputs, a world hash to
 //! compare with the server's); [`ServerKey`], [`issue_token`] and the hex helpers make
-//! connect tokens; [`NetError`] is what can go wrong. Two modules hold the rest:
+//! connect tokens; [`NetError`] is what can go wrong. Four modules hold the rest:
 //!
 //! - [`replication`]: the shared [`Mirror`](replication::Mirror) that reads what changed
 //!   from the arena's logs, a [`ClientView`](replication::ClientView) per client that keeps
@@ -17,7 +17,13 @@
 //! - [`wire`]: the messages ([`SnapshotMessage`](wire::SnapshotMessage),
 //!   [`Input`](wire::Input), [`Control`](wire::Control)), the replicated state of an
 //!   instance, quantisation and the position and component deltas. The byte layout is in
-//!   `docs/networking.md`.
+//!   `docs/networking.md`;
+//! - [`prediction`]: the numbered input commands (client history, server queue), the
+//!   client's [`Predictor`](prediction::Predictor) of its own character (the server's
+//!   controller in a small physics world, rewind and replay on each
+//!   [`CharacterState`](wire::CharacterState), smoothed corrections) and the
+//!   [`Interpolator`](prediction::Interpolator) of other characters;
+//! - [`relay`]: a UDP relay on 127.0.0.1 adding latency and seeded loss, for tests.
 //!
 //! A server and a client on the loopback interface; the client receives the place:
 //!
@@ -54,13 +60,15 @@
 
 mod client;
 mod error;
+pub mod prediction;
+pub mod relay;
 pub mod replication;
 mod server;
 mod tap;
 mod transport;
 pub mod wire;
 
-pub use client::{Client, ClientStats};
+pub use client::{Client, ClientStats, MAX_STEPS_PER_UPDATE};
 pub use error::NetError;
 pub use server::{
     ClientReport, JOIN_WAIT, KICK_GRACE, NetConfig, NetEvent, NetServer, NetStats, SHUTDOWN_REASON,

@@ -1,11 +1,11 @@
 //! [`NetServer`]: the networking half of a tick. It implements [`TickHooks`]: in the
 //! AdmitPlayers phase (`receive`) it reads the sockets, turns connections and disconnections
 //! into [`NetEvent`]s and [`Players`] sessions, and takes each client's ack, focus and
-//! movement input; in the Snapshot phase (every network tick) it carries out the sessions'
-//! kicks, tells each client which character it owns, centres its streaming range on that
-//! character, captures the [`Mirror`], brings every [`ClientView`] up to date and sends each
-//! client its messages under its byte budget, then the code of the client scripts its view
-//! holds (`script_shipping`).
+//! movement commands (`characters`); in the Snapshot phase (every network tick) it carries out
+//! the sessions' kicks, tells each client which character it owns, centres its streaming range
+//! on that character, captures the [`Mirror`], brings every [`ClientView`] up to date and sends
+//! each client its messages under its byte budget, then its character's state and the code of
+//! the client scripts its view holds (`script_shipping`).
 //!
 //! A connection enters the sessions' join queue while it has room; the others wait in a lobby
 //! (they already receive snapshots) and one that waited [`JOIN_WAIT`] is refused with
@@ -23,6 +23,7 @@
 //! clamped to the world ([`ClientView::set_focus`]), so no input makes a refocus walk more
 //! cells than the mirror holds.
 
+mod characters;
 mod reports;
 mod script_shipping;
 
@@ -38,7 +39,7 @@ use crate::wire::{Control, Input, MAX_MESSAGE_BYTES};
 use arbor_core::Arena;
 use arbor_core::settings::{REPLICATION_BUDGET, STREAMING_RADIUS};
 use arbor_sim::players::{JOIN_QUEUE_FULL, MAX_PENDING_JOINS};
-use arbor_sim::{TickContext, TickHooks, players::MoveInput, players::Players};
+use arbor_sim::{TickContext, TickHooks, players::Players};
 use glam::Vec3;
 use rayon::prelude::*;
 use renet::{RenetServer, ServerEvent};
@@ -47,9 +48,8 @@ use std::collections::{BTreeMap, VecDeque};
 use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, Instant};
 
-/// Joins started per network tick: a join records the structure and the parts in range for
-/// that client, so a crowd connecting at once is admitted a few per tick instead of
-/// stalling one tick.
+/// Joins started per network tick: a join records the structure and the parts in range for that
+/// client, so a crowd connecting at once is admitted a few per tick instead of stalling one tick.
 const JOINS_PER_NETWORK_TICK: usize = 4;
 
 /// How long a connection may wait for a place in the sessions' join queue (full while no
@@ -118,6 +118,9 @@ pub struct NetStats {
 struct Slot {
     view: ClientView,
     last_input: Input,
+    /// Its numbered commands waiting for their tick, and its character's state (`characters`).
+    commands: crate::prediction::CommandQueue,
+    body: Option<crate::wire::BodyState>,
     connected_at: Instant,
     /// The character this client was last told it owns.
     told_character: Option<arbor_core::Id>,
@@ -366,6 +369,8 @@ impl NetServer {
                         Slot {
                             view: ClientView::new(Vec3::ZERO, radius),
                             last_input: Input::default(),
+                            commands: Default::default(),
+                            body: None,
                             connected_at: Instant::now(),
                             told_character: None,
                         },
@@ -413,6 +418,7 @@ impl NetServer {
             slot.view
                 .ack(arena, &self.mirror, input.ack, input.ack_bits)
                 .map_err(|e| NetError::Disconnected(e.to_string()))?;
+            slot.commands.receive(&input.commands);
             if newest.is_none_or(|n| input.ack >= n.ack) {
                 newest = Some(input);
             }
@@ -469,6 +475,7 @@ impl NetServer {
                 self.renet.send_message(id, SNAPSHOTS, msg);
             }
         }
+        self.send_character_states();
         self.ship_scripts(arena);
         self.transport.send(&mut self.renet);
         self.stats.replication += start.elapsed();
@@ -480,7 +487,6 @@ impl NetServer {
 fn streaming_radius(arena: &Arena) -> f32 {
     STREAMING_RADIUS.value(arena) as f32
 }
-
 /// The Workspace's [`REPLICATION_BUDGET`] in bytes, at least one whole message.
 fn client_budget(arena: &Arena) -> usize {
     (REPLICATION_BUDGET.value(arena) as usize).max(MAX_MESSAGE_BYTES)
@@ -517,14 +523,7 @@ impl NetServer {
             eprintln!("net: refusing user {user_id}: {JOIN_QUEUE_FULL}");
             self.kick(user_id, JOIN_QUEUE_FULL);
         }
-        for (&user, slot) in &self.clients {
-            let i = slot.last_input;
-            let axis = |v: i8| (f32::from(v) / 127.0).clamp(-1.0, 1.0);
-            players.set_input(
-                user,
-                MoveInput { direction: [axis(i.movement[0]), axis(i.movement[1])], jump: i.buttons & 1 != 0 },
-            );
-        }
+        self.feed_inputs(players);
     }
 
     /// Kicks the users the sessions kicked, tells each client which character it owns when
@@ -562,6 +561,7 @@ impl TickHooks for NetServer {
         let (arena, transforms) = (&*ctx.arena, ctx.transforms);
         let world = |id| transforms.get(arena, id).map_or(Vec3::ZERO, |t| t.position);
         self.serve_players(arena, ctx.players, &world);
+        self.note_character_bodies(arena, ctx.physics);
         self.replicate(arena, &world);
     }
 }

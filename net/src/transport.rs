@@ -18,8 +18,10 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-/// netcode protocol id of this wire format: clients of another version cannot connect.
-pub(crate) const PROTOCOL_ID: u64 = 0x4152_424f_525f_0002;
+/// netcode protocol id of this wire format: clients of another version cannot connect
+/// (`…0003`: inputs carry numbered commands, the character state message and the code
+/// channel exist).
+pub(crate) const PROTOCOL_ID: u64 = 0x4152_424f_525f_0003;
 
 /// Server → client: delta snapshots.
 pub(crate) const SNAPSHOTS: u8 = 0;

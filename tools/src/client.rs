@@ -37,6 +37,9 @@ pub struct ClientArgs {
     /// The radius of the walk, in studs.
     #[arg(long, default_value_t = 20.0)]
     pub radius: f32,
+    /// Show the server's position of the character instead of predicting it.
+    #[arg(long)]
+    pub no_prediction: bool,
 }
 
 /// How `arbor client` walks its character, around where it first stood.
@@ -89,6 +92,7 @@ pub fn run(args: ClientArgs) -> Result<(), String> {
     let client = Client::connect(auth).map_err(|e| e.to_string())?;
     let config = HostConfig { echo: true, ..HostConfig::default() };
     let mut runtime = ClientRuntime::new(client, config).map_err(|e| e.to_string())?;
+    runtime.client_mut().set_prediction(!args.no_prediction);
     let dt = Duration::from_secs_f64(1.0 / 60.0);
     let start = Instant::now();
     let mut pacer = crate::pace::Pacer::new(dt);
@@ -97,7 +101,9 @@ pub fn run(args: ClientArgs) -> Result<(), String> {
     let mut ended = None;
     while start.elapsed().as_secs_f64() < args.seconds {
         let t = start.elapsed().as_secs_f32();
-        if let Some(at) = character_position(runtime.client()) {
+        // Steered from where the client shows its character: predicted, unless turned off.
+        let shown = runtime.client().local_character().and_then(|c| runtime.client().shown_position(c));
+        if let Some(at) = shown.or_else(|| character_position(runtime.client())) {
             let (origin, since) = *walk_from.get_or_insert_with(|| {
                 println!(
                     "walking character {} from {:.1}",
@@ -139,14 +145,16 @@ pub fn run(args: ClientArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// The run in one line: the connection, the replica's checks and the scripts' cost.
+/// The run in one line: the connection, the replica's checks, the scripts' cost and the
+/// prediction's error.
 fn summary(runtime: &ClientRuntime, seconds: f64) -> String {
     let client = runtime.client();
     let stats = runtime.stats();
     let replica = client.replica().stats();
     let frames = stats.frames.max(1) as f64;
+    let prediction = prediction_line(client.predictor());
     format!(
-        "{:.0} s, {} frames: {:.1} kbit/s of snapshots, RTT {:.1} ms, {} instances held; hash checks {} settled + {} under motion, mismatches {}; client scripts: {} running, {} errors, {:.1} µs/frame in scripts, {:.1} µs/frame in network and replica, {} bytes of code",
+        "{:.0} s, {} frames: {:.1} kbit/s of snapshots, RTT {:.1} ms, {} instances held; hash checks {} settled + {} under motion, mismatches {}; client scripts: {} running, {} errors, {:.1} µs/frame in scripts, {:.1} µs/frame in network and replica, {} bytes of code{prediction}",
         seconds,
         stats.frames,
         client.stats().snapshot_bytes as f64 * 8.0 / 1000.0 / seconds.max(1e-3),
@@ -160,6 +168,28 @@ fn summary(runtime: &ClientRuntime, seconds: f64) -> String {
         stats.script_seconds / frames * 1e6,
         stats.network_seconds / frames * 1e6,
         runtime.code_bytes(),
+    )
+}
+
+/// The prediction's counters and error after reconciliation, or nothing when it is off.
+fn prediction_line(predictor: &arbor_net::prediction::Predictor) -> String {
+    if !predictor.is_enabled() {
+        return String::new();
+    }
+    let p = predictor.stats();
+    let mut errors: Vec<f32> = predictor.errors().collect();
+    errors.sort_by(f32::total_cmp);
+    let mean = errors.iter().sum::<f32>() / errors.len().max(1) as f32;
+    let p99 = errors.get(errors.len() * 99 / 100).copied().unwrap_or(0.0);
+    format!(
+        "; prediction: {} steps, {} reconciles ({:.1} commands replayed each), error {mean:.4} mean / {p99:.4} p99 / {:.4} max studs over {} states, {} snaps, largest correction step {:.3} studs",
+        p.steps,
+        p.reconciles,
+        p.replayed as f64 / p.reconciles.max(1) as f64,
+        p.max_error,
+        p.compared,
+        p.snaps,
+        p.largest_correction_step,
     )
 }
 

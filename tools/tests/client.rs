@@ -21,6 +21,10 @@ fn arbor_client_runs_the_client_scripts_and_walks_its_character() {
     assert!(out.contains("connected to") && out.contains("as user 7"), "{out}");
     assert!(out.contains("walking character"), "{out}");
     assert!(out.contains("mismatches 0") && out.contains("client scripts: 1 running, 0 errors"), "{out}");
+    assert!(
+        out.contains("; prediction: ") && out.contains(" 0 snaps"),
+        "the client predicted its character:\n{out}"
+    );
 
     let mut bots = ArborProcess::start(&[
         "bots",

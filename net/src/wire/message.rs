@@ -21,6 +21,7 @@
 //! panics.
 
 use super::codec::{DecodeError, Reader, Writer};
+use super::commands::CommandWindow;
 use super::component_delta::ComponentSend;
 use super::position_delta::PositionSend;
 use super::state::{EntityState, Groups, UpdateParts};
@@ -314,11 +315,19 @@ pub struct Input {
     pub ack_bits: u64,
     /// Where the client wants its streaming range centred (quantised), if it says.
     pub focus: Option<[i32; 3]>,
-    /// Movement intent on X and Z, -127..=127 (for characters, next).
+    /// Movement intent on X and Z, -127..=127: the client's current intent, which the server
+    /// applies only while the client sends no [`commands`](Self::commands).
     pub movement: [i8; 2],
-    /// Buttons (bit 0: jump).
+    /// Buttons (bit 0: jump), as `movement`.
     pub buttons: u8,
+    /// The client's newest movement commands, one per client physics step, numbered (the
+    /// server applies one per tick in sequence order; `docs/networking.md`, "Prediction and
+    /// reconciliation").
+    pub commands: CommandWindow,
 }
+
+/// Longest input message, bytes.
+const MAX_INPUT_BYTES: usize = 96;
 
 impl Input {
     /// Encodes the input.
@@ -339,13 +348,18 @@ impl Input {
         w.u8(self.movement[0] as u8);
         w.u8(self.movement[1] as u8);
         w.u8(self.buttons);
+        self.commands.encode(&mut w);
         w.into_vec()
     }
 
     /// Decodes an input message.
     pub fn decode(bytes: &[u8]) -> Result<Input, DecodeError> {
-        if bytes.len() > 64 {
-            return Err(DecodeError::TooLong { what: "input", len: bytes.len() as u64, max: 64 });
+        if bytes.len() > MAX_INPUT_BYTES {
+            return Err(DecodeError::TooLong {
+                what: "input",
+                len: bytes.len() as u64,
+                max: MAX_INPUT_BYTES as u64,
+            });
         }
         let mut r = Reader::new(bytes);
         if r.u8()? != INPUT {
@@ -360,8 +374,9 @@ impl Input {
         };
         let movement = [r.u8()? as i8, r.u8()? as i8];
         let buttons = r.u8()?;
+        let commands = CommandWindow::decode(&mut r)?;
         r.finish()?;
-        Ok(Input { ack, ack_bits, focus, movement, buttons })
+        Ok(Input { ack, ack_bits, focus, movement, buttons, commands })
     }
 
     /// The focus as a world position.
@@ -448,13 +463,38 @@ impl Control {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wire::InputCommand;
     use proptest::prelude::*;
 
     #[test]
     fn inputs_and_controls_round_trip() {
-        let input =
-            Input { ack: 77, ack_bits: 0b1011, focus: Some([1, -2, 3]), movement: [-5, 127], buttons: 1 };
+        let commands = CommandWindow::from_commands(
+            (90..=99).map(|s| (s, InputCommand { movement: [s as i8, -(s as i8)], buttons: (s & 1) as u8 })),
+        )
+        .unwrap();
+        let input = Input {
+            ack: 77,
+            ack_bits: 0b1011,
+            focus: Some([1, -2, 3]),
+            movement: [-5, 127],
+            buttons: 1,
+            commands,
+        };
         assert_eq!(Input::decode(&input.encode()), Ok(input));
+        // The largest input (a far focus, a full window of large seqs) fits the bound.
+        let far =
+            CommandWindow::from_commands((u32::MAX - 7..=u32::MAX).map(|s| (s, InputCommand::default())));
+        let big = Input {
+            ack: u32::MAX,
+            focus: Some([i32::MIN, i32::MAX, i32::MIN]),
+            commands: far.unwrap(),
+            ..input
+        };
+        assert!(big.encode().len() <= MAX_INPUT_BYTES, "{} bytes", big.encode().len());
+        assert_eq!(Input::decode(&big.encode()), Ok(big));
+        // An input without its command window (the format before it) is refused.
+        let old = &input.encode()[..input.encode().len() - 2 - 3 * 8];
+        assert!(Input::decode(old).is_err());
         for c in [
             Control::Welcome { user_id: 9, radius: 1024.0, network_every: 2 },
             Control::Kick { reason: "bye".into() },
@@ -559,7 +599,9 @@ mod tests {
         #[test]
         fn arbitrary_bytes_never_panic_a_decoder(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
             let _ = SnapshotMessage::decode(&bytes);
-            let _ = Input::decode(&bytes);
+            if let Ok(input) = Input::decode(&bytes) {
+                prop_assert_eq!(Input::decode(&input.encode()), Ok(input));
+            }
             let _ = Control::decode(&bytes);
         }
 

@@ -1,5 +1,6 @@
 //! The wire format: the messages ([`SnapshotMessage`] and its [`SnapshotBuilder`], the
-//! client's [`Input`], the reliable [`Control`] messages, a client script's
+//! client's [`Input`] with its [`CommandWindow`] of numbered [`InputCommand`]s, the server's
+//! per-client [`CharacterState`], the reliable [`Control`] messages, a client script's
 //! [`ScriptCode`]), the replicated state of one
 //! instance ([`EntityState`] in [`Groups`], with its [`WireValue`]s), the quantisation of
 //! positions and rotations, and the delta forms of an update's position
@@ -11,7 +12,9 @@
 //! [`MAX_MESSAGE_BYTES`]; the server and a replica hash the same quantised integers, so
 //! equal hashes mean equal states.
 
+mod character_state;
 mod codec;
+mod commands;
 mod component_delta;
 mod message;
 mod position_delta;
@@ -20,13 +23,18 @@ mod script_code;
 mod state;
 mod value;
 
+pub(crate) use character_state::CHARACTER_STATE;
+pub use character_state::{BodyState, CharacterState};
 pub use codec::DecodeError;
+pub use commands::{CommandWindow, InputCommand, MAX_INPUT_COMMANDS};
 pub use component_delta::{ComponentPatch, ComponentSend};
 pub use message::{
     BuilderMark, Control, Input, MAX_MESSAGE_BYTES, SnapshotBuilder, SnapshotEntry, SnapshotMessage,
 };
 pub use position_delta::{POSITION_HISTORY, PositionHistory, PositionSend, PositionWire};
 pub use quantize::{POSITION_STEPS, dequantize_position};
+#[cfg(test)]
+pub(crate) use quantize::{dequantize_rotation, quantize_rotation};
 pub use script_code::{MAX_SCRIPT_CODE_BYTES, ScriptCode};
 pub use state::{EntityState, Groups, UpdateParts};
 pub use value::WireValue;

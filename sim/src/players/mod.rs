@@ -33,9 +33,10 @@ mod tests;
 pub use bind::BindError;
 pub use death::{CHARACTER_DEAD, CharacterDied, DamageError};
 pub use journal::SessionInput;
+pub use movement::{character_drive, ground_direction};
 pub use schemas::{
     CharacterSchemas, DEFAULT_JUMP_POWER, DEFAULT_WALK_SPEED, FLOOR_INFO, HEALTH, HUMANOID_ROOT_PART,
-    HUMANOID_STATE, IDENTITY, MOVE_INTENT,
+    HUMANOID_STATE, IDENTITY, MOVE_INTENT, root_part,
 };
 
 use arbor_core::{Arena, ArenaError, Id, components::SchemaError};

@@ -30,13 +30,26 @@ fn number(arena: &Arena, id: Id, field: FieldHandle, default: f64) -> f64 {
     }
 }
 
-/// A ground-plane direction no longer than 1 (non-finite input is no input).
-fn ground_direction(v: Vec3) -> Vec3 {
+/// A ground-plane direction no longer than 1 (non-finite input is no input). A user's input
+/// goes through it once on its way into `MoveIntent` and once more when the character is
+/// driven; a predicting client does the same ([`character_drive`]).
+pub fn ground_direction(v: Vec3) -> Vec3 {
     let flat = Vec3::new(v.x, 0.0, v.z);
     if !flat.is_finite() {
         return Vec3::ZERO;
     }
     if flat.length_squared() > 1.0 { flat.normalize() } else { flat }
+}
+
+/// The drive of one physics step for a character whose `MoveIntent.Direction` is `direction`
+/// (already through [`ground_direction`]), with `Jump` = `jump`, `WalkSpeed` = `walk` and
+/// `JumpPower` = `power`: the server's controller and a predicting client (`arbor-net`'s
+/// `prediction`) both build their drive with it, so they step a character alike.
+pub fn character_drive(direction: Vec3, jump: bool, walk: f64, power: f64) -> CharacterDrive {
+    CharacterDrive {
+        velocity: direction * walk.clamp(0.0, 1000.0) as f32,
+        jump: jump.then_some(power.clamp(0.0, 1000.0) as f32),
+    }
 }
 
 impl Players {
@@ -68,10 +81,7 @@ impl Players {
             let jump = matches!(arena.field_at(character, f.jump), Some(FieldValue::Bool(true)));
             let walk = number(arena, character, f.walk_speed, super::DEFAULT_WALK_SPEED);
             let power = number(arena, character, f.jump_power, super::DEFAULT_JUMP_POWER);
-            let drive = CharacterDrive {
-                velocity: direction * walk.clamp(0.0, 1000.0) as f32,
-                jump: jump.then_some(power.clamp(0.0, 1000.0) as f32),
-            };
+            let drive = character_drive(direction, jump, walk, power);
             let Some(footing) = physics.drive_character(root, half_height, drive) else { continue };
             driven += 1;
             let floor = footing.floor.map(|h| h.id).filter(|&f| arena.contains(f));

@@ -41,7 +41,8 @@ pub const STEP_SECONDS: f32 = 1.0 / 60.0;
 /// Half the rotation quantum of the wire (10 bits over ±√½), with a margin.
 const ROTATION_SNAP: f32 = 1.5e-3;
 
-/// `q` with each component within [`ROTATION_SNAP`] of 0, ±½, ±√½ or ±1 set to it, normalised:
+/// `q` with each component within half a wire rotation quantum (with a margin) of 0, ±½, ±√½
+/// or ±1 set to it, normalised:
 /// the exact right-angle rotation a quantised one stands for (see the module docs).
 pub fn snap_rotation(q: Quat) -> Quat {
     if !q.is_finite() || q.length_squared() < 1.0e-12 {

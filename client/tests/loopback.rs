@@ -278,3 +278,33 @@ fn a_client_script_streamed_out_retires_and_streamed_back_in_runs_again() {
     assert!(back, "{:?}", log.0);
     assert_eq!(server.net.borrow().shipping_stats().sent, 1, "the code was sent once");
 }
+
+#[test]
+fn handles_resolve_on_the_client_and_follow_the_server() {
+    let mut arena = Arena::new();
+    let ws = arena.workspace();
+    let pad = arena.create(Class::Part, "Pad", Some(ws)).unwrap();
+    let other = arena.create(Class::Part, "Other", Some(ws)).unwrap();
+    arena.set_handle(pad, Some("SpawnPad")).unwrap();
+    let source = r#"
+        local told = nil
+        function Update(dt)
+            local found = handles.SpawnPad
+            local name = if found then found.Name else 'nil'
+            if name ~= told then told = name print('SpawnPad is ' .. name) end
+        end
+    "#;
+    script(&mut arena, "Finder", ws, Some("Client"), source);
+    let mut server = Server::start(arena);
+    let mut client = server.connect(1);
+    let mut log = Log::new();
+    assert!(server.run_until(&mut [&mut client], |_, c| log.has(c[0], "Workspace.Finder: SpawnPad is Pad")));
+    // The server moves the handle to another part: the client follows.
+    server.sim.arena.set_handle(pad, None).unwrap();
+    server.sim.arena.set_handle(other, Some("SpawnPad")).unwrap();
+    let moved =
+        server.run_until(&mut [&mut client], |_, c| log.has(c[0], "Workspace.Finder: SpawnPad is Other"));
+    assert!(moved, "{:?}", log.0);
+    assert_eq!(client.client().replica().stats().apply_errors, 0);
+    assert_eq!(client.client().replica().stats().message_mismatches, 0);
+}

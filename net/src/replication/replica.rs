@@ -399,6 +399,9 @@ impl Replica {
         let parent = self.local(Id(state.parent));
         match self.arena.insert_with_id(local, state.class, &state.name, Some(parent)) {
             Ok(_) => {
+                if set_handle(&mut self.arena, local, state.handle.as_deref()).is_err() {
+                    self.stats.apply_errors += 1;
+                }
                 self.write(id, &state, Groups(Groups::ALL.0 & !Groups::PARENT.0 & !Groups::NAME.0), later);
                 self.set_state(id, state);
             }
@@ -424,8 +427,11 @@ impl Replica {
                 later.push((local, parent));
             }
         }
-        if groups.contains(Groups::NAME) && local != a.workspace() {
-            check(a.set_name(local, &state.name));
+        if groups.contains(Groups::NAME) {
+            if local != a.workspace() {
+                check(a.set_name(local, &state.name));
+            }
+            check(set_handle(a, local, state.handle.as_deref()));
         }
         if groups.0 & (Groups::POSITION.0 | Groups::ROTATION.0) != 0 {
             check(a.set_transform(local, state.transform()));
@@ -473,6 +479,19 @@ impl Replica {
     }
 }
 
+/// Gives `local` the handle `handle` (or none), taking it from another holder first: the
+/// server's state is the truth, and a handle that moved between two instances may arrive for
+/// the new holder before the old one's update.
+fn set_handle(arena: &mut Arena, local: Id, handle: Option<&str>) -> Result<bool, arbor_core::ArenaError> {
+    match arena.set_handle(local, handle) {
+        Err(arbor_core::ArenaError::HandleTaken { holder, .. }) => {
+            arena.set_handle(holder, None)?;
+            arena.set_handle(local, handle)
+        }
+        other => other,
+    }
+}
+
 /// Copies `groups` of `from` into `to`.
 pub(crate) fn copy_groups(to: &mut EntityState, from: &EntityState, groups: Groups) {
     if groups.contains(Groups::PARENT) {
@@ -480,6 +499,7 @@ pub(crate) fn copy_groups(to: &mut EntityState, from: &EntityState, groups: Grou
     }
     if groups.contains(Groups::NAME) {
         to.name = from.name.clone();
+        to.handle = from.handle.clone();
     }
     if groups.contains(Groups::POSITION) {
         to.position = from.position;

@@ -89,6 +89,9 @@ pub struct EntityState {
     pub parent: u64,
     /// Name.
     pub name: Arc<str>,
+    /// The handle name scripts find it by (`handles.X`), if it has one; travels with the
+    /// name.
+    pub handle: Option<Arc<str>>,
     /// Quantised local position.
     pub position: [i32; 3],
     /// Smallest-three rotation.
@@ -178,6 +181,7 @@ impl EntityState {
             class: node.class(),
             parent: node.parent().map_or(0, |p| p.0),
             name: text(arena, node.name()),
+            handle: node.extras().handle.map(|h| text(arena, h)).filter(|h| !h.is_empty()),
             position: quantize_position(t.position),
             rotation: quantize_rotation(t.rotation),
             size: quantize_size(node.size()),
@@ -197,6 +201,7 @@ impl EntityState {
             class,
             parent: 0,
             name: Arc::from(""),
+            handle: None,
             position: [0; 3],
             rotation: quantize_rotation(glam::Quat::IDENTITY),
             size: [0; 3],
@@ -219,7 +224,7 @@ impl EntityState {
             }
         };
         mark(self.parent != other.parent, Groups::PARENT);
-        mark(self.name != other.name, Groups::NAME);
+        mark(self.name != other.name || self.handle != other.handle, Groups::NAME);
         mark(self.position != other.position, Groups::POSITION);
         mark(self.rotation != other.rotation, Groups::ROTATION);
         mark(self.size != other.size, Groups::SIZE);
@@ -266,6 +271,7 @@ impl EntityState {
         }
         if groups.contains(Groups::NAME) {
             w.str(&self.name);
+            w.str(self.handle.as_deref().unwrap_or(""));
         }
         if groups.contains(Groups::POSITION) {
             match position {
@@ -331,6 +337,8 @@ impl EntityState {
         }
         if groups.contains(Groups::NAME) {
             self.name = Arc::from(r.str("name", MAX_TEXT)?);
+            let handle = r.str("handle", MAX_TEXT)?;
+            self.handle = (!handle.is_empty()).then(|| Arc::from(handle));
         }
         if groups.contains(Groups::POSITION) {
             if update {
@@ -472,5 +480,23 @@ mod tests {
         arena.set_name(p, "B").unwrap();
         let after = EntityState::capture(&arena, &arena.get(p).unwrap());
         assert_eq!(before.differences(&after), Groups::POSITION.with(Groups::NAME));
+    }
+
+    #[test]
+    fn a_handle_travels_with_the_name() {
+        let mut arena = Arena::new();
+        let p = arena.create(Class::Part, "Pad", Some(arena.workspace())).unwrap();
+        let before = EntityState::capture(&arena, &arena.get(p).unwrap());
+        assert_eq!(before.handle, None);
+        arena.set_handle(p, Some("SpawnPad")).unwrap();
+        let after = EntityState::capture(&arena, &arena.get(p).unwrap());
+        assert_eq!(after.handle.as_deref(), Some("SpawnPad"));
+        assert_eq!(before.differences(&after), Groups::NAME);
+        assert_ne!(before.hash(p), after.hash(p));
+        let mut w = Writer::default();
+        after.encode(Groups::NAME, &mut w);
+        let mut back = before.clone();
+        back.decode(Groups::NAME, &mut Reader::new(w.as_slice())).unwrap();
+        assert_eq!(back, after);
     }
 }

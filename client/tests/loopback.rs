@@ -308,3 +308,48 @@ fn handles_resolve_on_the_client_and_follow_the_server() {
     assert_eq!(client.client().replica().stats().apply_errors, 0);
     assert_eq!(client.client().replica().stats().message_mismatches, 0);
 }
+
+#[test]
+fn prefabs_spawn_client_local_copies_on_the_client() {
+    let mut arena = Arena::new();
+    let root = arena.root();
+    let ws = arena.workspace();
+    let prefabs = arena.create(Class::Folder, "Prefabs", Some(root)).unwrap();
+    let spark = arena.create(Class::Model, "Spark", Some(prefabs)).unwrap();
+    arena.create(Class::Part, "Glow", Some(spark)).unwrap();
+    // A client script in the template: it runs in each copy a client spawns.
+    script(
+        &mut arena,
+        "Flicker",
+        spark,
+        Some("Client"),
+        "print('flickering in ' .. script.Parent.Parent.Name)",
+    );
+    let source = r#"
+        local made = false
+        function Update(dt)
+            if made then return end
+            local copy = game.Prefabs.Spawn('Spark')
+            if copy == nil then return end -- the templates have not arrived yet
+            made = true
+            copy.Parent = workspace
+            print('spawned ' .. copy.Name .. ' with ' .. #copy:GetChildren() .. ' children')
+        end
+    "#;
+    script(&mut arena, "Effects", ws, Some("Client"), source);
+    let mut server = Server::start(arena);
+    let mut client = server.connect(1);
+    let mut log = Log::new();
+    let ran = server.run_until(&mut [&mut client], |_, c| {
+        log.has(c[0], "Workspace.Effects: spawned Spark with 2 children")
+            && log.has(c[0], "Workspace.Spark.Flicker: flickering in Workspace")
+    });
+    assert!(ran, "{:?}", log.0);
+    let replica = client.client().replica().arena();
+    let copies: Vec<Id> =
+        replica.children(replica.workspace()).filter(|&c| replica.name_of(c) == Some("Spark")).collect();
+    assert_eq!(copies.len(), 1);
+    assert!(copies[0].0 >= CLIENT_ID_BASE, "a spawned copy is client-local");
+    assert!(replica.contains(spark), "the template itself is replicated, outside the world");
+    assert!(!server.sim.arena.children(ws).any(|c| server.sim.arena.name_of(c) == Some("Spark")));
+}

@@ -159,7 +159,12 @@ pub fn install(lua: &Lua, root: Id, workspace: Id, stores: &crate::store::StoreC
 
     let spawn = lua.create_function(|lua, name: mlua::LuaString| -> Result<Status> {
         let name = name.to_str()?;
-        let Some(folder) = with_state(lua, |s| s.prefabs)? else { return ok(lua, Value::Nil) };
+        // A client's replica receives its `Prefabs` after the host was built: look it up then.
+        let folder = match with_state(lua, |s| s.prefabs)? {
+            Some(folder) => Some(folder),
+            None => with_world(lua, |w| w.find_first_child(w.root(), "Prefabs"))?,
+        };
+        let Some(folder) = folder else { return ok(lua, Value::Nil) };
         if let Some(template) = with_world(lua, |w| w.find_first_child(folder, &name))?
             && crate::instances::instance::charge_subtree(lua, template).is_err()
         {

@@ -21,3 +21,5 @@ pub use cell::{Cell, CellChanges, INTEREST_CELL_SIZE, cell_of};
 pub use mirror::{Changes, Mirror, MirrorEntity};
 pub use replica::{Applied, Replica, ReplicaStats, check_roots};
 pub use view::{AckError, ClientView, HISTORY_EPOCHS, STREAMING_HYSTERESIS, ViewStats};
+
+pub(crate) use mirror::under_templates;

@@ -8,6 +8,9 @@
 //! written (a new source, a changed `RunContext`), or every Script again when the journals'
 //! history is gone. One source compiles once, however many Scripts share it.
 //!
+//! Scripts in the world and in the templates under the top-level `Prefabs` folder are shipped
+//! (a client's `game.Prefabs.Spawn` copy runs the code its template was sent).
+//!
 //! Invariants: a server-only Script is never compiled for shipping, let alone sent; a client
 //! receives a script's code only while its view holds the Script (the instance and its code
 //! travel on different channels, so either may arrive first: the client starts the script
@@ -177,8 +180,11 @@ fn is_script(arena: &Arena, id: Id) -> bool {
     arena.get(id).is_some_and(|n| n.class() == Class::Script)
 }
 
+/// Whether `id` is where client scripts are shipped from: in the world, or in a template
+/// under `Prefabs` (a client's spawned copy runs the code its template was sent).
 fn in_world(arena: &Arena, id: Id) -> bool {
     arena.get(id).is_some_and(|n| n.flags().contains(NodeFlags::IN_WORLD))
+        || crate::replication::under_templates(arena, id)
 }
 
 impl NetServer {

@@ -5,7 +5,9 @@
 //! which it last changed. Per-client views read those epochs; nothing per client rescans the
 //! place.
 //!
-//! What replicates: the `Workspace` and its subtree, except server-only `Script`s (a
+//! What replicates: the `Workspace` and its subtree, and the top-level `Prefabs` folder and
+//! its subtree (the templates `game.Prefabs.Spawn` copies, structure for every client), except
+//! server-only `Script`s (a
 //! `RunContext` other than `Client` or `Both`) and what is under any Script (a client Script
 //! replicates as an instance, without its source: its code travels on its own channel, see
 //! `server::script_shipping`); with each instance, its game-defined components except those named in
@@ -247,6 +249,9 @@ impl Mirror {
         self.changes.rescanned = true;
         let epoch = self.epoch;
         self.walk_in(arena, world, arena.workspace(), Id::NONE);
+        if let Some(prefabs) = templates_folder(arena) {
+            self.walk_in(arena, world, prefabs, Id::NONE);
+        }
         let gone: FxHashSet<Id> =
             self.entities.iter().filter(|(_, e)| e.touched != epoch).map(|(&id, _)| id).collect();
         for &id in &gone {
@@ -294,6 +299,8 @@ impl Mirror {
     /// Adds or refreshes `top` and its subtree, pre-order; `above` is the unit of `top`'s
     /// parent.
     fn walk_in(&mut self, arena: &Arena, world: &dyn Fn(Id) -> Vec3, top: Id, above: Id) {
+        // Templates are structure whatever their class: no part under `Prefabs` streams.
+        let templates = under_templates(arena, top);
         let mut stack = vec![(top, above)];
         while let Some((id, above)) = stack.pop() {
             let Some(node) = arena.get(id) else { continue };
@@ -301,7 +308,7 @@ impl Mirror {
             if script && !ships_to_clients(arena, id) {
                 continue;
             }
-            let unit = if above.is_none() && node.class() == Class::Part { id } else { above };
+            let unit = if above.is_none() && node.class() == Class::Part && !templates { id } else { above };
             match self.entities.get(&id).map(|e| e.unit) {
                 Some(old) if old == unit => {
                     self.refresh(arena, id);
@@ -483,11 +490,33 @@ fn scope_of(arena: &Arena, id: Id) -> Option<(bool, Id)> {
         if at == ws {
             return Some((true, top_part));
         }
+        if node.parent() == Some(arena.root()) && templates_folder(arena) == Some(at) {
+            return Some((true, Id::NONE));
+        }
         match node.parent() {
             Some(p) => at = p,
             None => return Some((false, Id::NONE)),
         }
     }
+}
+
+/// The top-level `Prefabs` folder (the first child of the `DataModel` so named, as the script
+/// host finds it), if the place has one.
+fn templates_folder(arena: &Arena) -> Option<Id> {
+    arena.find_first_child(arena.root(), "Prefabs")
+}
+
+/// Whether `id` is the `Prefabs` folder or under it.
+pub(crate) fn under_templates(arena: &Arena, id: Id) -> bool {
+    let Some(prefabs) = templates_folder(arena) else { return false };
+    let mut at = Some(id);
+    while let Some(a) = at {
+        if a == prefabs {
+            return true;
+        }
+        at = arena.get(a).and_then(|n| n.parent());
+    }
+    false
 }
 
 /// Whether Script `id` runs on clients (`RunContext` `Client` or `Both`), so replicates.

@@ -115,3 +115,25 @@ fn client_scripts_replicate_and_follow_their_run_context() {
     assert!(m.get(server).is_none());
     assert!(m.get(client).is_some());
 }
+
+#[test]
+fn the_prefabs_folder_replicates_as_structure() {
+    let mut arena = Arena::new();
+    let root = arena.root();
+    let prefabs = arena.create(Class::Folder, "Prefabs", Some(root)).unwrap();
+    let spark = arena.create(Class::Part, "Spark", Some(prefabs)).unwrap();
+    let other = arena.create(Class::Folder, "Storage", Some(root)).unwrap();
+    let hidden = arena.create(Class::Part, "Hidden", Some(other)).unwrap();
+    let mut m = Mirror::new();
+    m.capture(&arena, &origin);
+    assert_eq!(m.get(prefabs).unwrap().unit, Id::NONE);
+    assert_eq!(m.get(spark).unwrap().unit, Id::NONE, "a template part is structure, not a streaming unit");
+    assert!(m.structure().any(|s| s == spark));
+    assert_eq!(m.occupied_cells(), 0);
+    assert!(m.get(other).is_none() && m.get(hidden).is_none(), "other top-level folders stay on the server");
+    // A template added at run time follows through the topology journal.
+    let smoke = arena.create(Class::Part, "Smoke", Some(prefabs)).unwrap();
+    m.capture(&arena, &origin);
+    assert_eq!(m.get(smoke).unwrap().unit, Id::NONE);
+    assert!(!m.changes().rescanned);
+}

@@ -12,13 +12,13 @@
 //! are not copied: the predicted character walks through them, and the server's answer
 //! corrects it.
 //!
-//! Rotations: the snapshots carry rotations quantised to 10 bits a component, which turns
-//! the identity into a tilt of about 0.08° (a quantised component of 0 decodes to 0.0007). A
-//! floor tilted by that makes a walking character climb or sink a few hundredths of a stud a
-//! second, which the server's level floor does not; so every rotation is snapped
-//! ([`snap_rotation`]): a component within a quantum of 0, ±½, ±√½ or ±1 takes that value.
-//! Right-angle rotations (most static geometry) come out exact; others stay within the
-//! quantum.
+//! Rotations: the snapshots carry rotations quantised to 10 bits a component. The wire keeps
+//! 0 and ±√½ exact, but a component of ±½ (right-angle rotations about two axes) comes back
+//! off by up to half a quantum, and a floor tilted by that makes a walking character climb
+//! or sink a few hundredths of a stud a second, which the server's floor does not; so every
+//! rotation is snapped ([`snap_rotation`]): a component within a quantum of 0, ±½, ±√½ or ±1
+//! takes that value. Right-angle rotations (most static geometry) come out exact; others
+//! stay within the quantum.
 //!
 //! Invariants: only this world's arena is written (the replica is read); each copied part
 //! maps to exactly one local part and back; the body part exists iff a body was placed.

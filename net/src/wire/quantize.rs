@@ -6,7 +6,8 @@
 //!   NaN becomes 0 and anything beyond is clamped (physics does not simulate past it);
 //! - sizes: the same grid, 0 to [`MAX_EXTENT`];
 //! - rotations: 2 bits for the dropped component, 10 bits for each of the other three over
-//!   ±1/√2 (a step of 0.0014, about 0.08° at worst);
+//!   ±1/√2 in 1,022 steps (a step of 0.0014, about 0.08° at worst; 0 and ±1/√2 are exact,
+//!   so the identity and rotations by right angles about one axis arrive exact);
 //! - transparency: 8 bits.
 //!
 //! Invariant: every `quantize_*` is total (no input panics) and the wire carries only the
@@ -19,7 +20,9 @@ use glam::{Quat, Vec3};
 pub const POSITION_STEPS: f32 = 256.0;
 
 const ROTATION_BITS: u32 = 10;
-const ROTATION_MAX: f32 = ((1 << ROTATION_BITS) - 1) as f32;
+/// The largest index a component takes: an even number of steps, so that 0 (the middle
+/// index) is exact and identity and right-angle rotations arrive untilted.
+const ROTATION_MAX: f32 = ((1 << ROTATION_BITS) - 2) as f32;
 const ROTATION_RANGE: f32 = std::f32::consts::FRAC_1_SQRT_2;
 
 fn grid(v: f32, limit: f32) -> i32 {

@@ -16,6 +16,7 @@ mod character_state;
 mod codec;
 mod commands;
 mod component_delta;
+mod control;
 mod message;
 mod position_delta;
 mod quantize;
@@ -28,9 +29,8 @@ pub use character_state::{BodyState, CharacterState};
 pub use codec::DecodeError;
 pub use commands::{CommandWindow, InputCommand, MAX_INPUT_COMMANDS};
 pub use component_delta::{ComponentPatch, ComponentSend};
-pub use message::{
-    BuilderMark, Control, Input, MAX_MESSAGE_BYTES, SnapshotBuilder, SnapshotEntry, SnapshotMessage,
-};
+pub use control::Control;
+pub use message::{BuilderMark, Input, MAX_MESSAGE_BYTES, SnapshotBuilder, SnapshotEntry, SnapshotMessage};
 pub use position_delta::{POSITION_HISTORY, PositionHistory, PositionSend, PositionWire};
 pub use quantize::{POSITION_STEPS, dequantize_position};
 #[cfg(test)]

@@ -1,6 +1,7 @@
-//! Any bytes given to the wire decoders (snapshot, input, character state, control) and to a replica: a
-//! message or a clear error, never a panic; an accepted snapshot applies to a replica
-//! without panicking, and an accepted input survives an encode and decode unchanged.
+//! Any bytes given to the wire decoders (snapshot, input, character state, control, script
+//! code) and to a replica: a message or a clear error, never a panic; an accepted snapshot
+//! applies to a replica without panicking, and an accepted input, character state or script
+//! code survives an encode and decode unchanged.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -12,6 +13,9 @@ fuzz_target!(|data: &[u8]| {
     let _ = arbor_net::wire::Control::decode(data);
     if let Ok(state) = arbor_net::wire::CharacterState::decode(data) {
         assert_eq!(arbor_net::wire::CharacterState::decode(&state.encode()), Ok(state));
+    }
+    if let Ok(code) = arbor_net::wire::ScriptCode::decode(data) {
+        assert_eq!(arbor_net::wire::ScriptCode::decode(&code.encode()), Ok(code));
     }
     if arbor_net::wire::SnapshotMessage::decode(data).is_ok() {
         let mut replica = arbor_net::replication::Replica::new();

@@ -95,7 +95,7 @@ fn bench(c: &mut Criterion) {
             let position = predictor.predicted_at(acked).unwrap_or(Vec3::new(0.0, 1.0, 0.0));
             let velocity = predictor.predicted_velocity().unwrap_or(Vec3::ZERO);
             let body = BodyState { character, position, velocity };
-            let state = CharacterState { epoch, acked, irregular: 0, body: Some(body) };
+            let state = CharacterState { epoch, acked, irregular: 0, queued: 0, body: Some(body) };
             black_box(predictor.reconcile(&state));
             black_box(predictor.step(command(newest + 1)));
             black_box(predictor.frame());

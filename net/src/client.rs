@@ -28,7 +28,7 @@
 //! counts as an error and is dropped (the server is trusted, the network is not).
 
 use crate::error::NetError;
-use crate::prediction::{Interpolator, Predictor, world_pose};
+use crate::prediction::{InputPacer, Interpolator, Predictor, world_pose};
 use crate::replication::{Applied, Replica};
 use crate::transport::{self, CODE, CONTROL, ClientAuth, ClientTransport, INPUTS, SNAPSHOTS};
 use crate::wire::{
@@ -106,8 +106,12 @@ pub struct Client {
     stats: ClientStats,
     predictor: Predictor,
     interpolator: Interpolator,
-    /// Seconds of update time not yet turned into input steps.
+    /// Seconds of update time (paced) not yet turned into input steps.
     step_clock: f64,
+    /// The command clock's rate, from the server's queue depth.
+    pacer: InputPacer,
+    /// Whether the pacer's rate is used (else the command clock runs at real time).
+    pacing: bool,
     /// The newest character state not yet reconciled.
     pending_state: Option<CharacterState>,
     /// The newest character state received.
@@ -153,6 +157,8 @@ impl Client {
             predictor: Predictor::new(),
             interpolator: Interpolator::default(),
             step_clock: 0.0,
+            pacer: InputPacer::new(),
+            pacing: true,
             pending_state: None,
             last_state: None,
             network_every: 2,
@@ -198,6 +204,18 @@ impl Client {
     /// The predictor, to configure (`Predictor::set_world` for another gravity).
     pub fn predictor_mut(&mut self) -> &mut Predictor {
         &mut self.predictor
+    }
+
+    /// The pacing of this client's command clock (the server's smoothed queue depth and the
+    /// rate it sets).
+    pub fn pacer(&self) -> &InputPacer {
+        &self.pacer
+    }
+
+    /// Turns pacing of the command clock on (the default) or off (one command per 1/60 s of
+    /// update time whatever the server's queue holds; for comparison and diagnosis).
+    pub fn set_pacing(&mut self, on: bool) {
+        self.pacing = on;
     }
 
     /// The interpolation of other characters.
@@ -358,14 +376,15 @@ impl Client {
     }
 
     /// The frame's prediction: sync with the replica, reconcile the newest server state, one
-    /// input step per 1/60 s of `dt` (at most [`MAX_STEPS_PER_UPDATE`]), one frame of
-    /// correction decay and of the interpolation clock.
+    /// input step per 1/60 s of `dt` as the pacer's rate runs it (at most
+    /// [`MAX_STEPS_PER_UPDATE`]), one frame of correction decay and of the interpolation clock.
     fn predict(&mut self, dt: Duration) {
         self.predictor.sync_replica(&self.replica, self.character);
         if let Some(state) = self.pending_state.take() {
             self.predictor.reconcile(&state);
         }
-        self.step_clock += dt.as_secs_f64();
+        let rate = if self.pacing { self.pacer.rate() } else { 1.0 };
+        self.step_clock += dt.as_secs_f64() * rate;
         let due = (self.step_clock * 60.0 + 1.0e-6).floor();
         self.step_clock = (self.step_clock - due / 60.0).max(0.0);
         let command = InputCommand { movement: self.movement, buttons: self.buttons };
@@ -440,6 +459,9 @@ impl Client {
                         self.stats.states += 1;
                         self.interpolator.observe(self.epoch_time(state.epoch));
                         if self.last_state.is_none_or(|s| state.epoch > s.epoch) {
+                            if state.acked != 0 {
+                                self.pacer.observe(state.queued);
+                            }
                             self.last_state = Some(state);
                             self.pending_state = Some(state);
                         }

@@ -1,8 +1,9 @@
 //! [`LossyRelay`]: a test shim for latency and loss on real sockets. A UDP relay on the
 //! loopback interface stands between one client and a server: the client connects to the
 //! relay's address, and every datagram either way is held for the configured one-way delay
-//! (half the round trip) and dropped with the configured probability, chosen by a generator
-//! seeded for repeatable runs. For tests and measurements (`net/tests/prediction.rs`); a
+//! (half the round trip) plus a random jitter, and dropped with the configured probability,
+//! both chosen by a generator seeded for repeatable runs (a jittered datagram may overtake
+//! an earlier one, as on a real network). For tests and measurements (`net/tests/prediction.rs`); a
 //! relay sees only netcode's encrypted packets.
 //!
 //! Invariants: the relay binds only 127.0.0.1; it holds at most [`MAX_HELD`] datagrams (past
@@ -24,6 +25,8 @@ pub const MAX_HELD: usize = 16_384;
 pub struct RelayConfig {
     /// Delay each way (half the round trip added).
     pub one_way: Duration,
+    /// Extra delay of each datagram, uniform in 0..=`jitter`, each way.
+    pub jitter: Duration,
     /// Fraction of datagrams dropped, each way (0 to 1).
     pub loss: f64,
     /// Seed of the loss generator.
@@ -54,13 +57,13 @@ struct Held {
     bytes: Vec<u8>,
 }
 
-/// xorshift64*: whether to drop the next datagram.
-fn lose(state: &mut u64, fraction: f64) -> bool {
+/// xorshift64*: the next number, uniform in 0..1.
+fn uniform(state: &mut u64) -> f64 {
     *state ^= *state >> 12;
     *state ^= *state << 25;
     *state ^= *state >> 27;
     let r = state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11;
-    (r as f64 / (1u64 << 53) as f64) < fraction
+    r as f64 / (1u64 << 53) as f64
 }
 
 impl LossyRelay {
@@ -84,10 +87,17 @@ impl LossyRelay {
             while !s.load(Ordering::Relaxed) {
                 let now = Instant::now();
                 let mut take = |bytes: &[u8], to_server: bool, held: &mut VecDeque<Held>| {
-                    if held.len() >= MAX_HELD || lose(&mut rng, config.loss) {
+                    if held.len() >= MAX_HELD || uniform(&mut rng) < config.loss {
                         d.fetch_add(1, Ordering::Relaxed);
                     } else {
-                        held.push_back(Held { due: now + config.one_way, to_server, bytes: bytes.to_vec() });
+                        let extra = if config.jitter.is_zero() {
+                            Duration::ZERO
+                        } else {
+                            config.jitter.mul_f64(uniform(&mut rng))
+                        };
+                        let due = now + config.one_way + extra;
+                        let at = held.partition_point(|h| h.due <= due);
+                        held.insert(at, Held { due, to_server, bytes: bytes.to_vec() });
                     }
                 };
                 while let Ok((n, from)) = front.recv_from(&mut buf) {
@@ -97,7 +107,7 @@ impl LossyRelay {
                 while let Ok(n) = back.recv(&mut buf) {
                     take(&buf[..n], false, &mut held);
                 }
-                // One delay for every datagram: the queue is in due order.
+                // The queue is kept in due order.
                 while held.front().is_some_and(|h| h.due <= now) {
                     let Some(h) = held.pop_front() else { break };
                     let sent = match (h.to_server, client) {

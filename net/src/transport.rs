@@ -19,9 +19,9 @@ use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// netcode protocol id of this wire format: clients of another version cannot connect
-/// (`…0003`: inputs carry numbered commands, the character state message and the code
-/// channel exist).
-pub(crate) const PROTOCOL_ID: u64 = 0x4152_424f_525f_0003;
+/// (`…0004`: inputs carry numbered commands, the character state message, with the server's
+/// queue depth, and the code channel exist).
+pub(crate) const PROTOCOL_ID: u64 = 0x4152_424f_525f_0004;
 
 /// Server → client: delta snapshots.
 pub(crate) const SNAPSHOTS: u8 = 0;

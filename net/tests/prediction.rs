@@ -123,15 +123,19 @@ struct Report {
     long_corrections: usize,
     /// The highest the server had the walker's root part (its jumps), studs.
     highest: f32,
+    /// The server's queue of the walker's commands at the end (smoothed), commands.
+    queue_depth: f32,
 }
 
-/// Runs the walker for `walk_steps` steps through a relay adding `rtt` and `loss`.
-fn run(rtt: Duration, loss: f64, walk_steps: usize, seed: u64) -> Report {
+/// Runs the walker for `walk_steps` steps through a relay adding `rtt`, `jitter` (each way)
+/// and `loss`, pacing its command clock if `pacing`.
+fn run(rtt: Duration, jitter: Duration, loss: f64, pacing: bool, walk_steps: usize, seed: u64) -> Report {
     let mut w = world();
     let server = w.net.borrow().local_addr();
-    let relay = LossyRelay::start(server, RelayConfig { one_way: rtt / 2, loss, seed }).unwrap();
+    let relay = LossyRelay::start(server, RelayConfig { one_way: rtt / 2, jitter, loss, seed }).unwrap();
     let mut walker = Client::connect(ClientAuth::Insecure { user_id: 1, server: relay.addr() }).unwrap();
     walker.set_prediction(true);
+    walker.set_pacing(pacing);
     let mut other = Client::connect(ClientAuth::Insecure { user_id: 2, server }).unwrap();
     let (me, them) = (w.characters[0].1, w.characters[1].1);
     let mut walked = 0;
@@ -184,11 +188,12 @@ fn run(rtt: Duration, loss: f64, walk_steps: usize, seed: u64) -> Report {
         steady_frames,
         long_corrections,
         highest,
+        queue_depth: walker.pacer().depth().unwrap_or(0.0),
     }
 }
 
 fn check(rtt_ms: u64) {
-    let r = run(Duration::from_millis(rtt_ms), 0.05, 600, 7 + rtt_ms);
+    let r = run(Duration::from_millis(rtt_ms), Duration::ZERO, 0.05, true, 600, 7 + rtt_ms);
     let (mean, p99, max) = summary(&r.errors);
     let s = r.stats;
     eprintln!(
@@ -239,14 +244,23 @@ fn prediction_matches_the_server_at_200_ms_round_trip_and_5_percent_loss() {
 #[test]
 #[ignore]
 fn measure_prediction_error() {
-    for rtt in [0u64, 100, 200] {
-        let r = run(Duration::from_millis(rtt), 0.05, 1800, 100 + rtt);
+    let cases = [(0u64, 0u64, true), (100, 0, true), (200, 0, true), (100, 30, true), (100, 30, false)];
+    for (rtt, jitter, pacing) in cases {
+        let r = run(
+            Duration::from_millis(rtt),
+            Duration::from_millis(jitter),
+            0.05,
+            pacing,
+            1800,
+            100 + rtt + jitter,
+        );
         let (mean, p99, max) = summary(&r.errors);
         let s = r.stats;
         println!(
-            "rtt {rtt:>3} ms, 5% loss: {} errors, mean {mean:.4} p99 {p99:.4} max {max:.4} studs; \
+            "rtt {rtt:>3} ms, jitter 0-{jitter} ms each way, 5% loss, pacing {pacing}: server queue {:.2}; {} errors, mean {mean:.4} p99 {p99:.4} max {max:.4} studs; \
              replayed {:.1} per reconcile; irregular states {}; largest correction step {:.4}; largest steady offset {:.4} ({} of {} steady frames past the bound); \
              snaps {}; other character shown within {:.2} studs",
+            r.queue_depth,
             s.compared,
             s.replayed as f64 / s.reconciles.max(1) as f64,
             s.irregular_states,

@@ -40,6 +40,10 @@ pub struct ClientArgs {
     /// Show the server's position of the character instead of predicting it.
     #[arg(long)]
     pub no_prediction: bool,
+    /// Send one command per 1/60 s whatever the server's queue of them holds, instead of
+    /// pacing the command clock by it.
+    #[arg(long)]
+    pub no_pacing: bool,
 }
 
 /// How `arbor client` walks its character, around where it first stood.
@@ -93,6 +97,7 @@ pub fn run(args: ClientArgs) -> Result<(), String> {
     let config = HostConfig { echo: true, ..HostConfig::default() };
     let mut runtime = ClientRuntime::new(client, config).map_err(|e| e.to_string())?;
     runtime.client_mut().set_prediction(!args.no_prediction);
+    runtime.client_mut().set_pacing(!args.no_pacing);
     let dt = Duration::from_secs_f64(1.0 / 60.0);
     let start = Instant::now();
     let mut pacer = crate::pace::Pacer::new(dt);
@@ -153,8 +158,11 @@ fn summary(runtime: &ClientRuntime, seconds: f64) -> String {
     let replica = client.replica().stats();
     let frames = stats.frames.max(1) as f64;
     let prediction = prediction_line(client.predictor());
+    let pacing = client.pacer().depth().map_or(String::new(), |depth| {
+        format!("; server queue {depth:.1} commands, command clock rate {:.3}", client.pacer().rate())
+    });
     format!(
-        "{:.0} s, {} frames: {:.1} kbit/s of snapshots, RTT {:.1} ms, {} instances held; hash checks {} settled + {} under motion, mismatches {}; client scripts: {} running, {} errors, {:.1} µs/frame in scripts, {:.1} µs/frame in network and replica, {} bytes of code{prediction}",
+        "{:.0} s, {} frames: {:.1} kbit/s of snapshots, RTT {:.1} ms, {} instances held; hash checks {} settled + {} under motion, mismatches {}; client scripts: {} running, {} errors, {:.1} µs/frame in scripts, {:.1} µs/frame in network and replica, {} bytes of code{pacing}{prediction}",
         seconds,
         stats.frames,
         client.stats().snapshot_bytes as f64 * 8.0 / 1000.0 / seconds.max(1e-3),
@@ -182,12 +190,13 @@ fn prediction_line(predictor: &arbor_net::prediction::Predictor) -> String {
     let mean = errors.iter().sum::<f32>() / errors.len().max(1) as f32;
     let p99 = errors.get(errors.len() * 99 / 100).copied().unwrap_or(0.0);
     format!(
-        "; prediction: {} steps, {} reconciles ({:.1} commands replayed each), error {mean:.4} mean / {p99:.4} p99 / {:.4} max studs over {} states, {} snaps, largest correction step {:.3} studs",
+        "; prediction: {} steps, {} reconciles ({:.1} commands replayed each), error {mean:.4} mean / {p99:.4} p99 / {:.4} max studs over {} states ({} irregular), {} snaps, largest correction step {:.3} studs",
         p.steps,
         p.reconciles,
         p.replayed as f64 / p.reconciles.max(1) as f64,
         p.max_error,
         p.compared,
+        p.irregular_states,
         p.snaps,
         p.largest_correction_step,
     )

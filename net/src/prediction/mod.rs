@@ -11,6 +11,8 @@
 //! - [`Predictor`] (`predictor`): steps the character on each command, and on each server
 //!   [`CharacterState`](crate::wire::CharacterState) rewinds to it and replays the commands
 //!   not yet acknowledged.
+//! - [`InputPacer`] (`pacing`): runs the client's command clock up to 5% fast or slow so
+//!   the server's queue of its commands stays short but never empty.
 //! - [`Correction`] (`smoothing`): the shown position glides onto the corrected prediction,
 //!   at most [`MAX_CORRECTION_STEP`] studs a frame.
 //! - [`Interpolator`] (`interpolation`): other characters, shown
@@ -21,6 +23,7 @@
 
 mod history;
 mod interpolation;
+mod pacing;
 mod predictor;
 mod queue;
 mod smoothing;
@@ -29,6 +32,7 @@ mod world;
 pub use crate::wire::InputCommand;
 pub use history::{Ack, InputHistory, MAX_UNACKED};
 pub use interpolation::{INTERPOLATION_DELAY, Interpolator, MAX_CLOCK_LEAD, MAX_SAMPLES, STILL_AFTER_TICKS};
+pub use pacing::{DEAD_BAND, InputPacer, MAX_DILATION, TARGET_QUEUED};
 pub use predictor::{MAX_ERROR_SAMPLES, PredictionStats, Predictor, command_axis, command_drive};
 pub use queue::{CommandQueue, MAX_QUEUED_COMMANDS};
 pub use smoothing::{CORRECTION_DECAY, Correction, MAX_CORRECTION_STEP, SNAP_DISTANCE};

@@ -56,6 +56,7 @@ fn the_prediction_matches_a_late_server_and_corrections_stay_under_the_bound() {
             epoch: step,
             acked: step,
             irregular: 0,
+            queued: 0,
             body: Some(BodyState { character, position, velocity }),
         });
         if states.len() > lag {
@@ -73,9 +74,9 @@ fn the_prediction_matches_a_late_server_and_corrections_stay_under_the_bound() {
     assert!(s.largest_correction_step <= MAX_CORRECTION_STEP);
     assert_eq!(s.snaps, 0);
     // A stale state and a bogus ack change nothing.
-    let old = CharacterState { epoch: 3, acked: 3, irregular: 0, body: None };
+    let old = CharacterState { epoch: 3, acked: 3, irregular: 0, queued: 0, body: None };
     assert!(!p.reconcile(&old));
-    let bogus = CharacterState { epoch: 9999, acked: 9999, irregular: 0, body: None };
+    let bogus = CharacterState { epoch: 9999, acked: 9999, irregular: 0, queued: 0, body: None };
     assert!(!p.reconcile(&bogus));
     assert_eq!((p.stats().stale_states, p.stats().bogus_acks), (1, 1));
 }
@@ -93,7 +94,7 @@ fn a_server_correction_is_smoothed_and_a_teleport_snaps() {
     let at = p.predicted_position().unwrap();
     // The server says the character stands a stud further along X.
     let body = BodyState { character, position: at + Vec3::X, velocity: Vec3::ZERO };
-    assert!(p.reconcile(&CharacterState { epoch: 1, acked: 10, irregular: 0, body: Some(body) }));
+    assert!(p.reconcile(&CharacterState { epoch: 1, acked: 10, irregular: 0, queued: 0, body: Some(body) }));
     let shown = p.shown_position().unwrap();
     assert!(shown.distance(at) < 1e-3, "no jump: {shown} vs {at}");
     let mut last = shown;
@@ -105,12 +106,18 @@ fn a_server_correction_is_smoothed_and_a_teleport_snaps() {
     }
     assert!(p.correction().length() < 0.01);
     let far = BodyState { character, position: at + Vec3::new(50.0, 0.0, 0.0), velocity: Vec3::ZERO };
-    p.reconcile(&CharacterState { epoch: 2, acked: 10, irregular: 0, body: Some(far) });
+    p.reconcile(&CharacterState { epoch: 2, acked: 10, irregular: 0, queued: 0, body: Some(far) });
     assert_eq!(p.stats().snaps, 1);
     assert_eq!(p.correction(), Vec3::ZERO);
     // Another character's state is not this one's.
     let other = BodyState { character: Id(999), position: Vec3::ZERO, velocity: Vec3::ZERO };
-    assert!(!p.reconcile(&CharacterState { epoch: 3, acked: 10, irregular: 0, body: Some(other) }));
+    assert!(!p.reconcile(&CharacterState {
+        epoch: 3,
+        acked: 10,
+        irregular: 0,
+        queued: 0,
+        body: Some(other)
+    }));
 }
 
 #[test]

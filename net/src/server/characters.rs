@@ -57,6 +57,7 @@ impl NetServer {
                 epoch,
                 acked: slot.commands.applied(),
                 irregular: slot.commands.irregular(),
+                queued: slot.commands.len().min(usize::from(u8::MAX)) as u8,
                 body: slot.body.take(),
             };
             self.renet.send_message(user, SNAPSHOTS, state.encode());

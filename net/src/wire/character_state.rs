@@ -32,6 +32,10 @@ pub struct CharacterState {
     /// since the previous state the client received, the state still holds, but the client
     /// could not have predicted it.
     pub irregular: u8,
+    /// Commands of this client still waiting in the server's queue after this tick's step
+    /// (up to [`MAX_QUEUED_COMMANDS`](crate::prediction::MAX_QUEUED_COMMANDS)): the client
+    /// paces its command clock by it ([`InputPacer`](crate::prediction::InputPacer)).
+    pub queued: u8,
     /// The character and its root part's world state, if the client owns one.
     pub body: Option<BodyState>,
 }
@@ -56,7 +60,7 @@ fn vec3(r: &mut Reader<'_>) -> Result<Vec3, DecodeError> {
 }
 
 impl CharacterState {
-    /// Encodes `0x03 epoch:varint acked:varint irregular:u8 character:varint
+    /// Encodes `0x03 epoch:varint acked:varint irregular:u8 queued:u8 character:varint
     /// [position:f32×3 velocity:f32×3 if character != 0]`.
     pub fn encode(&self) -> Vec<u8> {
         let mut w = Writer::with_capacity(40);
@@ -64,6 +68,7 @@ impl CharacterState {
         w.varint(u64::from(self.epoch));
         w.varint(u64::from(self.acked));
         w.u8(self.irregular);
+        w.u8(self.queued);
         match self.body {
             Some(b) => {
                 w.varint(b.character.0);
@@ -90,6 +95,7 @@ impl CharacterState {
         let epoch = r.varint_u32()?;
         let acked = r.varint_u32()?;
         let irregular = r.u8()?;
+        let queued = r.u8()?;
         let body = match r.varint()? {
             0 => None,
             raw => {
@@ -98,7 +104,7 @@ impl CharacterState {
             }
         };
         r.finish()?;
-        Ok(CharacterState { epoch, acked, irregular, body })
+        Ok(CharacterState { epoch, acked, irregular, queued, body })
     }
 }
 
@@ -112,6 +118,7 @@ mod tests {
             epoch: 300,
             acked: 70_000,
             irregular: 2,
+            queued: 3,
             body: Some(BodyState {
                 character: Id(77),
                 position: Vec3::new(1.5, -3.25, 1.0e5),
@@ -122,7 +129,7 @@ mod tests {
 
     #[test]
     fn a_state_round_trips_exactly_and_cut_or_bent_ones_are_refused() {
-        for s in [sample(), CharacterState { epoch: 1, acked: 0, irregular: 0, body: None }] {
+        for s in [sample(), CharacterState { epoch: 1, acked: 0, irregular: 0, queued: 0, body: None }] {
             assert_eq!(CharacterState::decode(&s.encode()), Ok(s));
         }
         let bytes = sample().encode();

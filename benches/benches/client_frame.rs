@@ -5,6 +5,7 @@
 //! |---|---|---|
 //! | `client_frame/predict_step` | one predicted step: `Predictor::step` (a command numbered, the character driven and stepped 1/60 s in the prediction world) and `Predictor::frame` | — |
 //! | `client_frame/predict_and_reconcile_6` | a frame with a server state: `Predictor::reconcile` (rewind, 6 unacknowledged commands replayed), then `step` and `frame` | `server_drive_step`: the server's physics step of the same character on the same place (`Physics::sync`, `drive_character`, `step`, `write_back`) |
+//! | `client_frame/crowd_100/characters` | a frame among 100 other characters that all moved (their root parts written, as a snapshot does): `Predictor::sync` (their copies follow, as obstacles), `step`, `frame` | `crowd_100/loose_parts`: the same frame with 100 moved loose parts instead (not copied) |
 //!
 //! Run: `cargo bench -p arbor-benches --bench client_frame -- --warm-up-time 1 --measurement-time 3`.
 
@@ -103,6 +104,44 @@ fn bench(c: &mut Criterion) {
     });
     let stats = predictor.stats();
     assert!(stats.reconciles > 0 && stats.last_replayed == 6, "{stats:?}");
+
+    // A crowd: 100 other characters (or, for the baseline, 100 loose parts) around the
+    // character, every one moved each frame.
+    for (name, characters) in [("crowd_100/characters", true), ("crowd_100/loose_parts", false)] {
+        let (mut arena, character, _) = place();
+        let ws = arena.workspace();
+        let movers: Vec<Id> = (0..100)
+            .map(|_| {
+                let parent =
+                    if characters { arena.create(Class::Character, "Other", Some(ws)).unwrap() } else { ws };
+                let part = arena.create(Class::Part, "HumanoidRootPart", Some(parent)).unwrap();
+                arena.set_size(part, Vec3::new(2.0, 2.0, 1.0)).unwrap();
+                part
+            })
+            .collect();
+        let mut predictor = Predictor::new();
+        predictor.set_enabled(true);
+        let mut frame = 0u32;
+        let move_all = |arena: &mut Arena, frame: u32| {
+            for (i, &part) in movers.iter().enumerate() {
+                let a = i as f32 * 0.37 + frame as f32 * 0.01;
+                arena.set_position(part, Vec3::new(a.cos() * 40.0, 1.0, a.sin() * 40.0)).unwrap();
+            }
+        };
+        move_all(&mut arena, 0);
+        predictor.sync(&arena, Some(character), None);
+        assert_eq!(predictor.geometry_len(), 17 + if characters { 100 } else { 0 });
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                frame += 1;
+                move_all(&mut arena, frame);
+                predictor.sync(&arena, Some(character), None);
+                let s = predictor.history().newest() + 1;
+                black_box(predictor.step(command(s)));
+                black_box(predictor.frame());
+            })
+        });
+    }
     g.finish();
 }
 

@@ -6,8 +6,9 @@
 //!   [`MAX_INPUT_COMMANDS`](crate::wire::MAX_INPUT_COMMANDS).
 //! - [`CommandQueue`] (`queue`): the server's per-client queue, applying one command per
 //!   physics tick in sequence order, repeating the last when it runs dry.
-//! - [`PredictionWorld`] (`world`): an `arbor_sim` physics world of the static geometry near
-//!   the character and a body for it, stepped with the server's own controller.
+//! - [`PredictionWorld`] (`world`): an `arbor_sim` physics world of the static geometry and
+//!   the other characters near the character, and a body for it, stepped with the server's
+//!   own controller.
 //! - [`Predictor`] (`predictor`): steps the character on each command, and on each server
 //!   [`CharacterState`](crate::wire::CharacterState) rewinds to it and replays the commands
 //!   not yet acknowledged.

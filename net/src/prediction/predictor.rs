@@ -172,8 +172,8 @@ impl Predictor {
     /// Reads what prediction needs: the character the server says this client owns
     /// (`character`, an id in `arena`: the replica's arena), its root part's size, rotation
     /// and (before the first server state) position, its `WalkSpeed` and `JumpPower` (the
-    /// `HumanoidState` fields `humanoid`, in schema order), and the static geometry around
-    /// it. Call it every frame, after the frame's snapshots were applied and before
+    /// `HumanoidState` fields `humanoid`, in schema order), and the static geometry and other
+    /// characters around it. Call it every frame, after the frame's snapshots were applied and before
     /// [`reconcile`](Self::reconcile) and [`step`](Self::step).
     pub fn sync(&mut self, arena: &Arena, character: Option<Id>, humanoid: Option<&[WireValue]>) {
         if character != self.character {
@@ -197,6 +197,7 @@ impl Predictor {
         self.size = node.size();
         self.rotation = snap_rotation(pose.rotation);
         let around = self.predicted.map_or(pose.position, |p| p.0);
+        self.world.set_own_character(Some(character));
         self.world.sync_geometry(arena, around);
         if self.predicted.is_none() {
             self.world.place_body(self.size, self.rotation, pose.position, Vec3::ZERO);

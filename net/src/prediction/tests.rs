@@ -178,3 +178,44 @@ fn the_world_copies_only_near_static_parts_and_follows_their_changes() {
     assert_eq!(w.geometry_len(), 1);
     assert!(arena.contains(root));
 }
+
+/// Another character standing in the way: with the own character named, its root part is an
+/// obstacle the predicted body stops at (and follows it when it moves); unnamed, or for a
+/// loose part that is no character's, the body walks through. The own part is never copied.
+#[test]
+fn other_characters_are_obstacles_once_the_own_character_is_known() {
+    let (mut arena, own, _) = place();
+    let ws = arena.workspace();
+    let other = arena.create(Class::Character, "Other", Some(ws)).unwrap();
+    let other_root = arena.create(Class::Part, "HumanoidRootPart", Some(other)).unwrap();
+    arena.set_size(other_root, Vec3::new(2.0, 2.0, 1.0)).unwrap();
+    arena.set_position(other_root, Vec3::new(10.0, 1.0, 0.0)).unwrap();
+    arena.set_flag(other_root, NodeFlags::ANCHORED, false).unwrap();
+    let crate_part = arena.create(Class::Part, "Crate", Some(ws)).unwrap();
+    arena.set_size(crate_part, Vec3::new(2.0, 2.0, 2.0)).unwrap();
+    arena.set_position(crate_part, Vec3::new(10.0, 1.0, 20.0)).unwrap();
+    arena.set_flag(crate_part, NodeFlags::ANCHORED, false).unwrap();
+    let walk = InputCommand { movement: [127, 0], buttons: 0 };
+    let walk_from = |w: &mut PredictionWorld, z: f32| {
+        w.place_body(Vec3::new(2.0, 2.0, 1.0), Quat::IDENTITY, Vec3::new(0.0, 1.0, z), Vec3::ZERO);
+        (0..90).fold(Vec3::ZERO, |_, _| w.step(command_drive(walk, 16.0, 50.0)).unwrap().0)
+    };
+
+    let mut unnamed = PredictionWorld::default();
+    unnamed.sync_geometry(&arena, Vec3::ZERO);
+    assert_eq!(unnamed.geometry_len(), 2, "floor and wall only");
+    assert!(walk_from(&mut unnamed, 0.0).x > 20.0, "no obstacle without the own character");
+
+    let mut w = PredictionWorld::default();
+    w.set_own_character(Some(own));
+    w.sync_geometry(&arena, Vec3::ZERO);
+    assert_eq!(w.geometry_len(), 3, "floor, wall and the other's root part; not the own part or the crate");
+    let stopped = walk_from(&mut w, 0.0);
+    assert!(stopped.x < 9.0, "the other character blocks the way: {stopped}");
+    assert!(walk_from(&mut w, 20.0).x > 20.0, "the loose crate is walked through");
+    // The other steps aside: its copy follows through the part-write log.
+    arena.set_position(other_root, Vec3::new(10.0, 1.0, 8.0)).unwrap();
+    w.sync_geometry(&arena, Vec3::ZERO);
+    assert!(walk_from(&mut w, 0.0).x > 20.0, "the way is free once the other moved");
+    assert!(walk_from(&mut w, 8.0).x < 9.0, "and it blocks where it went");
+}

@@ -6,11 +6,18 @@
 //! [`Physics::drive_character`], exactly as the server's tick does (drive, one 1/60 s step,
 //! write back), so on the same geometry the two step alike.
 //!
-//! The copies follow the replica incrementally through its arena's part-write log; a jump of
-//! the character past [`RESCAN_DISTANCE`] since the last scan, a moved container or lost
-//! history rescans the replica's parts. Unanchored parts (other characters, loose crates)
-//! are not copied: the predicted character walks through them, and the server's answer
-//! corrects it.
+//! Other characters' colliding parts are copied too, as anchored obstacles where the replica
+//! last had them, once the world knows which character is its own
+//! ([`set_own_character`](PredictionWorld::set_own_character)): the predicted character
+//! stands on a pile of others and stops at a crowd as the server's does, though it cannot
+//! push them (the server's answer corrects that). Other unanchored parts (loose crates,
+//! projectiles) are not copied: the predicted character walks through them, and the server's
+//! answer corrects it.
+//!
+//! The copies follow the replica incrementally through its arena's part-write log (a written
+//! part brings its descendant parts along, whose world poses moved with it); a jump of the
+//! character past [`RESCAN_DISTANCE`] since the last scan, a moved container or lost history
+//! rescans the replica's parts.
 //!
 //! Rotations: the snapshots carry rotations quantised to 10 bits a component. The wire keeps
 //! 0 and ±√½ exact, but a component of ±½ (right-angle rotations about two axes) comes back
@@ -21,7 +28,8 @@
 //! stay within the quantum.
 //!
 //! Invariants: only this world's arena is written (the replica is read); each copied part
-//! maps to exactly one local part and back; the body part exists iff a body was placed.
+//! maps to exactly one local part and back; no part of the own character is ever copied; the
+//! body part exists iff a body was placed.
 
 use arbor_core::{Arena, Class, Family, Id, LocalTransform, NodeFlags, Quat};
 use arbor_sim::physics::{CharacterDrive, DEFAULT_GRAVITY, Physics};
@@ -83,6 +91,9 @@ pub struct PredictionWorld {
     half_height: f32,
     /// Replica part → its copy here.
     copies: FxHashMap<Id, Id>,
+    /// The replica's character this world's body stands for (`None`: unknown, and then no
+    /// character's parts are copied).
+    own: Option<Id>,
     /// The replica arena revision read up to (`None`: never scanned).
     since: Option<u64>,
     scanned_at: Vec3,
@@ -103,18 +114,29 @@ impl PredictionWorld {
             body: None,
             half_height: 1.0,
             copies: FxHashMap::default(),
+            own: None,
             since: None,
             scanned_at: Vec3::ZERO,
         }
     }
 
-    /// Static parts copied.
+    /// Parts copied (static geometry and other characters' parts).
     pub fn geometry_len(&self) -> usize {
         self.copies.len()
     }
 
-    /// Brings the copies of the static parts near `around` in step with `replica` (the
-    /// replica's arena); returns how many parts were read.
+    /// Names the replica's character this world's body stands for; every other character's
+    /// colliding parts become obstacles from the next [`sync_geometry`](Self::sync_geometry),
+    /// which rescans when this changes.
+    pub fn set_own_character(&mut self, own: Option<Id>) {
+        if own != self.own {
+            self.own = own;
+            self.since = None;
+        }
+    }
+
+    /// Brings the copies of the static parts and other characters' parts near `around` in
+    /// step with `replica` (the replica's arena); returns how many nodes were read.
     pub fn sync_geometry(&mut self, replica: &Arena, around: Vec3) -> usize {
         let around = if around.is_finite() { around } else { self.scanned_at };
         let mut rescan = self.since.is_none() || around.distance(self.scanned_at) > RESCAN_DISTANCE;
@@ -128,10 +150,7 @@ impl PredictionWorld {
                                 rescan = true; // a moved container: its parts' worlds moved
                                 break;
                             }
-                            _ => {
-                                read += 1;
-                                self.copy(replica, id, around);
-                            }
+                            _ => read += self.copy_with_descendants(replica, id, around),
                         }
                     }
                 }
@@ -153,14 +172,52 @@ impl PredictionWorld {
         read
     }
 
+    /// [`copy`](Self::copy)s replica node `id` and every part below it (their world poses
+    /// follow its); returns how many nodes were read.
+    fn copy_with_descendants(&mut self, replica: &Arena, id: Id, around: Vec3) -> usize {
+        let mut stack = vec![id];
+        let mut read = 0;
+        while let Some(at) = stack.pop() {
+            read += 1;
+            self.copy(replica, at, around);
+            if let Some(node) = replica.get(at) {
+                stack.extend(node.children().iter());
+            }
+        }
+        read
+    }
+
+    /// The character replica node `id` belongs to (itself or its nearest `Character`
+    /// ancestor, up to 256 levels).
+    fn character_of(replica: &Arena, id: Id) -> Option<Id> {
+        let mut at = Some(id);
+        for _ in 0..256 {
+            let node = replica.get(at?)?;
+            if node.class() == Class::Character {
+                return at;
+            }
+            at = node.parent();
+        }
+        None
+    }
+
+    /// Whether replica node `id` is copied: a colliding part in the world, anchored or, with
+    /// the own character known, a part of another character.
+    fn wanted(&self, replica: &Arena, id: Id) -> bool {
+        let Some(node) = replica.get(id) else { return false };
+        if node.class() != Class::Part || !node.flags().contains(NodeFlags::IN_WORLD) || !node.can_collide() {
+            return false;
+        }
+        let character = Self::character_of(replica, id);
+        if character.is_some() && character == self.own {
+            return false;
+        }
+        node.anchored() || (self.own.is_some() && character.is_some())
+    }
+
     /// Copies (or updates, or drops) replica part `id`; whether a copy is held now.
     fn copy(&mut self, replica: &Arena, id: Id, around: Vec3) -> bool {
-        let wanted = replica.get(id).filter(|n| {
-            n.class() == Class::Part
-                && n.flags().contains(NodeFlags::IN_WORLD)
-                && n.anchored()
-                && n.can_collide()
-        });
+        let wanted = replica.get(id).filter(|_| self.wanted(replica, id));
         let Some(node) = wanted else {
             self.forget(id);
             return false;

@@ -45,6 +45,18 @@ fn command(step: u32) -> InputCommand {
     InputCommand { movement: [(a.cos() * 127.0) as i8, (a.sin() * 127.0) as i8], buttons: 0 }
 }
 
+/// A predictor of `character` on `arena`, 60 steps into its walk.
+fn walking_predictor(arena: &Arena, character: Id) -> Predictor {
+    let mut predictor = Predictor::new();
+    predictor.set_enabled(true);
+    predictor.sync(arena, Some(character), None);
+    for _ in 0..60 {
+        let s = predictor.history().newest() + 1;
+        predictor.step(command(s));
+    }
+    predictor
+}
+
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("client_frame");
 
@@ -64,13 +76,7 @@ fn bench(c: &mut Criterion) {
     });
 
     let (arena, character, _) = place();
-    let mut predictor = Predictor::new();
-    predictor.set_enabled(true);
-    predictor.sync(&arena, Some(character), None);
-    for _ in 0..60 {
-        let s = predictor.history().newest() + 1;
-        predictor.step(command(s));
-    }
+    let mut predictor = walking_predictor(&arena, character);
     g.bench_function("predict_step", |b| {
         b.iter(|| {
             let s = predictor.history().newest() + 1;
@@ -80,13 +86,7 @@ fn bench(c: &mut Criterion) {
     });
 
     // A fresh predictor, 6 commands ahead of each state it reconciles.
-    let mut predictor = Predictor::new();
-    predictor.set_enabled(true);
-    predictor.sync(&arena, Some(character), None);
-    for _ in 0..60 {
-        let s = predictor.history().newest() + 1;
-        predictor.step(command(s));
-    }
+    let mut predictor = walking_predictor(&arena, character);
     let mut epoch = 0;
     g.bench_function("predict_and_reconcile_6", |b| {
         b.iter(|| {

@@ -3,8 +3,10 @@
 //! relay's address, and every datagram either way is held for the configured one-way delay
 //! (half the round trip) plus a random jitter, and dropped with the configured probability,
 //! both chosen by a generator seeded for repeatable runs (a jittered datagram may overtake
-//! an earlier one, as on a real network). For tests and measurements (`net/tests/prediction.rs`); a
-//! relay sees only netcode's encrypted packets.
+//! an earlier one, as on a real network); it can also drop the server's first netcode
+//! keep-alives, a fault in the handshake. For tests and measurements
+//! (`net/tests/prediction.rs`, `net/tests/handshake.rs`); a relay sees only netcode's
+//! encrypted packets and their plaintext type byte.
 //!
 //! Invariants: the relay binds only 127.0.0.1; it holds at most [`MAX_HELD`] datagrams (past
 //! that new ones are dropped and counted); its thread stops when the relay is dropped.
@@ -31,14 +33,20 @@ pub struct RelayConfig {
     pub loss: f64,
     /// Seed of the loss generator.
     pub seed: u64,
+    /// The first this many netcode keep-alives from the server are dropped as well (a fault
+    /// in the handshake, whose last step is the server's keep-alive).
+    pub lose_keep_alives: u32,
 }
+
+/// netcode's packet type of a keep-alive (the low four bits of a packet's first byte).
+const KEEP_ALIVE: u8 = 4;
 
 /// Counters of a relay.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RelayStats {
     /// Datagrams delivered.
     pub forwarded: u64,
-    /// Datagrams dropped (by the loss fraction, or past [`MAX_HELD`]).
+    /// Datagrams dropped (by the loss fraction, as lost keep-alives, or past [`MAX_HELD`]).
     pub dropped: u64,
 }
 
@@ -84,10 +92,15 @@ impl LossyRelay {
             let mut held: VecDeque<Held> = VecDeque::new();
             let mut buf = [0u8; 2048];
             let mut rng = config.seed | 1;
+            let mut keep_alives_lost = 0;
             while !s.load(Ordering::Relaxed) {
                 let now = Instant::now();
                 let mut take = |bytes: &[u8], to_server: bool, held: &mut VecDeque<Held>| {
-                    if held.len() >= MAX_HELD || uniform(&mut rng) < config.loss {
+                    let lost_keep_alive = !to_server
+                        && bytes.first().is_some_and(|b| b & 0x0f == KEEP_ALIVE)
+                        && keep_alives_lost < config.lose_keep_alives;
+                    keep_alives_lost += u32::from(lost_keep_alive);
+                    if lost_keep_alive || held.len() >= MAX_HELD || uniform(&mut rng) < config.loss {
                         d.fetch_add(1, Ordering::Relaxed);
                     } else {
                         let extra = if config.jitter.is_zero() {

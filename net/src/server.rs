@@ -14,8 +14,8 @@
 //!
 //! A kick ([`NetServer::kick`]) sends the reason as a reliable control message and keeps the
 //! connection only until the client acknowledges it (or [`KICK_GRACE`] passes), so the
-//! reason reaches the client before the transport drops it; meanwhile the client is no
-//! longer served (no snapshots, its inputs dropped unread).
+//! reason reaches the client before the transport drops it; meanwhile the client is not
+//! served (no snapshots, its inputs dropped unread).
 //!
 //! Invariants: one client's bad input (a message that does not decode, an ack of a snapshot
 //! never sent, a flood) disconnects that client alone and never touches another's view; at

@@ -132,7 +132,9 @@ struct Report {
 fn run(rtt: Duration, jitter: Duration, loss: f64, pacing: bool, walk_steps: usize, seed: u64) -> Report {
     let mut w = world();
     let server = w.net.borrow().local_addr();
-    let relay = LossyRelay::start(server, RelayConfig { one_way: rtt / 2, jitter, loss, seed }).unwrap();
+    let relay =
+        LossyRelay::start(server, RelayConfig { one_way: rtt / 2, jitter, loss, seed, lose_keep_alives: 0 })
+            .unwrap();
     let mut walker = Client::connect(ClientAuth::Insecure { user_id: 1, server: relay.addr() }).unwrap();
     walker.set_prediction(true);
     walker.set_pacing(pacing);

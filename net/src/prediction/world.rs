@@ -15,9 +15,9 @@
 //! answer corrects it.
 //!
 //! The copies follow the replica incrementally through its arena's part-write log (a written
-//! part brings its descendant parts along, whose world poses moved with it); a jump of the
-//! character past [`RESCAN_DISTANCE`] since the last scan, a moved container or lost history
-//! rescans the replica's parts.
+//! node with children brings the parts below it along, whose world poses moved with it); a
+//! jump of the character past [`RESCAN_DISTANCE`] since the last scan or lost history rescans
+//! the replica's parts.
 //!
 //! Rotations: the snapshots carry rotations quantised to 10 bits a component. The wire keeps
 //! 0 and ±√½ exact, but a component of ±½ (right-angle rotations about two axes) comes back
@@ -31,6 +31,7 @@
 //! maps to exactly one local part and back; no part of the own character is ever copied; the
 //! body part exists iff a body was placed.
 
+use arbor_core::raw::NodeRef;
 use arbor_core::{Arena, Class, Family, Id, LocalTransform, NodeFlags, Quat};
 use arbor_sim::physics::{CharacterDrive, DEFAULT_GRAVITY, Physics};
 use arbor_sim::transform::WorldTransform;
@@ -144,14 +145,17 @@ impl PredictionWorld {
         if !rescan && let Some(since) = self.since {
             match replica.part_writes_since(since) {
                 Ok(ids) => {
-                    for id in ids.collect::<Vec<_>>() {
-                        match replica.get(id) {
-                            Some(n) if n.class() != Class::Part && !n.children().is_empty() => {
-                                rescan = true; // a moved container: its parts' worlds moved
-                                break;
-                            }
-                            _ => read += self.copy_with_descendants(replica, id, around),
-                        }
+                    let written: Vec<Id> = ids.collect();
+                    // A written node with children moved the world poses of the parts below it.
+                    let containers: Vec<Id> = written
+                        .iter()
+                        .copied()
+                        .filter(|&id| replica.get(id).is_some_and(|n| n.moves_parts_below()))
+                        .collect();
+                    let below = replica.descendants_of_all(&containers);
+                    read += written.len() + below.len();
+                    for id in written.into_iter().chain(below) {
+                        self.copy(replica, id, around);
                     }
                 }
                 Err(_) => rescan = true,
@@ -172,24 +176,9 @@ impl PredictionWorld {
         read
     }
 
-    /// [`copy`](Self::copy)s replica node `id` and every part below it (their world poses
-    /// follow its); returns how many nodes were read.
-    fn copy_with_descendants(&mut self, replica: &Arena, id: Id, around: Vec3) -> usize {
-        let mut stack = vec![id];
-        let mut read = 0;
-        while let Some(at) = stack.pop() {
-            read += 1;
-            self.copy(replica, at, around);
-            if let Some(node) = replica.get(at) {
-                stack.extend(node.children().iter());
-            }
-        }
-        read
-    }
-
     /// The character replica node `id` belongs to (itself or its nearest `Character`
     /// ancestor, up to 256 levels).
-    fn character_of(replica: &Arena, id: Id) -> Option<Id> {
+    fn enclosing_character(replica: &Arena, id: Id) -> Option<Id> {
         let mut at = Some(id);
         for _ in 0..256 {
             let node = replica.get(at?)?;
@@ -201,14 +190,13 @@ impl PredictionWorld {
         None
     }
 
-    /// Whether replica node `id` is copied: a colliding part in the world, anchored or, with
-    /// the own character known, a part of another character.
-    fn wanted(&self, replica: &Arena, id: Id) -> bool {
-        let Some(node) = replica.get(id) else { return false };
+    /// Whether replica node `node` (`id`) is copied: a colliding part in the world, anchored
+    /// or, with the own character known, a part of another character.
+    fn wanted(&self, replica: &Arena, id: Id, node: &NodeRef<'_>) -> bool {
         if node.class() != Class::Part || !node.flags().contains(NodeFlags::IN_WORLD) || !node.can_collide() {
             return false;
         }
-        let character = Self::character_of(replica, id);
+        let character = Self::enclosing_character(replica, id);
         if character.is_some() && character == self.own {
             return false;
         }
@@ -217,7 +205,7 @@ impl PredictionWorld {
 
     /// Copies (or updates, or drops) replica part `id`; whether a copy is held now.
     fn copy(&mut self, replica: &Arena, id: Id, around: Vec3) -> bool {
-        let wanted = replica.get(id).filter(|_| self.wanted(replica, id));
+        let wanted = replica.get(id).filter(|n| self.wanted(replica, id, n));
         let Some(node) = wanted else {
             self.forget(id);
             return false;

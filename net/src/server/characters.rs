@@ -1,12 +1,13 @@
 //! The server's half of prediction (`docs/networking.md`, "Prediction and reconciliation"):
 //! each client's numbered commands go through its [`CommandQueue`], one per physics tick, into
 //! the sessions' movement input; every network tick each client is sent a [`CharacterState`]
-//! with the newest command applied and its character's root part state after the step.
+//! with the newest command applied, how many of its commands wait, and its character's root
+//! part state after the step.
 //!
 //! Invariants: exactly one command (or the previous one, repeated) is applied per client per
-//! tick; a client that never sent a command (an older build, a raw test) moves by the intent
-//! fields of its newest input, as before; the state message names the character the client
-//! was told it owns.
+//! tick; a client that sends no commands (a raw test, a minimal client) moves by the intent
+//! fields of its newest input; the state message names the character the client was told it
+//! owns.
 
 use super::NetServer;
 use crate::prediction::command_axis;
